@@ -1,0 +1,225 @@
+import type { z } from 'zod';
+import {
+  AuthenticationError,
+  BadResponseError,
+  BatchApiError,
+  describeDetail,
+  InvalidInputError,
+  ServiceUnavailableError,
+  UnexpectedError,
+} from './errors';
+import { DEFAULT_RETRY_POLICY, nextDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry';
+import {
+  BatchListSchema,
+  BatchPageSchema,
+  BatchQuerySchema,
+  TokenResponseSchema,
+  type ApiVersion,
+  type Batch,
+  type BatchPage,
+  type BatchQuery,
+} from './schemas';
+import { TokenCache, type CachedToken } from './token-cache';
+import { send, type RawResponse, type TransportOptions, type UpstreamCall } from './transport';
+
+export type BatchApiClientOptions = {
+  /** Root of the service, e.g. `https://batches.example.com` (a path prefix is kept). */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** `v2` (default, paged) or `v1` (flat list, kept for compatibility). */
+  version?: ApiVersion;
+  /** Injected for tests and instrumentation; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Per request, headers and body included. Default 15 s. */
+  timeoutMs?: number;
+  /** Retries of GET after 503 or a dropped connection. */
+  retry?: Partial<RetryPolicy>;
+  /** Shared between clients so that one token serves every request of an organisation. */
+  tokenCache?: TokenCache;
+  onCall?: (call: UpstreamCall) => void;
+  /** Jitter source, injectable for deterministic tests. */
+  random?: () => number;
+};
+
+export type RequestOptions = { signal?: AbortSignal };
+
+/** Tokens without `expires_in` are trusted until the service refuses them; with it, renewed a little early. */
+const EXPIRY_SKEW_MS = 5_000;
+const MAX_CURSOR_LENGTH = 4096;
+
+/** Client for the Batch Data Service. Options in, typed errors out; no framework inside. */
+export class BatchApiClient {
+  readonly version: ApiVersion;
+  private transport: TransportOptions;
+  private retry: RetryPolicy;
+  private tokens: TokenCache;
+  private tokenKey: string;
+  private random: () => number;
+
+  constructor(private options: BatchApiClientOptions) {
+    this.version = options.version ?? 'v2';
+    this.transport = {
+      baseUrl: options.baseUrl,
+      fetch: options.fetch ?? globalThis.fetch,
+      timeoutMs: options.timeoutMs ?? 15_000,
+      onCall: options.onCall,
+    };
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.tokens = options.tokenCache ?? new TokenCache();
+    this.tokenKey = TokenCache.keyFor({ ...options, version: this.version });
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Proves the credentials (a cached token counts) and warms the token cache. */
+  async authenticate(): Promise<void> {
+    await this.tokens.get(this.tokenKey, () => this.fetchToken());
+  }
+
+  /** One page. With v1 the whole range is one page and `next_token` is null. */
+  async page(query: BatchQuery, cursor?: string | null, options: RequestOptions = {}): Promise<BatchPage> {
+    const filters = validateQuery(query);
+    if (cursor !== undefined && cursor !== null) {
+      if (this.version === 'v1') throw new InvalidInputError('cursor: v1 returns everything at once and takes no cursor', 'cursor');
+      if (cursor === '' || cursor.length > MAX_CURSOR_LENGTH) throw new InvalidInputError('cursor: not a cursor this service issued', 'cursor');
+    }
+    if (this.version === 'v1') {
+      const data = await this.get('/v1/batches', filters, BatchListSchema, options.signal);
+      return { data, next_token: null };
+    }
+    return this.get('/v2/batches', { ...filters, next_token: cursor ?? undefined }, BatchPageSchema, options.signal);
+  }
+
+  /** Every page of the range in order, passing each cursor back unchanged (spec 4.3). */
+  async *pages(query: BatchQuery, options: RequestOptions & { cursor?: string | null } = {}): AsyncGenerator<BatchPage> {
+    let cursor = options.cursor ?? null;
+    do {
+      const page = await this.page(query, cursor, options);
+      yield page;
+      cursor = page.next_token;
+    } while (cursor !== null);
+  }
+
+  /** Every batch of the range, in service order. */
+  async list(query: BatchQuery, options: RequestOptions = {}): Promise<Batch[]> {
+    const all: Batch[] = [];
+    for await (const page of this.pages(query, options)) all.push(...page.data);
+    return all;
+  }
+
+  /** Shared by every waiting caller (single-flight), so no caller's abort signal may cancel it. */
+  private async fetchToken(): Promise<CachedToken> {
+    const path = `/${this.version}/auth`;
+    const form = {
+      grant_type: 'client_credentials',
+      client_id: this.options.clientId,
+      client_secret: this.options.clientSecret,
+    };
+    const response = await send(this.transport, { method: 'POST', path, form });
+    if (response.status === 401) {
+      throw new AuthenticationError(describeDetail(safeJson(response.text)) ?? 'Invalid client credentials');
+    }
+    const body = this.ensureOk(path, response);
+    const token = parseWith(TokenResponseSchema, body, 'token response');
+    const expiresAt = token.expires_in
+      ? Date.now() + Math.max(token.expires_in * 1000 - EXPIRY_SKEW_MS, (token.expires_in * 1000) / 2)
+      : null;
+    return { token: token.access_token, expiresAt };
+  }
+
+  /** GET with a bearer token: one re-authentication on 401, retries after 503 within the policy. */
+  private async get<S extends z.ZodType>(
+    path: string,
+    query: Record<string, string | undefined>,
+    schema: S,
+    signal?: AbortSignal,
+  ): Promise<z.infer<S>> {
+    const started = Date.now();
+    let token = await this.tokens.get(this.tokenKey, () => this.fetchToken());
+    let reauthenticated = false;
+    for (let attempt = 1; ; attempt++) {
+      let response: RawResponse | undefined;
+      let failure: ServiceUnavailableError | undefined;
+      try {
+        response = await send(this.transport, { method: 'GET', path, query, bearer: token, signal });
+      } catch (error) {
+        if (!(error instanceof ServiceUnavailableError)) throw error;
+        failure = error;
+      }
+      if (response?.status === 401) {
+        if (reauthenticated) throw new AuthenticationError('The service refused a freshly issued access token');
+        reauthenticated = true;
+        attempt--;
+        token = await this.tokens.renew(this.tokenKey, token, () => this.fetchToken());
+        continue;
+      }
+      if (response && response.status !== 503) return parseWith(schema, this.ensureOk(path, response), 'response');
+      const retryAfterMs = response ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+      if (response) {
+        failure = new ServiceUnavailableError(
+          describeDetail(safeJson(response.text)) ?? 'The service is unavailable',
+          Math.ceil((retryAfterMs ?? this.retry.maxDelayMs) / 1000),
+        );
+      }
+      failure = failure!;
+      const delay = nextDelay(this.retry, attempt, Date.now() - started, retryAfterMs, this.random);
+      if (delay === undefined) {
+        throw new ServiceUnavailableError(
+          `${failure.message} (gave up after ${attempt} attempt${attempt === 1 ? '' : 's'} in ${Date.now() - started} ms)`,
+          failure.retryAfterS,
+          { cause: failure },
+        );
+      }
+      await sleep(delay, signal);
+    }
+  }
+
+  /** Maps every non-2xx status except 401/503 (handled by the callers) to its typed error. */
+  private ensureOk(path: string, response: RawResponse): unknown {
+    if (response.status >= 200 && response.status < 300) {
+      const body = safeJson(response.text);
+      if (body === undefined) throw new BadResponseError(`body: ${path} did not answer valid JSON`, 'body');
+      return body;
+    }
+    const detail = describeDetail(safeJson(response.text));
+    if (response.status === 422) {
+      const field = detail?.match(/^([a-z_]+):/)?.[1];
+      throw new InvalidInputError(detail ?? 'The service refused the request as invalid', field);
+    }
+    if (response.status === 503) throw new ServiceUnavailableError(detail ?? 'The service is unavailable', 5);
+    throw new UnexpectedError(`${path} answered ${response.status}${detail ? `: ${detail}` : ''}`, response.status);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)),
+    '',
+  );
+}
+
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = formatPath(issue.path) || what;
+  throw new BadResponseError(`${field}: ${issue.message} (in the service's ${what})`, field);
+}
+
+function validateQuery(query: BatchQuery): Record<string, string | undefined> {
+  const parsed = BatchQuerySchema.strict().safeParse(query);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = formatPath(issue.path) || String((issue as { keys?: string[] }).keys?.[0] ?? 'query');
+  throw new InvalidInputError(`${field}: ${issue.message}`, field);
+}
+
+export { BatchApiError };

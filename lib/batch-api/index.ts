@@ -1,0 +1,9 @@
+import 'server-only';
+
+/** The upstream client for server code. Holds credentials and tokens: never import it from the browser. */
+export { BatchApiClient, type BatchApiClientOptions, type RequestOptions } from './client';
+export * from './errors';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
+export * from './schemas';
+export { MemoryTokenStore, TokenCache, type CachedToken, type TokenStore } from './token-cache';
+export type { UpstreamCall } from './transport';

@@ -1,0 +1,75 @@
+import { ServiceUnavailableError, TimeoutError } from './errors';
+
+/** One HTTP exchange with the service, as reported to `onCall` (for logs and tests). */
+export type UpstreamCall = {
+  method: string;
+  path: string;
+  status: number | null;
+  durationMs: number;
+  error?: string;
+};
+
+export type TransportOptions = {
+  baseUrl: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  onCall?: (call: UpstreamCall) => void;
+};
+
+export type RawResponse = { status: number; headers: Headers; text: string };
+
+type Request = {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | undefined>;
+  form?: Record<string, string>;
+  bearer?: string;
+  signal?: AbortSignal;
+};
+
+/**
+ * Sends one request and reads the whole body under one timeout. Throws TimeoutError, the caller's
+ * abort reason, or ServiceUnavailableError for a connection that failed or dropped mid-body.
+ */
+export async function send(options: TransportOptions, request: Request): Promise<RawResponse> {
+  const url = new URL(options.baseUrl.replace(/\/+$/, '') + request.path);
+  for (const [key, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, value);
+  }
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (request.bearer) headers.authorization = `Bearer ${request.bearer}`;
+  if (request.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+  const started = performance.now();
+  const report = (status: number | null, error?: string) =>
+    options.onCall?.({ method: request.method, path: request.path, status, durationMs: performance.now() - started, error });
+
+  try {
+    const response = await options.fetch(url, {
+      method: request.method,
+      headers,
+      body: request.form ? new URLSearchParams(request.form).toString() : undefined,
+      signal,
+      redirect: 'error',
+    });
+    const text = await response.text();
+    report(response.status);
+    return { status: response.status, headers: response.headers, text };
+  } catch (error) {
+    if (request.signal?.aborted) {
+      report(null, 'aborted');
+      throw request.signal.reason;
+    }
+    if (timeout.signal.aborted) {
+      report(null, 'timeout');
+      throw new TimeoutError(`${request.method} ${request.path}: no complete answer within ${options.timeoutMs} ms`);
+    }
+    report(null, 'connection');
+    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    throw new ServiceUnavailableError(`${request.method} ${request.path}: connection failed (${reason})`, 5, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+}

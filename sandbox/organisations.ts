@@ -1,0 +1,64 @@
+import type { Batch } from '../lib/batch-api/schemas';
+import type { SandboxConfig } from './config';
+import { EDGE_CASE_BATCHES } from './data/edge-cases';
+import { generateBatches } from './data/generate';
+
+export type Organisation = {
+  id: string;
+  name: string;
+  clientId: string;
+  clientSecret: string;
+  /** Oldest first, ties broken by batch_id: the order of the v2 cursor. */
+  batches: readonly Batch[];
+  /** Creation instants of `batches`, same order, for binary search. */
+  times: Float64Array;
+  /** Each batch serialized once: pages are joined from these. */
+  json: readonly string[];
+};
+
+export type OrganisationSeed = { id: string; name: string; clientId: string; clientSecret: string };
+
+export const DEMO_CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' } as const;
+export const OTHER_CREDENTIALS = { clientId: 'other-client', clientSecret: 'other-secret' } as const;
+export const EDGE_CREDENTIALS = { clientId: 'edge-client', clientSecret: 'edge-secret' } as const;
+/** Exercises form encoding: every character that URL encoding can get wrong. */
+export const SPECIAL_CREDENTIALS = { clientId: 'spécial+client/=&%', clientSecret: 's3cr=t+/&% é☃?#' } as const;
+
+function index(seed: OrganisationSeed, batches: Batch[]): Organisation {
+  batches.sort((a, b) =>
+    a.batch_creation_date === b.batch_creation_date
+      ? a.batch_id < b.batch_id ? -1 : a.batch_id > b.batch_id ? 1 : 0
+      : Date.parse(a.batch_creation_date) - Date.parse(b.batch_creation_date),
+  );
+  return {
+    ...seed,
+    batches,
+    times: Float64Array.from(batches, (b) => Date.parse(b.batch_creation_date)),
+    json: batches.map((b) => JSON.stringify(b)),
+  };
+}
+
+export function defaultAnchorMs(now = Date.now()): number {
+  return Math.floor(now / 3_600_000) * 3_600_000;
+}
+
+export function buildOrganisations(config: SandboxConfig): Organisation[] {
+  const anchorMs = config.anchor ? config.anchor.getTime() : defaultAnchorMs();
+  const generated = (seed: OrganisationSeed, count: number, domain: string, people: string[]) =>
+    index(
+      seed,
+      generateBatches({
+        seed: `${config.seed}/${seed.id}`,
+        count,
+        anchorMs,
+        scanners: people.map((p) => `${p}@${domain}`),
+        reportBaseUrl: `https://reports.batchscan.example/${seed.id}/analysis`,
+      }),
+    );
+  return [
+    generated({ id: 'org-demo', name: 'Greenfield Seeds (demo)', ...DEMO_CREDENTIALS }, config.batches, 'greenfield-seeds.example', ['a.jansen', 'm.okafor', 'l.garcia', 'k.nakamura', 'greenhouse-scanner-2']),
+    generated({ id: 'org-other', name: 'Hillside Growers', ...OTHER_CREDENTIALS }, Math.min(400, Math.max(40, Math.round(config.batches / 8))), 'hillside-growers.example', ['p.dubois', 's.berg']),
+    generated({ id: 'org-special', name: 'Spécial & Co', ...SPECIAL_CREDENTIALS }, 60, 'special.example', ['zoë']),
+    index({ id: 'org-edge', name: 'Edge cases', ...EDGE_CREDENTIALS }, EDGE_CASE_BATCHES.map((b) => ({ ...b }))),
+  ];
+}

@@ -1,0 +1,163 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pageOf, resolveRange } from './batches';
+import { parseSandboxOptions, type SandboxConfig, type SandboxOptions } from './config';
+import { handleControl } from './control';
+import { CursorCodec } from './cursor';
+import { Faults, type FaultKind } from './faults';
+import { HttpError, readBody, sendError, sendJson, sleep, streamJsonArray } from './http';
+import { buildOrganisations, type Organisation } from './organisations';
+import { TokenStore } from './tokens';
+
+export type SandboxStats = {
+  authRequests: number;
+  /** Successful token grants per organisation id. */
+  tokensIssuedByOrg: Record<string, number>;
+  batchRequests: number;
+  faultsServed: number;
+};
+
+export type Sandbox = {
+  url: string;
+  port: number;
+  config: SandboxConfig;
+  organisations: Organisation[];
+  tokens: TokenStore;
+  faults: Faults;
+  stats: SandboxStats;
+  resetStats(): void;
+  close(): Promise<void>;
+};
+
+const VERSIONED = /^\/(v1|v2)\/(auth|batches)$/;
+
+function emptyStats(): SandboxStats {
+  return { authRequests: 0, tokensIssuedByOrg: {}, batchRequests: 0, faultsServed: 0 };
+}
+
+/** Starts the emulated Batch Data Service. Port 0 picks a free port (tests). */
+export async function startSandbox(options: SandboxOptions | SandboxConfig = {}): Promise<Sandbox> {
+  const config = parseSandboxOptions(options as SandboxOptions);
+  const organisations = buildOrganisations(config);
+  const cursors = new CursorCodec(`sandbox-cursor/${config.seed}`);
+  const faults = new Faults(config);
+  const tokens = new TokenStore(config.tokenTtlS);
+  let stats = emptyStats();
+
+  async function serveFault(kind: FaultKind, req: IncomingMessage, res: ServerResponse) {
+    stats.faultsServed++;
+    switch (kind) {
+      case '503': {
+        const headers: Record<string, string> = faults.retryAfterS === null ? {} : { 'retry-after': String(faults.retryAfterS) };
+        return sendJson(res, 503, { detail: 'Service unavailable: the batch store could not be reached' }, headers);
+      }
+      case '500':
+        return sendJson(res, 500, { detail: 'Internal server error' });
+      case 'malformed-json':
+        return sendJson(res, 200, '{"data": [{"batch_id": "x", ');
+      case 'wrong-shape': {
+        const org = organisations[0]!;
+        const batch = { ...org.batches[0]!, avg_germination_rate: 91.5 };
+        const body = req.url?.startsWith('/v1/') ? [batch] : { data: [batch], next_token: null };
+        return sendJson(res, 200, body);
+      }
+      case 'truncated': {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
+        res.write('{"data": [');
+        return setTimeout(() => res.destroy(), 20);
+      }
+      case 'reset':
+        return req.socket.destroy();
+      case 'hang':
+        return; // never answers; the socket is destroyed when the server closes
+    }
+  }
+
+  async function auth(version: string, req: IncomingMessage, res: ServerResponse) {
+    stats.authRequests++;
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const body = await readBody(req);
+    if (type !== 'application/x-www-form-urlencoded') {
+      throw new HttpError(422, 'body: must be form-encoded (application/x-www-form-urlencoded)');
+    }
+    const form = new URLSearchParams(body);
+    for (const field of ['grant_type', 'client_id', 'client_secret']) {
+      if (!form.get(field)) throw new HttpError(422, `${field}: field required`);
+    }
+    if (form.get('grant_type') !== 'client_credentials') {
+      throw new HttpError(422, 'grant_type: the only allowed value is client_credentials');
+    }
+    const org = organisations.find(
+      (o) => o.clientId === form.get('client_id') && o.clientSecret === form.get('client_secret'),
+    );
+    if (!org) throw new HttpError(401, 'Invalid client_id or client_secret');
+    const { token, expiresIn } = tokens.issue(org.id, version);
+    stats.tokensIssuedByOrg[org.id] = (stats.tokensIssuedByOrg[org.id] ?? 0) + 1;
+    sendJson(res, 200, { access_token: token, token_type: 'bearer', expires_in: expiresIn });
+  }
+
+  async function batches(version: string, url: URL, req: IncomingMessage, res: ServerResponse) {
+    stats.batchRequests++;
+    const check = tokens.check(req.headers.authorization, version);
+    if (!check.ok) throw new HttpError(401, check.detail, { 'www-authenticate': 'Bearer' });
+    const org = organisations.find((o) => o.id === check.orgId)!;
+    if (version === 'v1') {
+      const range = resolveRange(org, url.searchParams);
+      return streamJsonArray(res, org.json, range.from, range.to);
+    }
+    sendJson(res, 200, pageOf(org, url.searchParams, config.pageSize, cursors).body);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://sandbox.local');
+    if (url.pathname.startsWith('/_sandbox/')) {
+      return handleControl(url.pathname, req, res, { faults, tokens, tokenTtlS: config.tokenTtlS, stats: () => stats, resetStats });
+    }
+    const route = VERSIONED.exec(url.pathname);
+    if (!route) throw new HttpError(404, 'Not Found');
+    const [, version, resource] = route as unknown as [string, string, 'auth' | 'batches'];
+    const method = resource === 'auth' ? 'POST' : 'GET';
+    if (req.method !== method) throw new HttpError(405, 'Method Not Allowed', { allow: method });
+    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+    const fault = faults.pick(resource);
+    if (fault) return serveFault(fault, req, res);
+    return resource === 'auth' ? auth(version, req, res) : batches(version, url, req, res);
+  }
+
+  function resetStats() {
+    stats = emptyStats();
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      if (error instanceof HttpError) return sendError(res, error);
+      console.error('[sandbox] unexpected error', error);
+      sendJson(res, 500, { detail: 'Internal server error' });
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    port,
+    config,
+    organisations,
+    tokens,
+    faults,
+    get stats() {
+      return stats;
+    },
+    resetStats,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
