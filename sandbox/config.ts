@@ -45,7 +45,7 @@ export function parseSandboxOptions(options: SandboxOptions = {}): SandboxConfig
   return parsed.data;
 }
 
-export function sandboxConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxConfig {
+export function sandboxConfigFromEnv(env: Record<string, string | undefined> = process.env): SandboxConfig {
   const options: Record<string, string> = {};
   for (const [key, name] of Object.entries(ENV_NAMES)) {
     const value = env[name];

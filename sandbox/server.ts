@@ -74,7 +74,6 @@ export async function startSandbox(options: SandboxOptions | SandboxConfig = {})
   }
 
   async function auth(version: string, req: IncomingMessage, res: ServerResponse) {
-    stats.authRequests++;
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const body = await readBody(req);
     if (type !== 'application/x-www-form-urlencoded') {
@@ -97,7 +96,6 @@ export async function startSandbox(options: SandboxOptions | SandboxConfig = {})
   }
 
   async function batches(version: string, url: URL, req: IncomingMessage, res: ServerResponse) {
-    stats.batchRequests++;
     const check = tokens.check(req.headers.authorization, version);
     if (!check.ok) throw new HttpError(401, check.detail, { 'www-authenticate': 'Bearer' });
     const org = organisations.find((o) => o.id === check.orgId)!;
@@ -118,6 +116,8 @@ export async function startSandbox(options: SandboxOptions | SandboxConfig = {})
     const [, version, resource] = route as unknown as [string, string, 'auth' | 'batches'];
     const method = resource === 'auth' ? 'POST' : 'GET';
     if (req.method !== method) throw new HttpError(405, 'Method Not Allowed', { allow: method });
+    if (resource === 'auth') stats.authRequests++;
+    else stats.batchRequests++;
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
     const fault = faults.pick(resource);
     if (fault) return serveFault(fault, req, res);

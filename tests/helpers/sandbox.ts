@@ -4,7 +4,7 @@ import { DEMO_CREDENTIALS } from '../../sandbox/organisations';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 
 /** One sandbox per test file on a free port, faults and counters reset before each test. */
-export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
+export function sandboxForFile(options: SandboxOptions = {}): () => Sandbox {
   let sandbox: Sandbox | undefined;
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, anchor: new Date('2026-06-01T00:00:00Z'), ...options });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS, SPECIAL_CREDENTIALS } from '@/sandbox/organisations';
-import { authForm, getBatches, tokenFor, useSandbox } from '../helpers/sandbox';
+import { authForm, getBatches, tokenFor, sandboxForFile } from '../helpers/sandbox';
 
-const sandbox = useSandbox({ tokenTtlS: 900 });
+const sandbox = sandboxForFile({ tokenTtlS: 900 });
 const good = { grant_type: 'client_credentials', client_id: DEMO_CREDENTIALS.clientId, client_secret: DEMO_CREDENTIALS.clientSecret };
 
 describe('sandbox: POST /v1/auth and /v2/auth (spec 4.1, 5)', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BATCH_FIELDS, BatchPageSchema, BatchSchema } from '@/lib/batch-api/schemas';
 import { EDGE_CREDENTIALS, OTHER_CREDENTIALS } from '@/sandbox/organisations';
-import { getBatches, tokenFor, useSandbox, walkV2 } from '../helpers/sandbox';
+import { getBatches, tokenFor, sandboxForFile, walkV2 } from '../helpers/sandbox';
 
-const sandbox = useSandbox({ pageSize: 50, batches: 1200 });
+const sandbox = sandboxForFile({ pageSize: 50, batches: 1200 });
 type Raw = Record<string, unknown> & { batch_id: string; batch_creation_date: string };
 
 describe('sandbox: GET /v1/batches and /v2/batches (spec 2, 4.2, 4.3)', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sandboxConfigFromEnv } from '@/sandbox/config';
 import { startSandbox } from '@/sandbox/server';
-import { authForm, control, getBatches, tokenFor, useSandbox } from '../helpers/sandbox';
+import { authForm, control, getBatches, tokenFor, sandboxForFile } from '../helpers/sandbox';
 
-const sandbox = useSandbox({ batches: 300 });
+const sandbox = sandboxForFile({ batches: 300 });
 
 describe('sandbox: fault switches', () => {
   it('SANDBOX_FAIL_503_EVERY fails every Nth batch request with detail', async () => {

@@ -1,0 +1,48 @@
+import { defineConfig } from '@playwright/test';
+
+const SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4510);
+const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3510);
+export const SANDBOX_URL = `http://127.0.0.1:${SANDBOX_PORT}`;
+
+/** End-to-end: the production build (`next build` runs first) against the sandbox, in Debian's Chromium. */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: 'list',
+  use: {
+    baseURL: `http://127.0.0.1:${APP_PORT}`,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'off',
+  },
+  webServer: [
+    {
+      command: 'node --import tsx sandbox/main.ts',
+      url: `${SANDBOX_URL}/_sandbox/stats`,
+      env: { SANDBOX_PORT: String(SANDBOX_PORT), SANDBOX_SEED: 'e2e' },
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    {
+      command: `node node_modules/next/dist/bin/next start -p ${APP_PORT} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${APP_PORT}`,
+      env: { BATCH_API_BASE_URL: SANDBOX_URL, NEXT_TELEMETRY_DISABLED: '1' },
+      reuseExistingServer: false,
+    },
+  ],
+});

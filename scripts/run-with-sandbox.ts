@@ -1,0 +1,60 @@
+/**
+ * `npm run demo` (after the build) and `npm run dev`: the dashboard against the bundled sandbox,
+ * or against BATCH_API_BASE_URL when it is set. Ctrl-C stops both.
+ */
+import { spawn } from 'node:child_process';
+import { sandboxConfigFromEnv } from '../sandbox/config';
+import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from '../sandbox/organisations';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+
+const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
+const port = process.env.PORT ?? '3000';
+const host = process.env.HOST ?? '127.0.0.1';
+
+async function main() {
+  let sandbox: Sandbox | undefined;
+  let baseUrl = process.env.BATCH_API_BASE_URL;
+  if (!baseUrl) {
+    sandbox = await startSandbox(sandboxConfigFromEnv());
+    baseUrl = sandbox.url;
+  }
+  const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', mode, '-p', port, '-H', host], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BATCH_API_BASE_URL: baseUrl, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+
+  let announced = false;
+  next.stdout.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    if (!announced && /ready|started server|Local:/i.test(chunk.toString())) {
+      announced = true;
+      console.log('');
+      console.log(`  Dashboard:       http://${host}:${port}`);
+      if (sandbox) {
+        console.log(`  Sandbox service: ${sandbox.url} (the bundled Batch Data Service emulator)`);
+        console.log(`  Demo sign-in:    client ID "${DEMO_CREDENTIALS.clientId}", client secret "${DEMO_CREDENTIALS.clientSecret}"`);
+        console.log(`  Second org:      client ID "${OTHER_CREDENTIALS.clientId}", client secret "${OTHER_CREDENTIALS.clientSecret}"`);
+      } else {
+        console.log(`  Batch Data Service: ${baseUrl}`);
+      }
+      console.log('  Press Ctrl-C to stop.\n');
+    }
+  });
+
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    if (next.exitCode === null) next.kill('SIGTERM');
+    await sandbox?.close();
+    process.exit(code);
+  };
+  next.on('exit', (code) => void stop(code ?? 0));
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BadResponseError,
+  BatchApiClient,
+  ServiceUnavailableError,
+  TimeoutError,
+  UnexpectedError,
+  type BatchApiClientOptions,
+  type UpstreamCall,
+} from '@/lib/batch-api';
+import { DEMO_CREDENTIALS } from '@/sandbox/organisations';
+import { control, sandboxForFile } from '../helpers/sandbox';
+
+const sandbox = sandboxForFile({ batches: 700, pageSize: 100 });
+const fastRetry = { minDelayMs: 5, maxDelayMs: 20, deadlineMs: 5000, maxAttempts: 5 };
+
+function client(options: Partial<BatchApiClientOptions> = {}) {
+  return new BatchApiClient({ baseUrl: sandbox().url, ...DEMO_CREDENTIALS, retry: fastRetry, ...options });
+}
+const inject = (kind: string, count = 1, target = 'batches') =>
+  control(sandbox(), 'POST', '/_sandbox/inject', { kind, count, target });
+
+/** A fetch that hides `expires_in`, as a service that does not announce token lifetimes would. */
+const fetchWithoutExpiry: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (!String(input).endsWith('/auth') || response.status !== 200) return response;
+  const { access_token } = await response.json();
+  return new Response(JSON.stringify({ access_token }), { status: 200, headers: { 'content-type': 'application/json' } });
+};
+
+describe('upstream client: faults from the sandbox switches', () => {
+  it('retries through a burst of 503s and returns every batch exactly once', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/faults', { fail503Every: 3 });
+    const calls: UpstreamCall[] = [];
+    const batches = await client({ onCall: (c) => calls.push(c) }).list({});
+    expect(batches).toHaveLength(700);
+    expect(new Set(batches.map((b) => b.batch_id)).size).toBe(700);
+    expect(calls.filter((c) => c.status === 503).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('waits 3 to 5 s between attempts by default', async () => {
+    await inject('503', 1);
+    const started = Date.now();
+    await client({ retry: {} }).page({});
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(3000);
+    expect(waited).toBeLessThan(6000);
+  }, 10_000);
+
+  it('honours Retry-After', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/faults', { retryAfterS: 1 });
+    await inject('503', 1);
+    const started = Date.now();
+    await client({ retry: { ...fastRetry, minDelayMs: 3000, maxDelayMs: 5000 } }).page({});
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('gives up after the bounded attempts with ServiceUnavailableError and a retry hint', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/faults', { retryAfterS: 0 });
+    await inject('503', 50);
+    const error = await client({ retry: { ...fastRetry, maxAttempts: 3 } }).page({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect((error as Error).message).toMatch(/gave up after 3 attempts/);
+    expect(sandbox().stats.batchRequests).toBe(3);
+  });
+
+  it('stops at the overall deadline', async () => {
+    await inject('503', 50);
+    const started = Date.now();
+    const retry = { maxAttempts: 50, minDelayMs: 100, maxDelayMs: 100, deadlineMs: 350 };
+    await expect(client({ retry }).page({})).rejects.toThrow(ServiceUnavailableError);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('does not retry the POST to the auth endpoint', async () => {
+    await inject('503', 1, 'auth');
+    await expect(client().authenticate()).rejects.toThrow(ServiceUnavailableError);
+    expect(sandbox().stats.authRequests).toBe(1);
+  });
+
+  it('retries a reset connection and a body cut off mid-way', async () => {
+    const api = client();
+    await api.authenticate();
+    await inject('reset', 1);
+    await inject('truncated', 1);
+    const page = await api.page({});
+    expect(page.data).toHaveLength(100);
+    expect(sandbox().stats.faultsServed).toBe(2);
+  });
+
+  it('times out a service that does not answer', async () => {
+    const api = client({ timeoutMs: 300 });
+    await api.authenticate();
+    await inject('hang', 1);
+    const started = Date.now();
+    await expect(api.page({})).rejects.toThrow(TimeoutError);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('reports malformed JSON and a wrong shape as BadResponseError naming the field', async () => {
+    const api = client();
+    await inject('malformed-json');
+    const malformed = await api.page({}).catch((e: unknown) => e);
+    expect(malformed).toBeInstanceOf(BadResponseError);
+    expect((malformed as BadResponseError).field).toBe('body');
+    await inject('wrong-shape');
+    const shape = await api.page({}).catch((e: unknown) => e);
+    expect(shape).toBeInstanceOf(BadResponseError);
+    expect((shape as BadResponseError).field).toBe('data[0].avg_germination_rate');
+    expect((shape as Error).message).toMatch(/^data\[0\]\.avg_germination_rate: /);
+  });
+
+  it('reports a 500 as UnexpectedError without retrying', async () => {
+    await inject('500');
+    const error = await client().page({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedError);
+    expect((error as UnexpectedError).status).toBe(500);
+    expect(sandbox().stats.batchRequests).toBe(1);
+  });
+
+  it('without expires_in, an expired token mid-paging is renewed after the 401 and nothing is lost', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/faults', { tokenTtlS: 0.1, latencyMs: 40 });
+    const calls: UpstreamCall[] = [];
+    const batches = await client({ fetch: fetchWithoutExpiry, onCall: (c) => calls.push(c) }).list({});
+    expect(batches).toHaveLength(700);
+    expect(new Set(batches.map((b) => b.batch_id)).size).toBe(700);
+    expect(calls.filter((c) => c.status === 401).length).toBeGreaterThan(0);
+  });
+
+  it('an abort from the caller stops a retry wait at once', async () => {
+    await inject('503', 5);
+    const controller = new AbortController();
+    const pending = client({ retry: { ...fastRetry, minDelayMs: 5000, maxDelayMs: 5000, deadlineMs: 60_000 } }).page({}, null, {
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error('browser went away')), 200);
+    await expect(pending).rejects.toThrow('browser went away');
+  });
+});
