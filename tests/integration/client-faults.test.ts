@@ -1,22 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
   BadResponseError,
-  BatchApiClient,
   ServiceUnavailableError,
   TimeoutError,
   UnexpectedError,
   type BatchApiClientOptions,
   type UpstreamCall,
 } from '@/lib/batch-api';
-import { DEMO_CREDENTIALS } from '@/sandbox/organisations';
+import { FAST_RETRY, demoClient } from '../helpers/client';
 import { control, sandboxForFile } from '../helpers/sandbox';
 
 const sandbox = sandboxForFile({ batches: 700, pageSize: 100 });
-const fastRetry = { minDelayMs: 5, maxDelayMs: 20, deadlineMs: 5000, maxAttempts: 5 };
 
-function client(options: Partial<BatchApiClientOptions> = {}) {
-  return new BatchApiClient({ baseUrl: sandbox().url, ...DEMO_CREDENTIALS, retry: fastRetry, ...options });
-}
+const client = (options: Partial<BatchApiClientOptions> = {}) => demoClient(sandbox(), options);
 const inject = (kind: string, count = 1, target = 'batches') =>
   control(sandbox(), 'POST', '/_sandbox/inject', { kind, count, target });
 
@@ -51,7 +47,7 @@ describe('upstream client: faults from the sandbox switches', () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { retryAfterS: 1 });
     await inject('503', 1);
     const started = Date.now();
-    await client({ retry: { ...fastRetry, minDelayMs: 3000, maxDelayMs: 5000 } }).page({});
+    await client({ retry: { ...FAST_RETRY, minDelayMs: 3000, maxDelayMs: 5000 } }).page({});
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(Date.now() - started).toBeLessThan(2500);
   });
@@ -59,7 +55,7 @@ describe('upstream client: faults from the sandbox switches', () => {
   it('gives up after the bounded attempts with ServiceUnavailableError and a retry hint', async () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { retryAfterS: 0 });
     await inject('503', 50);
-    const error = await client({ retry: { ...fastRetry, maxAttempts: 3 } }).page({}).catch((e: unknown) => e);
+    const error = await client({ retry: { ...FAST_RETRY, maxAttempts: 3 } }).page({}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect((error as Error).message).toMatch(/gave up after 3 attempts/);
     expect(sandbox().stats.batchRequests).toBe(3);
@@ -131,7 +127,7 @@ describe('upstream client: faults from the sandbox switches', () => {
   it('an abort from the caller stops a retry wait at once', async () => {
     await inject('503', 5);
     const controller = new AbortController();
-    const pending = client({ retry: { ...fastRetry, minDelayMs: 5000, maxDelayMs: 5000, deadlineMs: 60_000 } }).page({}, null, {
+    const pending = client({ retry: { ...FAST_RETRY, minDelayMs: 5000, maxDelayMs: 5000, deadlineMs: 60_000 } }).page({}, null, {
       signal: controller.signal,
     });
     setTimeout(() => controller.abort(new Error('browser went away')), 200);

@@ -1,20 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
-  BatchApiClient,
   InvalidInputError,
   TokenCache,
   type BatchApiClientOptions,
 } from '@/lib/batch-api';
-import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, SPECIAL_CREDENTIALS } from '@/sandbox/organisations';
+import { OTHER_CREDENTIALS, SPECIAL_CREDENTIALS } from '@/sandbox/organisations';
+import { demoClient } from '../helpers/client';
 import { control, tokenFor, sandboxForFile, walkV2 } from '../helpers/sandbox';
 
 const sandbox = sandboxForFile({ batches: 700, pageSize: 100 });
-const fastRetry = { minDelayMs: 5, maxDelayMs: 20, deadlineMs: 5000, maxAttempts: 5 };
 
-function client(options: Partial<BatchApiClientOptions> = {}) {
-  return new BatchApiClient({ baseUrl: sandbox().url, ...DEMO_CREDENTIALS, retry: fastRetry, ...options });
-}
+const client = (options: Partial<BatchApiClientOptions> = {}) => demoClient(sandbox(), options);
 
 describe('upstream client against the sandbox', () => {
   it('defaults to v2 and walks every page, passing the cursor back unchanged', async () => {
