@@ -3,6 +3,8 @@ import { defineConfig } from '@playwright/test';
 const SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4510);
 const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3510);
 export const SANDBOX_URL = `http://127.0.0.1:${SANDBOX_PORT}`;
+/** Known to the tests so they can prove it never reaches the browser. */
+export const E2E_SESSION_SECRET = 'e2e-session-secret-0123456789-abcdefghijkl';
 
 /** End-to-end: the production build (`next build` runs first) against the sandbox, in Debian's Chromium. */
 export default defineConfig({
@@ -41,7 +43,7 @@ export default defineConfig({
     {
       command: `node node_modules/next/dist/bin/next start -p ${APP_PORT} -H 127.0.0.1`,
       url: `http://127.0.0.1:${APP_PORT}`,
-      env: { BATCH_API_BASE_URL: SANDBOX_URL, NEXT_TELEMETRY_DISABLED: '1' },
+      env: { BATCH_API_BASE_URL: SANDBOX_URL, SESSION_SECRET: E2E_SESSION_SECRET, BATCH_API_TIMEOUT_MS: '3000', NEXT_TELEMETRY_DISABLED: '1' },
       reuseExistingServer: false,
     },
   ],

@@ -20,7 +20,7 @@ async function main() {
   }
   const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', mode, '-p', port, '-H', host], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, BATCH_API_BASE_URL: baseUrl, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, BATCH_API_BASE_URL: baseUrl, DASHBOARD_DEMO: sandbox ? '1' : process.env.DASHBOARD_DEMO, NEXT_TELEMETRY_DISABLED: '1' },
   });
 
   let announced = false;

@@ -71,9 +71,13 @@ export class BatchApiClient {
     this.random = options.random ?? Math.random;
   }
 
-  /** Proves the credentials (a cached token counts) and warms the token cache. */
-  async authenticate(): Promise<void> {
-    await this.tokens.get(this.tokenKey, () => this.fetchToken());
+  /**
+   * Proves the credentials and warms the token cache. `fresh` asks the auth endpoint even when a token is
+   * cached (sign-in must not trust a token fetched before the credentials were withdrawn).
+   */
+  async authenticate(options: { fresh?: boolean } = {}): Promise<void> {
+    if (options.fresh) await this.tokens.fetchNew(this.tokenKey, () => this.fetchToken());
+    else await this.tokens.get(this.tokenKey, () => this.fetchToken());
   }
 
   /** One page. With v1 the whole range is one page and `next_token` is null. */

@@ -63,6 +63,11 @@ export class TokenCache {
     return this.refresh(key, fetchToken);
   }
 
+  /** A new token regardless of the cache (shared with any fetch already under way). */
+  fetchNew(key: string, fetchToken: () => Promise<CachedToken>): Promise<string> {
+    return this.refresh(key, fetchToken);
+  }
+
   private refresh(key: string, fetchToken: () => Promise<CachedToken>): Promise<string> {
     const pending = this.inFlight.get(key);
     if (pending) return pending;

@@ -111,3 +111,14 @@ describe('upstream client against the sandbox', () => {
     expect(calls).toEqual(['/v2/auth 200', '/v2/batches 200', '/v2/auth 200', '/v2/batches 200']);
   });
 });
+
+describe('authenticate({ fresh: true })', () => {
+  it('asks the auth endpoint even with a cached token, and caches the new one', async () => {
+    const tokenCache = new TokenCache();
+    await client({ tokenCache }).authenticate();
+    await client({ tokenCache }).authenticate({ fresh: true });
+    await client({ tokenCache }).page({});
+    expect(sandbox().stats.tokensIssuedByOrg['org-demo']).toBe(2);
+    expect(sandbox().stats.authRequests).toBe(2);
+  });
+});

@@ -1,0 +1,10 @@
+import { PageQuerySchema } from '@/lib/server/batch-query';
+import { route } from '@/lib/server/route';
+import { clientFor } from '@/lib/server/upstream';
+
+/** One upstream page per call; batches exactly as the service sent them. */
+export const GET = route({ auth: true, query: PageQuerySchema }, async ({ query, session, request }) => {
+  const { cursor, ...range } = query;
+  const page = await clientFor(session).page(range, cursor ?? null, { signal: request.signal });
+  return Response.json({ data: page.data, nextCursor: page.next_token });
+});

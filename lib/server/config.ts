@@ -1,0 +1,82 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { ApiVersionSchema } from '../batch-api/schemas';
+
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  /** Set by `npm run demo` / `npm run dev`: the app runs on the bundled sandbox. */
+  DASHBOARD_DEMO: z.enum(['0', '1']).optional(),
+  BATCH_API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  BATCH_API_VERSION: ApiVersionSchema.default('v2'),
+  BATCH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Comma-separated older secrets still accepted for reading cookies (rotation). */
+  SESSION_SECRET_PREVIOUS: z.string().optional(),
+  SESSION_TTL_S: seconds(12 * 3600),
+  SESSION_IDLE_S: seconds(30 * 60),
+  /** Public origin when behind a proxy that rewrites Host, e.g. https://dashboard.example.com */
+  APP_ORIGIN: z.url().optional(),
+});
+
+export type AppConfig = {
+  demo: boolean;
+  baseUrl: string;
+  version: z.infer<typeof ApiVersionSchema>;
+  timeoutMs: number;
+  /** iron-session passwords: the highest key seals, every key unseals. */
+  sessionPasswords: Record<string, string>;
+  sessionTtlS: number;
+  sessionIdleS: number;
+  appOrigin?: string;
+};
+
+function load(env: Record<string, string | undefined>): AppConfig {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
+  }
+  const e = parsed.data;
+  const demo = e.DASHBOARD_DEMO === '1';
+  let secret = e.SESSION_SECRET;
+  if (!secret) {
+    if (e.NODE_ENV === 'production' && !demo) {
+      throw new Error('Invalid configuration: SESSION_SECRET is required in production (at least 32 characters)');
+    }
+    secret = randomBytes(32).toString('base64url');
+    console.warn(
+      '\n  WARNING: SESSION_SECRET is not set. A random one was generated for this run: sessions end when the\n' +
+        '  server restarts. Set SESSION_SECRET (32+ characters) for anything but a demo.\n',
+    );
+  }
+  const previous = (e.SESSION_SECRET_PREVIOUS ?? '').split(',').filter(Boolean);
+  if (previous.some((p) => p.length < 32)) {
+    throw new Error('Invalid configuration: SESSION_SECRET_PREVIOUS entries must be at least 32 characters');
+  }
+  const passwords: Record<string, string> = {};
+  [...previous, secret].forEach((p, i) => (passwords[String(i + 1)] = p));
+  return {
+    demo,
+    baseUrl: e.BATCH_API_BASE_URL,
+    version: e.BATCH_API_VERSION,
+    timeoutMs: e.BATCH_API_TIMEOUT_MS,
+    sessionPasswords: passwords,
+    sessionTtlS: e.SESSION_TTL_S,
+    sessionIdleS: e.SESSION_IDLE_S,
+    appOrigin: e.APP_ORIGIN ? new URL(e.APP_ORIGIN).origin : undefined,
+  };
+}
+
+const holder = globalThis as unknown as { __appConfig?: AppConfig };
+
+/** Read and validated once per process; a bad variable stops start-up with its name. */
+export function getConfig(): AppConfig {
+  holder.__appConfig ??= load(process.env);
+  return holder.__appConfig;
+}
+
+export { load as loadConfigForTest };

@@ -1,0 +1,28 @@
+/** What the sealed cookie carries. The access token is not here: it stays in the server's token cache. */
+export type SessionData = {
+  sid: string;
+  clientId: string;
+  clientSecret: string;
+  /** Sign-in time (ms): the absolute lifetime counts from here. */
+  createdAt: number;
+  /** Last authenticated request (ms): the idle timeout counts from here. */
+  lastSeenAt: number;
+};
+
+export type SessionLimits = { ttlS: number; idleS: number };
+
+/** Touching the cookie on every request would re-seal it constantly; once a minute is precise enough. */
+export const TOUCH_AFTER_MS = 60_000;
+
+export type SessionVerdict = 'live' | 'missing' | 'expired' | 'idle';
+
+export function judgeSession(data: Partial<SessionData>, limits: SessionLimits, now: number): SessionVerdict {
+  if (!data.sid || !data.clientId || !data.clientSecret || !data.createdAt || !data.lastSeenAt) return 'missing';
+  if (now >= data.createdAt + limits.ttlS * 1000) return 'expired';
+  if (now >= data.lastSeenAt + limits.idleS * 1000) return 'idle';
+  return 'live';
+}
+
+export function needsTouch(data: SessionData, now: number): boolean {
+  return now - data.lastSeenAt >= TOUCH_AFTER_MS;
+}

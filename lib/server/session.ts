@@ -1,0 +1,71 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { getIronSession, type IronSession, type SessionOptions } from 'iron-session';
+import { cookies } from 'next/headers';
+import { ApiError } from './api-error';
+import { getConfig } from './config';
+import { MemoryRevocationStore, type RevocationStore } from './revocations';
+import { judgeSession, needsTouch, type SessionData } from './session-rules';
+
+export const SESSION_COOKIE = 'tsb_session';
+
+const holder = globalThis as unknown as { __revocations?: RevocationStore };
+const revocations = (): RevocationStore => (holder.__revocations ??= new MemoryRevocationStore());
+
+function options(secure: boolean): SessionOptions {
+  const config = getConfig();
+  return {
+    cookieName: SESSION_COOKIE,
+    password: config.sessionPasswords,
+    ttl: config.sessionTtlS,
+    cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure },
+  };
+}
+
+/** `Secure` whenever the app is reached over https (directly or behind a TLS-terminating proxy). */
+export function isHttps(request: Request): boolean {
+  const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
+  return (forwarded ?? new URL(request.url).protocol.replace(':', '')) === 'https';
+}
+
+async function open(request: Request): Promise<IronSession<Partial<SessionData>>> {
+  return getIronSession<Partial<SessionData>>(await cookies(), options(isHttps(request)));
+}
+
+/** The live session of this request, or a 401 that says why. Slides the idle timeout. */
+export async function requireSession(request: Request): Promise<SessionData> {
+  const session = await open(request);
+  const now = Date.now();
+  const verdict = judgeSession(session, { ttlS: getConfig().sessionTtlS, idleS: getConfig().sessionIdleS }, now);
+  if (verdict === 'missing') throw new ApiError(401, 'session: not signed in');
+  if (verdict === 'expired') throw new ApiError(401, 'session: expired; sign in again');
+  if (verdict === 'idle') throw new ApiError(401, 'session: ended after inactivity; sign in again');
+  const data = session as SessionData;
+  if (await revocations().isRevoked(data.sid)) throw new ApiError(401, 'session: signed out; sign in again');
+  if (needsTouch(data, now)) {
+    session.lastSeenAt = now;
+    await session.save();
+  }
+  return { sid: data.sid, clientId: data.clientId, clientSecret: data.clientSecret, createdAt: data.createdAt, lastSeenAt: data.lastSeenAt };
+}
+
+/** A new session (new id) on every sign-in; a session this browser held before is revoked. */
+export async function startSession(request: Request, credentials: { clientId: string; clientSecret: string }) {
+  const session = await open(request);
+  await revokeCurrent(session);
+  const now = Date.now();
+  Object.assign(session, { sid: randomBytes(18).toString('base64url'), ...credentials, createdAt: now, lastSeenAt: now });
+  await session.save();
+}
+
+export async function endSession(request: Request) {
+  const session = await open(request);
+  await revokeCurrent(session);
+  session.destroy();
+}
+
+async function revokeCurrent(session: Partial<SessionData>) {
+  if (session.sid && session.createdAt) {
+    await revocations().revoke(session.sid, session.createdAt + getConfig().sessionTtlS * 1000);
+  }
+}

@@ -1,0 +1,23 @@
+import 'server-only';
+import { BatchApiClient, TokenCache } from '../batch-api';
+import { getConfig } from './config';
+
+const holder = globalThis as unknown as { __tokenCache?: TokenCache };
+
+/** One token cache for the whole server process: every session of an organisation shares its token. */
+export function tokenCache(): TokenCache {
+  holder.__tokenCache ??= new TokenCache();
+  return holder.__tokenCache;
+}
+
+export function clientFor(credentials: { clientId: string; clientSecret: string }): BatchApiClient {
+  const config = getConfig();
+  return new BatchApiClient({
+    baseUrl: config.baseUrl,
+    version: config.version,
+    timeoutMs: config.timeoutMs,
+    clientId: credentials.clientId,
+    clientSecret: credentials.clientSecret,
+    tokenCache: tokenCache(),
+  });
+}

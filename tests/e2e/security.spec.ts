@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { E2E_SESSION_SECRET } from '../../playwright.config';
+import { APP_URL, DEMO, api, signIn } from './support';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+const SECRETS = [E2E_SESSION_SECRET, DEMO.clientSecret];
+
+test('security headers: CSP without unsafe-eval or inline scripts, no framing, nosniff, referrer policy', async () => {
+  for (const path of ['/', '/api/session']) {
+    const response = await api(path);
+    const csp = response.headers.get('content-security-policy')!;
+    expect(csp, path).toBeTruthy();
+    const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src'))!;
+    expect(scriptSrc).toMatch(/'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp).not.toContain('unsafe-eval');
+    expect(scriptSrc).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  }
+});
+
+test('a fresh nonce per request, and the page runs under it without CSP violations', async ({ page }) => {
+  const nonce = async () => (await api('/')).headers.get('content-security-policy')!.match(/nonce-([^']+)/)![1];
+  expect(await nonce()).not.toBe(await nonce());
+  const violations: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') violations.push(m.text());
+  });
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  expect(violations).toEqual([]);
+});
+
+test('no configured secret in the client bundle', () => {
+  const files = filesUnder(join(process.cwd(), '.next', 'static'));
+  expect(files.length).toBeGreaterThan(5);
+  for (const file of files) {
+    const text = readFileSync(file, 'latin1');
+    for (const secret of SECRETS) expect(text.includes(secret), `${secret} in ${file}`).toBe(false);
+  }
+});
+
+test('no secret or token in any HTML, JSON or header the browser receives', async () => {
+  const cookie = await signIn();
+  const responses = await Promise.all([
+    api('/', { cookie }),
+    api('/api/session', { cookie }),
+    api('/api/batches', { cookie }),
+    api('/api/batches?start_date=bad', { cookie }),
+    api('/api/session', { method: 'POST', json: { ...DEMO, clientSecret: 'wrong' } }),
+    api('/api/session', { method: 'POST', json: DEMO, headers: { origin: APP_URL } }),
+  ]);
+  for (const response of responses) {
+    const text = (await response.text()) + JSON.stringify([...response.headers]);
+    for (const secret of SECRETS) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/access_token|Bearer /i);
+  }
+});

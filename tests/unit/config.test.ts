@@ -1,0 +1,37 @@
+import { describe, expect, it, vi } from 'vitest';
+import { loadConfigForTest as load } from '@/lib/server/config';
+
+const base = { BATCH_API_BASE_URL: 'http://127.0.0.1:4010', SESSION_SECRET: 's'.repeat(32) };
+
+describe('configuration, validated once with the bad variable named', () => {
+  it('has sensible defaults', () => {
+    expect(load(base)).toMatchObject({ version: 'v2', sessionTtlS: 43_200, sessionIdleS: 1800, timeoutMs: 15_000, demo: false });
+  });
+
+  it.each([
+    [{ BATCH_API_BASE_URL: undefined }, 'BATCH_API_BASE_URL'],
+    [{ BATCH_API_BASE_URL: 'ftp://x' }, 'BATCH_API_BASE_URL'],
+    [{ BATCH_API_VERSION: 'v3' }, 'BATCH_API_VERSION'],
+    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ SESSION_TTL_S: '-5' }, 'SESSION_TTL_S'],
+    [{ SESSION_IDLE_S: 'soon' }, 'SESSION_IDLE_S'],
+    [{ SESSION_SECRET_PREVIOUS: 'short' }, 'SESSION_SECRET_PREVIOUS'],
+  ])('names the variable in %j', (override, name) => {
+    expect(() => load({ ...base, ...override })).toThrow(new RegExp(`Invalid configuration: ${name}`));
+  });
+
+  it('requires SESSION_SECRET in production, generates one loudly in the demo', () => {
+    expect(() => load({ ...base, SESSION_SECRET: undefined, NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required/);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const config = load({ ...base, SESSION_SECRET: undefined, NODE_ENV: 'production', DASHBOARD_DEMO: '1' });
+    expect(Object.values(config.sessionPasswords)[0]!.length).toBeGreaterThanOrEqual(32);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('SESSION_SECRET is not set'));
+    warn.mockRestore();
+  });
+
+  it('keeps previous secrets for unsealing, the current one last (it seals)', () => {
+    const previous = 'p'.repeat(32);
+    const config = load({ ...base, SESSION_SECRET_PREVIOUS: previous });
+    expect(config.sessionPasswords).toEqual({ 1: previous, 2: base.SESSION_SECRET });
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { judgeSession, needsTouch, TOUCH_AFTER_MS, type SessionData } from '@/lib/server/session-rules';
+
+const limits = { ttlS: 12 * 3600, idleS: 30 * 60 };
+const t0 = Date.UTC(2026, 0, 1);
+const session: SessionData = { sid: 's', clientId: 'c', clientSecret: 'x', createdAt: t0, lastSeenAt: t0 };
+
+describe('session lifetime rules', () => {
+  it('is live within both limits', () => {
+    expect(judgeSession(session, limits, t0 + 29 * 60_000)).toBe('live');
+  });
+
+  it('ends after the idle timeout, slid by activity', () => {
+    expect(judgeSession(session, limits, t0 + 30 * 60_000)).toBe('idle');
+    expect(judgeSession({ ...session, lastSeenAt: t0 + 20 * 60_000 }, limits, t0 + 45 * 60_000)).toBe('live');
+  });
+
+  it('ends at the absolute lifetime whatever the activity', () => {
+    const now = t0 + 12 * 3600_000;
+    expect(judgeSession({ ...session, lastSeenAt: now - 1000 }, limits, now)).toBe('expired');
+  });
+
+  it('treats an empty or partial cookie as no session', () => {
+    expect(judgeSession({}, limits, t0)).toBe('missing');
+    expect(judgeSession({ ...session, clientSecret: undefined } as never, limits, t0)).toBe('missing');
+  });
+
+  it('re-seals the cookie at most once a minute', () => {
+    expect(needsTouch(session, t0 + TOUCH_AFTER_MS - 1)).toBe(false);
+    expect(needsTouch(session, t0 + TOUCH_AFTER_MS)).toBe(true);
+  });
+});
