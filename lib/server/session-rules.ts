@@ -11,8 +11,13 @@ export type SessionData = {
 
 export type SessionLimits = { ttlS: number; idleS: number };
 
-/** Touching the cookie on every request would re-seal it constantly; once a minute is precise enough. */
-export const TOUCH_AFTER_MS = 60_000;
+/**
+ * Touching the cookie on every request would re-seal it constantly: once a minute is precise enough,
+ * or a quarter of the idle timeout when that is shorter, so activity always slides it in time.
+ */
+export function touchAfterMs(limits: SessionLimits): number {
+  return Math.min(60_000, (limits.idleS * 1000) / 4);
+}
 
 export type SessionVerdict = 'live' | 'missing' | 'expired' | 'idle';
 
@@ -23,6 +28,6 @@ export function judgeSession(data: Partial<SessionData>, limits: SessionLimits, 
   return 'live';
 }
 
-export function needsTouch(data: SessionData, now: number): boolean {
-  return now - data.lastSeenAt >= TOUCH_AFTER_MS;
+export function needsTouch(data: SessionData, limits: SessionLimits, now: number): boolean {
+  return now - data.lastSeenAt >= touchAfterMs(limits);
 }

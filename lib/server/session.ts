@@ -12,13 +12,14 @@ export const SESSION_COOKIE = 'tsb_session';
 const holder = globalThis as unknown as { __revocations?: RevocationStore };
 const revocations = (): RevocationStore => (holder.__revocations ??= new MemoryRevocationStore());
 
-function options(secure: boolean): SessionOptions {
+/** The cookie lives exactly as long as the session has left (iron-session's own default would be ttl - 60 s). */
+function options(secure: boolean, maxAgeS = getConfig().sessionTtlS): SessionOptions {
   const config = getConfig();
   return {
     cookieName: SESSION_COOKIE,
     password: config.sessionPasswords,
     ttl: config.sessionTtlS,
-    cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure },
+    cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: Math.max(1, Math.floor(maxAgeS)) },
   };
 }
 
@@ -36,14 +37,16 @@ async function open(request: Request): Promise<IronSession<Partial<SessionData>>
 export async function requireSession(request: Request): Promise<SessionData> {
   const session = await open(request);
   const now = Date.now();
-  const verdict = judgeSession(session, { ttlS: getConfig().sessionTtlS, idleS: getConfig().sessionIdleS }, now);
+  const limits = { ttlS: getConfig().sessionTtlS, idleS: getConfig().sessionIdleS };
+  const verdict = judgeSession(session, limits, now);
   if (verdict === 'missing') throw new ApiError(401, 'session: not signed in');
   if (verdict === 'expired') throw new ApiError(401, 'session: expired; sign in again');
   if (verdict === 'idle') throw new ApiError(401, 'session: ended after inactivity; sign in again');
   const data = session as SessionData;
   if (await revocations().isRevoked(data.sid)) throw new ApiError(401, 'session: signed out; sign in again');
-  if (needsTouch(data, now)) {
+  if (needsTouch(data, limits, now)) {
     session.lastSeenAt = now;
+    session.updateConfig(options(isHttps(request), (data.createdAt + limits.ttlS * 1000 - now) / 1000));
     await session.save();
   }
   return { sid: data.sid, clientId: data.clientId, clientSecret: data.clientSecret, createdAt: data.createdAt, lastSeenAt: data.lastSeenAt };

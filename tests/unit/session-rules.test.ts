@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeSession, needsTouch, TOUCH_AFTER_MS, type SessionData } from '@/lib/server/session-rules';
+import { judgeSession, needsTouch, touchAfterMs, type SessionData } from '@/lib/server/session-rules';
 
 const limits = { ttlS: 12 * 3600, idleS: 30 * 60 };
 const t0 = Date.UTC(2026, 0, 1);
@@ -25,8 +25,12 @@ describe('session lifetime rules', () => {
     expect(judgeSession({ ...session, clientSecret: undefined } as never, limits, t0)).toBe('missing');
   });
 
-  it('re-seals the cookie at most once a minute', () => {
-    expect(needsTouch(session, t0 + TOUCH_AFTER_MS - 1)).toBe(false);
-    expect(needsTouch(session, t0 + TOUCH_AFTER_MS)).toBe(true);
+  it('re-seals the cookie at most once a minute, more often when the idle timeout is short', () => {
+    expect(touchAfterMs(limits)).toBe(60_000);
+    expect(needsTouch(session, limits, t0 + 59_999)).toBe(false);
+    expect(needsTouch(session, limits, t0 + 60_000)).toBe(true);
+    const short = { ttlS: 60, idleS: 2 };
+    expect(touchAfterMs(short)).toBe(500);
+    expect(needsTouch(session, short, t0 + 500)).toBe(true);
   });
 });

@@ -1,0 +1,38 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { SANDBOX_URL } from '../../playwright.config';
+
+export type AppInstance = { url: string; stop(): Promise<void> };
+
+/** Another `next start` of the same build, with its own settings (short session limits, a second instance…). */
+export async function startApp(port: number, env: Record<string, string>): Promise<AppInstance> {
+  const child: ChildProcess = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      BATCH_API_BASE_URL: SANDBOX_URL,
+      SESSION_SECRET: 'instance-session-secret-0123456789-abcdef',
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...env,
+    },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await fetch(url + '/api/session');
+      break;
+    } catch {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`app on ${port} did not start`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
