@@ -1,4 +1,5 @@
 import type { Batch } from '../lib/batch-api/schemas';
+import { DEMO_CREDENTIALS } from '../lib/demo-credentials';
 import type { SandboxConfig } from './config';
 import { EDGE_CASE_BATCHES } from './data/edge-cases';
 import { generateBatches } from './data/generate';
@@ -18,7 +19,7 @@ export type Organisation = {
 
 export type OrganisationSeed = { id: string; name: string; clientId: string; clientSecret: string };
 
-export const DEMO_CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' } as const;
+export { DEMO_CREDENTIALS };
 export const OTHER_CREDENTIALS = { clientId: 'other-client', clientSecret: 'other-secret' } as const;
 export const EDGE_CREDENTIALS = { clientId: 'edge-client', clientSecret: 'edge-secret' } as const;
 /** Exercises form encoding: every character that URL encoding can get wrong. */

@@ -123,6 +123,8 @@ export function route<
       if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
       return response;
     } catch (error) {
+      // The browser went away (navigation, new range): nobody reads this answer, and it is no server error.
+      if (request.signal.aborted) return new Response(null, { status: 499 });
       if (error instanceof ApiError) return errorResponse(error);
       if (error instanceof BatchApiError) return errorResponse(fromUpstream(error));
       console.error(JSON.stringify({ level: 'error', msg: 'unhandled route error', path: new URL(request.url).pathname, error: String(error) }));

@@ -52,6 +52,15 @@ export async function requireSession(request: Request): Promise<SessionData> {
   return { sid: data.sid, clientId: data.clientId, clientSecret: data.clientSecret, createdAt: data.createdAt, lastSeenAt: data.lastSeenAt };
 }
 
+/** The signed-in session for a page render (no sliding: pages are followed by API calls that slide it). */
+export async function readSession(): Promise<SessionData | null> {
+  const session = await getIronSession<Partial<SessionData>>(await cookies(), options(false));
+  const limits = { ttlS: getConfig().sessionTtlS, idleS: getConfig().sessionIdleS };
+  if (judgeSession(session, limits, Date.now()) !== 'live') return null;
+  if (await revocations().isRevoked(session.sid!)) return null;
+  return session as SessionData;
+}
+
 /** A new session (new id) on every sign-in; a session this browser held before is revoked. */
 export async function startSession(request: Request, credentials: { clientId: string; clientSecret: string }) {
   const session = await open(request);

@@ -18,6 +18,8 @@ test('the demo launcher prints the URL and demo credentials, serves the app, and
 
     await page.goto('http://127.0.0.1:3520/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tray-scan batches');
+    // On the bundled sandbox the sign-in page says so and shows the demo credentials.
+    await expect(page.getByRole('complementary', { name: 'Demo credentials' })).toContainText('demo-secret');
     const auth = await fetch('http://127.0.0.1:4520/v2/auth', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-test('the placeholder page renders, with no console errors and nothing fetched from the internet', async ({ page }) => {
+test('/ leads a signed-out person to sign-in, with no console errors and nothing fetched from the internet', async ({ page }) => {
   const errors: string[] = [];
   const foreign: string[] = [];
   page.on('console', (message) => {
@@ -11,8 +11,9 @@ test('the placeholder page renders, with no console errors and nothing fetched f
     if (host !== '127.0.0.1' && host !== 'localhost') foreign.push(request.url());
   });
   await page.goto('/');
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fbatches$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Tray-scan batches' })).toBeVisible();
-  await expect(page).toHaveTitle(/Tray-scan batches/);
+  await expect(page).toHaveTitle(/Sign in · Tray-scan batches/);
   await page.waitForLoadState('networkidle');
   expect(errors).toEqual([]);
   expect(foreign).toEqual([]);

@@ -14,7 +14,7 @@ function filesUnder(dir: string): string[] {
 const SECRETS = [E2E_SESSION_SECRET, DEMO.clientSecret];
 
 test('security headers: CSP without unsafe-eval or inline scripts, no framing, nosniff, referrer policy', async () => {
-  for (const path of ['/', '/api/session']) {
+  for (const path of ['/sign-in', '/api/session']) {
     const response = await api(path);
     const csp = response.headers.get('content-security-policy')!;
     expect(csp, path).toBeTruthy();
@@ -29,13 +29,13 @@ test('security headers: CSP without unsafe-eval or inline scripts, no framing, n
 });
 
 test('a fresh nonce per request, and the page runs under it without CSP violations', async ({ page }) => {
-  const nonce = async () => (await api('/')).headers.get('content-security-policy')!.match(/nonce-([^']+)/)![1];
+  const nonce = async () => (await api('/sign-in')).headers.get('content-security-policy')!.match(/nonce-([^']+)/)![1];
   expect(await nonce()).not.toBe(await nonce());
   const violations: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') violations.push(m.text());
   });
-  await page.goto('/');
+  await page.goto('/sign-in');
   await page.waitForLoadState('networkidle');
   expect(violations).toEqual([]);
 });
@@ -52,7 +52,8 @@ test('no configured secret in the client bundle', () => {
 test('no secret or token in any HTML, JSON or header the browser receives', async () => {
   const cookie = await signIn();
   const responses = await Promise.all([
-    api('/', { cookie }),
+    api('/batches', { cookie }),
+    api('/sign-in'),
     api('/api/session', { cookie }),
     api('/api/batches', { cookie }),
     api('/api/batches?start_date=bad', { cookie }),

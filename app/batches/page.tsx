@@ -1,0 +1,36 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { Suspense } from 'react';
+import { BatchExplorer } from '@/components/explorer/batch-explorer';
+import { SignOutButton } from '@/components/sign-out-button';
+import { readSession } from '@/lib/server/session';
+import styles from './batches.module.css';
+
+export const metadata: Metadata = { title: 'Batches' };
+
+export default async function BatchesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const session = await readSession();
+  if (!session) {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(await searchParams)) for (const one of [v ?? []].flat()) params.append(k, one);
+    const here = `/batches${params.size ? `?${params}` : ''}`;
+    redirect(`/sign-in?next=${encodeURIComponent(here)}`);
+  }
+  return (
+    <>
+      <header className={styles.header}>
+        <span className={styles.brand}>Tray-scan batches</span>
+        <span className={styles.org}>
+          Signed in as <strong>{session.clientId}</strong>
+        </span>
+        <SignOutButton />
+      </header>
+      <main className={styles.main}>
+        <h1 className={styles.title}>Batches</h1>
+        <Suspense fallback={<p>Loading…</p>}>
+          <BatchExplorer />
+        </Suspense>
+      </main>
+    </>
+  );
+}

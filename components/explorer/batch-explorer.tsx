@@ -1,0 +1,121 @@
+'use client';
+
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import dynamic from 'next/dynamic';
+import { useRouter } from 'next/navigation';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { BATCH_FIELDS } from '@/lib/batch-api/schemas';
+import { csvRow } from '@/lib/csv';
+import { rangeToQuery } from '@/lib/explorer/date-range';
+import { cropsOf, filterRows, sortRows, summarize, type Row } from '@/lib/explorer/rows';
+import type { SortField } from '@/lib/explorer/url-state';
+import { BatchDetail } from './batch-detail';
+import { BatchTable } from './batch-table';
+import { COLUMNS } from './columns';
+import { FiltersBar } from './filters-bar';
+import { LoadStatus } from './load-status';
+import { RangePicker } from './range-picker';
+import { SummaryCards } from './summary-cards';
+import { ApiFailure, useAllBatches } from './use-all-batches';
+import { useExplorerState } from './use-explorer-state';
+import styles from './explorer.module.css';
+
+const Charts = dynamic(() => import('./charts'), {
+  ssr: false,
+  loading: () => <p className={styles.muted}>Loading charts…</p>,
+});
+
+export function BatchExplorer() {
+  const [client] = useState(() => new QueryClient());
+  return (
+    <QueryClientProvider client={client}>
+      <Explorer />
+    </QueryClientProvider>
+  );
+}
+
+function Explorer() {
+  const router = useRouter();
+  const { state, dateError, update } = useExplorerState();
+  const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
+  const { rows, complete, error, loading, resume } = useAllBatches(range, !dateError);
+  const [open, setOpen] = useState<Row | null>(null);
+
+  useEffect(() => {
+    if (error instanceof ApiFailure && error.status === 401) {
+      router.replace(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+    }
+  }, [error, router]);
+
+  const filterNow = useMemo(
+    () => ({ q: state.q, crop: state.crop, warn: state.warn, below: state.below, target: state.target }),
+    [state.q, state.crop, state.warn, state.below, state.target],
+  );
+  // Typing stays responsive: the table catches up with the filter in a lower-priority render.
+  const filter = useDeferredValue(filterNow);
+  const filtered = useMemo(() => filterRows(rows, filter), [rows, filter]);
+  const sorted = useMemo(() => sortRows(filtered, state.sort, state.dir), [filtered, state.sort, state.dir]);
+  const summary = useMemo(() => summarize(filtered), [filtered]);
+  const crops = useMemo(() => cropsOf(rows), [rows]);
+  const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
+  const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
+
+  const onSort = useCallback(
+    (field: SortField) => update({ sort: field, dir: state.sort === field && state.dir === 'desc' ? 'asc' : 'desc' }),
+    [update, state.sort, state.dir],
+  );
+
+  const exportCsv = () => {
+    const parts = [csvRow(BATCH_FIELDS)];
+    for (const r of sorted) parts.push(csvRow(BATCH_FIELDS.map((f) => r.batch[f])));
+    const url = URL.createObjectURL(new Blob(parts, { type: 'text/csv;charset=utf-8' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `batches-${state.from ?? 'all'}-to-${state.to ?? 'all'}.csv`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+
+  const filtersActive = !!(state.q || state.crop || state.warn || state.below);
+  return (
+    <div className={styles.explorer}>
+      <RangePicker state={state} update={update} />
+      {dateError ? (
+        <div role="alert" className={styles.error}>
+          <p>
+            <strong>Invalid date:</strong> {dateError}. Pick the days again, or choose a preset.
+          </p>
+        </div>
+      ) : (
+        <>
+          <FiltersBar state={state} crops={crops} hidden={hidden} update={update} onExport={exportCsv} canExport={sorted.length > 0} />
+          <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} error={error} onRetry={resume} />
+          <SummaryCards summary={summary} />
+          {loading ? (
+            <div className={styles.skeleton} aria-hidden="true">
+              {Array.from({ length: 8 }, (_, i) => (
+                <div key={i} />
+              ))}
+            </div>
+          ) : complete && rows.length === 0 ? (
+            <div className={styles.empty}>
+              <h2>No batches in this range</h2>
+              <p>Try a wider date range, or choose “All time”.</p>
+            </div>
+          ) : complete && sorted.length === 0 && filtersActive ? (
+            <div className={styles.empty}>
+              <h2>No batches match these filters</h2>
+              <button type="button" className="button" onClick={() => update({ q: '', crop: undefined, warn: undefined, below: undefined })}>
+                Clear filters
+              </button>
+            </div>
+          ) : (
+            <BatchTable rows={sorted} columns={columns} zone={state.tz} target={state.target} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={setOpen} />
+          )}
+          {rows.length > 0 && <Charts rows={filtered} zone={state.tz} target={state.target} onCrop={(crop) => update({ crop })} />}
+        </>
+      )}
+      <BatchDetail row={open} zone={state.tz} onClose={() => setOpen(null)} />
+    </div>
+  );
+}

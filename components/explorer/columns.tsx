@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import type { Zone } from '@/lib/explorer/date-range';
+import type { Row } from '@/lib/explorer/rows';
+import type { SortField } from '@/lib/explorer/url-state';
+import { AnalysisLink } from './analysis-link';
+import { DASH, fmtArea, fmtDate, fmtDecimal, fmtInt, fmtPercent, fmtText } from './format';
+import styles from './explorer.module.css';
+
+export type Column = {
+  id: string;
+  label: string;
+  sort?: SortField;
+  numeric?: boolean;
+  width: number;
+  render: (row: Row, zone: Zone, target: number) => ReactNode;
+};
+
+export const COLUMNS: Column[] = [
+  { id: 'date', label: 'Created', sort: 'batch_creation_date', width: 170, render: (r, zone) => fmtDate(r.time, zone) },
+  { id: 'name', label: 'Batch', sort: 'batch_name', width: 260, render: (r) => r.batch.batch_name },
+  { id: 'crop', label: 'Crop', sort: 'crop_type', width: 120, render: (r) => fmtText(r.batch.crop_type) },
+  {
+    id: 'germination', label: 'Germination', sort: 'avg_germination_rate', numeric: true, width: 115,
+    render: (r, _z, target) => <span className={r.germination !== null && r.germination < target ? styles.below : undefined}>{fmtPercent(r.germination)}</span>,
+  },
+  { id: 'usable', label: 'Usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 95, render: (r) => fmtPercent(r.usable) },
+  { id: 'cells', label: 'Cells/tray', sort: 'total_cells_per_tray', numeric: true, width: 95, render: (r) => fmtInt(r.cells) },
+  { id: 'cv', label: 'Size CV', sort: 'avg_coefficient_of_variation', numeric: true, width: 90, render: (r) => fmtPercent(r.batch.avg_coefficient_of_variation) },
+  { id: 'size', label: 'Median size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 120, render: (r) => fmtArea(r.batch.avg_median_seedling_size_mm2) },
+  { id: 'images', label: 'Images', sort: 'number_of_images', numeric: true, width: 80, render: (r) => fmtInt(r.batch.number_of_images) },
+  { id: 'warnings', label: 'Warnings', sort: 'warnings', width: 100, render: (r) => (r.batch.warnings ? <span className={styles.badge}>Warning</span> : DASH) },
+  { id: 'germinated', label: 'Germinated/tray', numeric: true, width: 130, render: (r) => fmtDecimal(r.batch.avg_germinated_seedlings) },
+  { id: 'scanner', label: 'Scanned by', width: 200, render: (r) => fmtText(r.batch.scanned_by_email) },
+  { id: 'analysis', label: 'Analysis', width: 130, render: (r) => <AnalysisLink link={r.batch.analysis_link} /> },
+  { id: 'comment', label: 'Comment', width: 240, render: (r) => fmtText(r.batch.comment) },
+];
+

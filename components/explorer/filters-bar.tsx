@@ -1,0 +1,96 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import type { ExplorerState } from '@/lib/explorer/url-state';
+import { COLUMNS } from './columns';
+import styles from './explorer.module.css';
+
+type Props = {
+  state: ExplorerState;
+  crops: string[];
+  hidden: Set<string>;
+  update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
+  onExport: () => void;
+  canExport: boolean;
+};
+
+/** Search, crop, toggles, target, columns and export. Search writes to the URL after a short pause. */
+export function FiltersBar({ state, crops, hidden, update, onExport, canExport }: Props) {
+  const [text, setText] = useState(state.q);
+  const [urlQ, setUrlQ] = useState(state.q);
+  if (state.q !== urlQ) {
+    // The URL changed under us (back/forward, "Clear filters"): show what it says.
+    setUrlQ(state.q);
+    setText(state.q);
+  }
+  useEffect(() => {
+    if (text === state.q) return;
+    const timer = setTimeout(() => update({ q: text }), 150);
+    return () => clearTimeout(timer);
+  }, [text, state.q, update]);
+
+  return (
+    <div className={styles.filters}>
+      <label className={styles.search}>
+        Search
+        <input type="search" value={text} placeholder="Name, crop, comment, e-mail" onChange={(e) => setText(e.target.value)} />
+      </label>
+      <span>
+        <label htmlFor="crop-filter">Crop</label>{' '}
+        <select id="crop-filter" value={state.crop ?? ''} onChange={(e) => update({ crop: e.target.value || undefined })}>
+          <option value="">All crops</option>
+          {crops.map((c) => (
+            <option key={c} value={c}>
+              {c === '(none)' ? 'No crop recorded' : c}
+            </option>
+          ))}
+        </select>
+      </span>
+      <label className={styles.check}>
+        <input type="checkbox" checked={!!state.warn} onChange={(e) => update({ warn: e.target.checked ? '1' : undefined })} /> Warnings only
+      </label>
+      <label className={styles.check}>
+        <input type="checkbox" checked={!!state.below} onChange={(e) => update({ below: e.target.checked ? '1' : undefined })} /> Below target
+      </label>
+      <label>
+        Germination target (%){' '}
+        <input
+          type="number"
+          min={0}
+          max={100}
+          step={0.5}
+          value={state.target}
+          className={styles.target}
+          onChange={(e) => {
+            const v = Number(e.target.value);
+            if (e.target.value !== '' && v >= 0 && v <= 100) update({ target: v });
+          }}
+        />
+      </label>
+      <details className={styles.columns}>
+        <summary className="button">Columns</summary>
+        <div className={styles.columnMenu}>
+          {COLUMNS.map((c) => (
+            <label key={c.id} className={styles.check}>
+              <input
+                type="checkbox"
+                aria-label={`Show the ${c.label} column`}
+                checked={!hidden.has(c.id)}
+                onChange={(e) => {
+                  const next = new Set(hidden);
+                  if (e.target.checked) next.delete(c.id);
+                  else next.add(c.id);
+                  update({ hide: [...next].join(',') });
+                }}
+              />{' '}
+              {c.label}
+            </label>
+          ))}
+        </div>
+      </details>
+      <button type="button" className="button" onClick={onExport} disabled={!canExport}>
+        Export CSV
+      </button>
+    </div>
+  );
+}

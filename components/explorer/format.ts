@@ -1,0 +1,33 @@
+import type { Zone } from '@/lib/explorer/date-range';
+
+const number1 = new Intl.NumberFormat('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+const integer = new Intl.NumberFormat('en');
+
+export const DASH = '—';
+export const fmtCount = (n: number) => integer.format(n);
+export const fmtPercent = (v: number | string | null) => (v === null ? DASH : `${number1.format(Number(v))}%`);
+export const fmtArea = (v: string | null) => (v === null ? DASH : `${number1.format(Number(v))} mm²`);
+export const fmtDecimal = (v: string | null) => (v === null ? DASH : number1.format(Number(v)));
+export const fmtInt = (v: number | null) => (v === null ? DASH : integer.format(v));
+export const fmtText = (v: string | null) => (v === null || v === '' ? DASH : v);
+
+const dateFormats = new Map<Zone, Intl.DateTimeFormat>();
+export function fmtDate(ms: number, zone: Zone): string {
+  let f = dateFormats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: zone === 'utc' ? 'UTC' : undefined });
+    dateFormats.set(zone, f);
+  }
+  return f.format(ms) + (zone === 'utc' ? ' UTC' : '');
+}
+
+/** Only http(s) URLs become links: `javascript:`, `data:` and relative links are shown as text. */
+export function safeHttpUrl(link: string | null): string | null {
+  if (!link) return null;
+  try {
+    const url = new URL(link);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,57 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import styles from './sign-in-form.module.css';
+
+/** Posts the organisation credentials to the BFF; shows wrong-credential and outage errors inline. */
+export function SignInForm({ next }: { next: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    try {
+      const response = await fetch('/api/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId: form.get('clientId'), clientSecret: form.get('clientSecret') }),
+      });
+      if (response.status === 204) {
+        router.replace(next);
+        router.refresh();
+        return;
+      }
+      const detail = ((await response.json().catch(() => ({}))) as { detail?: string }).detail;
+      if (response.status === 401) setError('Wrong client ID or client secret.');
+      else if (response.status === 503) {
+        const wait = response.headers.get('retry-after');
+        setError(`The Batch Data Service is unavailable right now. Try again${wait ? ` in ${wait} s` : ' shortly'}.`);
+      } else setError(detail ?? `Sign-in failed (${response.status}).`);
+    } catch {
+      setError('Could not reach the dashboard server. Check your connection and try again.');
+    }
+    setBusy(false);
+  }
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate>
+      <label htmlFor="clientId">Client ID</label>
+      <input id="clientId" name="clientId" autoComplete="username" required spellCheck={false} />
+      <label htmlFor="clientSecret">Client secret</label>
+      <input id="clientSecret" name="clientSecret" type="password" autoComplete="current-password" required />
+      {error && (
+        <p role="alert" className={styles.error}>
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

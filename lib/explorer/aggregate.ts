@@ -1,0 +1,91 @@
+import type { Zone } from './date-range';
+import { meanCells, type Row } from './rows';
+
+/** However many batches are loaded, no chart gets more points than this. */
+export const MAX_POINTS = 1000;
+const DAY_MS = 86_400_000;
+
+type Bucket = 'day' | 'week' | 'month';
+
+function bucketStart(ms: number, bucket: Bucket, zone: Zone): number {
+  const d = new Date(ms);
+  const utc = zone === 'utc';
+  const y = utc ? d.getUTCFullYear() : d.getFullYear();
+  const m = utc ? d.getUTCMonth() : d.getMonth();
+  let day = utc ? d.getUTCDate() : d.getDate();
+  if (bucket === 'month') day = 1;
+  if (bucket === 'week') day -= ((utc ? d.getUTCDay() : d.getDay()) + 6) % 7; // Monday
+  return utc ? Date.UTC(y, m, day) : new Date(y, m, day).getTime();
+}
+
+export type SeriesPoint = { t: number } & Record<string, number | null>;
+
+/** Weighted mean germination per crop per day, week or month: the finest that stays under MAX_POINTS. */
+export function germinationOverTime(rows: readonly Row[], zone: Zone): { bucket: Bucket; crops: string[]; points: SeriesPoint[] } {
+  const crops = [...new Set(rows.map((r) => r.batch.crop_type ?? '(none)'))].sort();
+  if (rows.length === 0) return { bucket: 'day', crops, points: [] };
+  let min = Infinity, max = -Infinity;
+  for (const r of rows) { if (r.time < min) min = r.time; if (r.time > max) max = r.time; }
+  const spanDays = (max - min) / DAY_MS + 1;
+  const series = Math.max(1, crops.length);
+  const bucket: Bucket = spanDays * series <= MAX_POINTS ? 'day' : (spanDays / 7) * series <= MAX_POINTS ? 'week' : 'month';
+  const fallback = meanCells(rows);
+  const sums = new Map<number, Map<string, { w: number; s: number }>>();
+  for (const r of rows) {
+    if (r.germination === null) continue;
+    const t = bucketStart(r.time, bucket, zone);
+    const crop = r.batch.crop_type ?? '(none)';
+    let byCrop = sums.get(t);
+    if (!byCrop) sums.set(t, (byCrop = new Map()));
+    const acc = byCrop.get(crop) ?? { w: 0, s: 0 };
+    const w = r.cells ?? fallback;
+    acc.w += w;
+    acc.s += w * r.germination;
+    byCrop.set(crop, acc);
+  }
+  const points = [...sums.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([t, byCrop]) => {
+      const point: SeriesPoint = { t };
+      for (const crop of crops) {
+        const acc = byCrop.get(crop);
+        point[crop] = acc ? Math.round((acc.s / acc.w) * 100) / 100 : null;
+      }
+      return point;
+    });
+  return { bucket, crops, points };
+}
+
+/** Batches per 2.5-point band of germination rate. */
+export function germinationHistogram(rows: readonly Row[], width = 2.5): { from: number; label: string; count: number }[] {
+  const counts = new Map<number, number>();
+  for (const r of rows) {
+    if (r.germination === null) continue;
+    const from = Math.min(100 - width, Math.floor(r.germination / width) * width);
+    counts.set(from, (counts.get(from) ?? 0) + 1);
+  }
+  if (counts.size === 0) return [];
+  const lo = Math.min(...counts.keys());
+  const bins = [];
+  for (let from = lo; from < 100; from += width) bins.push({ from, label: `${from}–${from + width}%`, count: counts.get(from) ?? 0 });
+  return bins;
+}
+
+/** Weighted mean germination and usable rate per crop. */
+export function perCrop(rows: readonly Row[]): { crop: string; germination: number | null; usable: number | null; count: number }[] {
+  const fallback = meanCells(rows);
+  const acc = new Map<string, { gw: number; gs: number; uw: number; us: number; count: number }>();
+  for (const r of rows) {
+    const crop = r.batch.crop_type ?? '(none)';
+    const a = acc.get(crop) ?? { gw: 0, gs: 0, uw: 0, us: 0, count: 0 };
+    const w = r.cells ?? fallback;
+    a.count++;
+    if (r.germination !== null) { a.gw += w; a.gs += w * r.germination; }
+    if (r.usable !== null) { a.uw += w; a.us += w * r.usable; }
+    acc.set(crop, a);
+  }
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return [...acc.entries()]
+    .map(([crop, a]) => ({ crop, germination: a.gw ? round(a.gs / a.gw) : null, usable: a.uw ? round(a.us / a.uw) : null, count: a.count }))
+    .sort((a, b) => a.crop.localeCompare(b.crop));
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { parseDay } from './date-range';
+
+export const SORTABLE = [
+  'batch_creation_date', 'batch_name', 'crop_type', 'avg_germination_rate', 'avg_usable_seedling_rate',
+  'total_cells_per_tray', 'avg_coefficient_of_variation', 'avg_median_seedling_size_mm2', 'number_of_images', 'warnings',
+] as const;
+export type SortField = (typeof SORTABLE)[number];
+
+const day = z.string().refine((v) => parseDay(v) !== null, 'must be a real calendar day as YYYY-MM-DD');
+
+/** Everything a person would share about the explorer lives in the URL; this is its shape. */
+export const ExplorerStateSchema = z.object({
+  from: day.optional(),
+  to: day.optional(),
+  tz: z.enum(['local', 'utc']).catch('local').default('local'),
+  q: z.string().max(200).catch('').default(''),
+  crop: z.string().max(100).optional().catch(undefined),
+  warn: z.literal('1').optional().catch(undefined),
+  below: z.literal('1').optional().catch(undefined),
+  sort: z.enum(SORTABLE).catch('batch_creation_date').default('batch_creation_date'),
+  dir: z.enum(['asc', 'desc']).catch('desc').default('desc'),
+  target: z.coerce.number().min(0).max(100).catch(90).default(90),
+  hide: z.string().max(500).catch('').default(''),
+});
+export type ExplorerState = z.infer<typeof ExplorerStateSchema>;
+
+export type ParsedState = { state: ExplorerState; dateError: string | null };
+
+/** Reads the URL; a broken date is reported (not silently dropped) so the page can say so. */
+export function readState(params: URLSearchParams): ParsedState {
+  const raw = Object.fromEntries(params.entries());
+  const parsed = ExplorerStateSchema.safeParse(raw);
+  if (parsed.success) {
+    const { from, to } = parsed.data;
+    if (from && to && from > to) return { state: { ...parsed.data }, dateError: `From (${from}) is after To (${to})` };
+    return { state: parsed.data, dateError: null };
+  }
+  const issue = parsed.error.issues[0]!;
+  const field = String(issue.path[0]);
+  const { [field]: _ignored, ...rest } = raw;
+  const fallback = ExplorerStateSchema.parse(rest);
+  return { state: fallback, dateError: `${field === 'from' ? 'From' : 'To'} date "${raw[field]}" ${issue.message}` };
+}
+
+const DEFAULTS = ExplorerStateSchema.parse({});
+
+/** Only what differs from the defaults goes into the URL, in a stable order. */
+export function writeState(state: ExplorerState): string {
+  const params = new URLSearchParams();
+  for (const key of Object.keys(ExplorerStateSchema.shape) as (keyof ExplorerState)[]) {
+    const value = state[key];
+    if (value === undefined || value === '' || value === DEFAULTS[key]) continue;
+    params.set(key, String(value));
+  }
+  return params.toString();
+}

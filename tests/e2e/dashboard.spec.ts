@@ -1,0 +1,239 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { parseCsv } from '../../lib/csv';
+import { APP_URL, sandbox } from './support';
+
+const EDGE = { clientId: 'edge-client', clientSecret: 'edge-secret' };
+const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+
+/** Signs in through the form, starting from `path` (sign-in sends the person back there). */
+async function openSignedIn(page: Page, path: string, credentials = EDGE) {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.getByLabel('Client ID').fill(credentials.clientId);
+  await page.getByLabel('Client secret').fill(credentials.clientSecret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(APP_URL + path);
+}
+
+/** The explorer's own status line (the charts add live regions of their own further down). */
+const status = (page: Page) => page.getByRole('status').first();
+/** Alerts of the page itself (Next.js adds a route announcer with role=alert outside <main>). */
+const alert = (page: Page) => page.getByRole('main').getByRole('alert');
+
+test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
+
+test('sign-in: wrong credentials are explained inline, right ones lead to the page asked for', async ({ page }) => {
+  await page.goto('/batches?tz=utc');
+  await page.getByLabel('Client ID').fill('edge-client');
+  await page.getByLabel('Client secret').fill('nope');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(alert(page)).toHaveText('Wrong client ID or client secret.');
+  await page.getByLabel('Client secret').fill('edge-secret');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(`${APP_URL}/batches?tz=utc`);
+  await expect(status(page)).toHaveText('22 batches');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.goto('/batches');
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fbatches/);
+});
+
+test('sign-in never redirects off-site', async ({ page }) => {
+  await page.goto('/sign-in?next=//evil.example/x');
+  await page.getByLabel('Client ID').fill(EDGE.clientId);
+  await page.getByLabel('Client secret').fill(EDGE.clientSecret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(`${APP_URL}/batches`);
+});
+
+test('a UTC day from the URL covers exactly that UTC day', async ({ page }) => {
+  await openSignedIn(page, '/batches?from=2025-01-01&to=2025-01-01&tz=utc');
+  await expect(status(page)).toHaveText('3 batches');
+  await expect(page.getByRole('cell', { name: 'Last second of the day' })).toBeVisible();
+});
+
+test.describe('in Europe/Berlin', () => {
+  test.use({ timezoneId: 'Europe/Berlin' });
+
+  test('local days cover whole local days, across both DST changes', async ({ page }) => {
+    await openSignedIn(page, '/batches?from=2025-01-01&to=2025-01-01');
+    // 00:00–23:59 in Berlin is 23:00Z–22:59Z: the batch at 23:59:59Z belongs to 2 January there.
+    await expect(status(page)).toHaveText('2 batches');
+    await page.getByLabel('From').fill('2025-03-30');
+    await page.getByLabel('To').fill('2025-03-30');
+    await expect(status(page)).toHaveText('2 batches'); // a 23-hour day
+    await page.getByLabel('From').fill('2025-10-26');
+    await page.getByLabel('To').fill('2025-10-26');
+    await expect(status(page)).toHaveText('2 batches'); // a 25-hour day
+    await expect(page).toHaveURL(/from=2025-10-26&to=2025-10-26/);
+    await page.goBack();
+    await expect(page).toHaveURL(/to=2025-03-30/);
+    await page.getByLabel('Time zone').selectOption('utc');
+    await expect(page).toHaveURL(/tz=utc/);
+  });
+});
+
+test('search, crop, warnings and below-target filters, all in the URL', async ({ page }) => {
+  await openSignedIn(page, '/batches');
+  await expect(status(page)).toHaveText('22 batches');
+  await page.getByLabel('Search').fill('QUOTES');
+  await expect(status(page)).toHaveText('1 batch');
+  await page.getByLabel('Search').fill('calc'); // matches a comment
+  await expect(status(page)).toHaveText('1 batch');
+  await page.getByLabel('Search').fill('qa@edge'); // matches the scanner e-mail (one batch has none)
+  await expect(status(page)).toHaveText('21 batches');
+  await page.getByLabel('Search').fill('');
+  await page.getByLabel('Warnings only').click();
+  await expect(status(page)).toHaveText('2 batches');
+  await page.getByLabel('Warnings only').click();
+  await page.getByLabel('Crop', { exact: true }).selectOption('Pak choi 小白菜');
+  await expect(status(page)).toHaveText('1 batch');
+  await page.getByLabel('Crop', { exact: true }).selectOption('');
+  await page.getByLabel('Below target').click();
+  await expect(status(page)).toHaveText('1 batch');
+  await page.getByLabel('Germination target (%)').fill('95');
+  await expect(status(page)).toHaveText('20 batches');
+  await expect(page).toHaveURL(/below=1&target=95/);
+  await page.reload();
+  await expect(status(page)).toHaveText('20 batches');
+  await expect(page.getByLabel('Below target')).toBeChecked();
+});
+
+test('sorting by a column, nulls last either way', async ({ page }) => {
+  await openSignedIn(page, '/batches');
+  const header = page.getByRole('columnheader', { name: /Germination/ });
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  const firstRate = () => page.locator('tbody tr[aria-rowindex="2"] td').nth(3);
+  await expect(firstRate()).toHaveText('100.0%');
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await expect(firstRate()).toHaveText('0.0%');
+  await expect(page).toHaveURL(/sort=avg_germination_rate&dir=asc/);
+});
+
+test('analysis links: real links for http(s) only; hostile text stays text and runs nothing', async ({ page }) => {
+  await openSignedIn(page, '/batches');
+  await expect(status(page)).toHaveText('22 batches');
+  const links = page.getByRole('link', { name: 'Open analysis' });
+  await expect(links.first()).toHaveAttribute('target', '_blank');
+  await expect(links.first()).toHaveAttribute('rel', 'noopener noreferrer');
+  for (const href of await links.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href))) {
+    expect(href).toMatch(/^https?:\/\//);
+  }
+  await expect(page.getByText('javascript:window.__xss=1')).toBeVisible();
+  await page.getByRole('button', { name: '<script>window.__xss = 1</script>' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('<img src=x onerror="window.__xss=1">');
+  await expect(dialog.getByRole('heading')).toHaveText('<script>window.__xss = 1</script>');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+});
+
+test('the detail panel shows all 18 fields', async ({ page }) => {
+  await openSignedIn(page, '/batches');
+  await page.getByRole('button', { name: 'All optional fields null' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.locator('dt')).toHaveCount(18);
+  await expect(dialog.locator('dd').filter({ hasText: '—' })).toHaveCount(13);
+});
+
+async function exportedRows(page: Page): Promise<string[][]> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const chunks = await (await download.createReadStream()).toArray();
+  return parseCsv(Buffer.concat(chunks).toString('utf8'));
+}
+
+test('export holds exactly the rows the table shows, sorted, with formulas neutralized', async ({ page }) => {
+  await openSignedIn(page, '/batches?sort=batch_name&dir=asc');
+  await page.getByLabel('Search').fill('link');
+  await expect(status(page)).toHaveText('5 batches');
+  const rows = await exportedRows(page);
+  expect(rows[0]).toHaveLength(18);
+  expect(rows[0]![1]).toBe('batch_name');
+  expect(rows.slice(1).map((r) => r[1])).toEqual([
+    `'=HYPERLINK("http://evil.example","click")`,
+    'data: link',
+    'javascript: link',
+    'Plain http link',
+    'Relative link',
+  ]);
+  await page.getByLabel('Search').fill('sum(1');
+  await expect(status(page)).toHaveText('1 batch');
+  const [, hostile] = await exportedRows(page);
+  expect(hostile![1]).toBe(`'=HYPERLINK("http://evil.example","click")`);
+  expect(hostile![16]).toBe(`'+SUM(1,2)`);
+});
+
+test('charts are drawn and clicking a crop filters the table', async ({ page }) => {
+  await openSignedIn(page, '/batches', DEMO);
+  await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
+  for (const name of ['Germination rate over time', 'Distribution of germination rates', 'Germination vs usable rate per crop']) {
+    await expect(page.getByRole('figure', { name: new RegExp(name) }).locator('.recharts-wrapper > svg')).toBeVisible();
+  }
+  await page.getByRole('figure', { name: /per crop/ }).locator('.recharts-bar-rectangle').first().click();
+  await expect(page).toHaveURL(/crop=/);
+  await expect.poll(async () => Number((await status(page).textContent())!.replace(/\D/g, ''))).toBeLessThan(3000);
+});
+
+test('an error mid-way keeps the rows loaded; retry resumes without duplicates', async ({ page }) => {
+  await sandbox('POST', '/_sandbox/faults', { latencyMs: 60 });
+  await openSignedIn(page, '/batches', DEMO);
+  await expect(status(page)).toHaveText(/Loaded [1-9][\d,]* batches…/);
+  await sandbox('POST', '/_sandbox/inject', { kind: 'malformed-json' });
+  await expect(alert(page)).toContainText('could not read');
+  await expect(status(page)).toHaveText(/Loaded [\d,]+ batches \(stopped\)/);
+  const kept = Number((await status(page).textContent())!.replace(/\D/g, ''));
+  expect(kept).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Retry and continue loading' }).click();
+  await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
+});
+
+test('an outage shows a countdown and recovers by itself', async ({ page }) => {
+  await openSignedIn(page, '/batches');
+  await expect(status(page)).toHaveText('22 batches');
+  await sandbox('POST', '/_sandbox/faults', { outage: true, retryAfterS: 0 });
+  await page.reload();
+  await expect(alert(page)).toContainText('unavailable');
+  await expect(alert(page)).toContainText(/Retrying in \d s/);
+  await sandbox('POST', '/_sandbox/faults', { outage: false });
+  await expect(status(page)).toHaveText('22 batches', { timeout: 10_000 });
+});
+
+test('an expired session sends the person to sign in and back to the same view', async ({ page }) => {
+  await openSignedIn(page, '/batches?tz=utc');
+  await expect(status(page)).toHaveText('22 batches');
+  await page.request.delete('/api/session', { headers: { origin: APP_URL } });
+  await page.context().addCookies([]); // the browser still holds its copy of the (now revoked) cookie
+  await page.getByRole('button', { name: 'Last 7 days' }).click();
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fbatches%3F/);
+  await page.getByLabel('Client ID').fill(EDGE.clientId);
+  await page.getByLabel('Client secret').fill(EDGE.clientSecret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/batches\?from=.*tz=utc/);
+});
+
+test('invalid dates in the URL are explained, and an empty range says so', async ({ page }) => {
+  await openSignedIn(page, '/batches?from=2025-02-30');
+  await expect(alert(page)).toContainText('Invalid date');
+  await page.goto('/batches?from=2001-01-01&to=2001-01-31');
+  await expect(page.getByRole('heading', { name: 'No batches in this range' })).toBeVisible();
+  await expect(status(page)).toHaveText('0 batches');
+});
+
+test('keyboard, axe and 768 px: no violations, no horizontal page scroll', async ({ page }) => {
+  await page.setViewportSize({ width: 768, height: 1000 });
+  await page.goto('/batches');
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  await page.getByLabel('Client ID').fill(DEMO.clientId);
+  await page.getByLabel('Client secret').fill(DEMO.clientSecret);
+  await page.keyboard.press('Enter');
+  await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
+  await page.keyboard.press('Tab');
+  await expect(page.locator(':focus')).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(768);
+});
