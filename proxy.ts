@@ -4,7 +4,18 @@ import { NextResponse, type NextRequest } from 'next/server';
  * A fresh nonce and Content-Security-Policy on every request. Next.js reads the nonce from the request's
  * CSP header and puts it on its own scripts, so no script needs 'unsafe-inline' (or 'unsafe-eval' outside dev).
  */
+/** Pages that need a session: without a session cookie, a real 307 to sign-in (validity is checked by the page). */
+const PROTECTED = /^\/batches(\/|$)/;
+
 export function proxy(request: NextRequest) {
+  const { pathname, search } = request.nextUrl;
+  if (pathname === '/') return NextResponse.redirect(new URL('/batches', request.url), 307);
+  if (PROTECTED.test(pathname) && !request.cookies.has('tsb_session')) {
+    const signIn = new URL('/sign-in', request.url);
+    signIn.searchParams.set('next', pathname + search);
+    return NextResponse.redirect(signIn, 307);
+  }
+
   const nonce = btoa(crypto.randomUUID());
   const dev = process.env.NODE_ENV === 'development';
   const csp = [

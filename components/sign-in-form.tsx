@@ -1,14 +1,16 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import styles from './sign-in-form.module.css';
 
 /** Posts the organisation credentials to the BFF; shows wrong-credential and outage errors inline. */
 export function SignInForm({ next }: { next: string }) {
-  const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Until React has hydrated the form, submitting would post it natively: keep the button off until then.
+  const [ready, setReady] = useState(false);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- runs once, to learn that hydration happened
+  useEffect(() => setReady(true), []);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -22,8 +24,8 @@ export function SignInForm({ next }: { next: string }) {
         body: JSON.stringify({ clientId: form.get('clientId'), clientSecret: form.get('clientSecret') }),
       });
       if (response.status === 204) {
-        router.replace(next);
-        router.refresh();
+        // A full page load: the next page starts clean with the new session.
+        window.location.assign(next);
         return;
       }
       const detail = ((await response.json().catch(() => ({}))) as { detail?: string }).detail;
@@ -39,7 +41,8 @@ export function SignInForm({ next }: { next: string }) {
   }
 
   return (
-    <form className={styles.form} onSubmit={submit} noValidate>
+    // method="post": even a submit that beats hydration never puts the secret in the URL.
+    <form className={styles.form} onSubmit={submit} method="post" noValidate>
       <label htmlFor="clientId">Client ID</label>
       <input id="clientId" name="clientId" autoComplete="username" required spellCheck={false} />
       <label htmlFor="clientSecret">Client secret</label>
@@ -49,7 +52,7 @@ export function SignInForm({ next }: { next: string }) {
           {error}
         </p>
       )}
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={busy || !ready}>
         {busy ? 'Signing in…' : 'Sign in'}
       </button>
     </form>

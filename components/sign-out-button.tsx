@@ -1,25 +1,41 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 
-/** Ends the session on the server (revoked for good), then goes to the sign-in page. */
+/**
+ * Ends the session on the server (revoked for good), then loads the sign-in page afresh so no batch data
+ * stays in memory. If the server did not confirm, the person is told instead of being shown a false sign-out.
+ */
 export function SignOutButton() {
-  const router = useRouter();
   const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
   return (
-    <button
-      type="button"
-      className="button"
-      disabled={busy}
-      onClick={async () => {
-        setBusy(true);
-        await fetch('/api/session', { method: 'DELETE' }).catch(() => undefined);
-        router.replace('/sign-in');
-        router.refresh();
-      }}
-    >
-      Sign out
-    </button>
+    <>
+      {failed && (
+        <span role="alert" style={{ color: 'var(--danger)' }}>
+          Sign-out failed; try again.
+        </span>
+      )}
+      <button
+        type="button"
+        className="button"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          setFailed(false);
+          const response = await fetch('/api/session', { method: 'DELETE' }).catch(() => null);
+          if (response && (response.status === 204 || response.status === 401)) {
+            // A full page load on purpose: nothing of the signed-out session stays in memory.
+            // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+            window.location.assign('/sign-in');
+            return;
+          }
+          setFailed(true);
+          setBusy(false);
+        }}
+      >
+        Sign out
+      </button>
+    </>
   );
 }

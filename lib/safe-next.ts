@@ -3,7 +3,10 @@ export function safeNextPath(next: string | undefined | null, fallback = '/batch
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return fallback;
   try {
     const url = new URL(next, 'http://same.invalid');
-    return url.origin === 'http://same.invalid' ? url.pathname + url.search + url.hash : fallback;
+    const path = url.pathname + url.search + url.hash;
+    // Checked again after parsing: dot segments can turn `/.//evil.example` into `//evil.example`.
+    if (url.origin !== 'http://same.invalid' || path.startsWith('//') || path.startsWith('/\\')) return fallback;
+    return path;
   } catch {
     return fallback;
   }

@@ -44,7 +44,18 @@ export async function streamJsonArray(res: ServerResponse, items: readonly strin
   for (let i = from; i < to; i += CHUNK) {
     const part = items.slice(i, Math.min(to, i + CHUNK)).join(',');
     const ok = res.write(i === from ? part : `,${part}`);
-    if (!ok) await new Promise((resolve) => res.once('drain', resolve));
+    if (!ok) {
+      // A client that hangs up never drains: stop on close as well.
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.once('drain', done);
+        res.once('close', done);
+      });
+    }
     if (res.destroyed) return;
   }
   res.end(']');

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
-import { BatchExplorer } from '@/components/explorer/batch-explorer';
+import { BatchExplorerClient } from '@/components/explorer/batch-explorer-client';
 import { SignOutButton } from '@/components/sign-out-button';
 import { readSession } from '@/lib/server/session';
 import styles from './batches.module.css';
@@ -28,7 +28,7 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
       <main className={styles.main}>
         <h1 className={styles.title}>Batches</h1>
         <Suspense fallback={<p>Loading…</p>}>
-          <BatchExplorer />
+          <BatchExplorerClient />
         </Suspense>
       </main>
     </>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiFailure } from './use-all-batches';
 import { fmtCount } from './format';
 import styles from './explorer.module.css';
@@ -12,17 +12,22 @@ export function LoadStatus({ loaded, shown, complete, error, onRetry }: Props) {
   // A 503 retries by itself when the server's Retry-After has passed; other errors wait for the person.
   const deadline = error instanceof ApiFailure && error.status === 503 ? error.at + (error.retryAfterS ?? 5) * 1000 : null;
   const [now, setNow] = useState(() => Date.now());
+  const retry = useRef(onRetry);
+  useEffect(() => {
+    retry.current = onRetry;
+  }, [onRetry]);
   useEffect(() => {
     if (deadline === null) return;
+    // Fires once per failure: a new failure brings a new deadline.
     const timer = setInterval(() => {
       setNow(Date.now());
       if (Date.now() >= deadline) {
         clearInterval(timer);
-        onRetry();
+        retry.current();
       }
     }, 250);
     return () => clearInterval(timer);
-  }, [deadline, onRetry]);
+  }, [deadline]);
   const countdown = deadline === null ? null : Math.max(0, Math.ceil((deadline - now) / 1000));
 
   const text = complete ? `${fmtCount(shown)} ${shown === 1 ? 'batch' : 'batches'}` : `Loaded ${fmtCount(loaded)} batches…`;

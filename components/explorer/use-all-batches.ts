@@ -1,7 +1,7 @@
 'use client';
 
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import type { Batch } from '@/lib/batch-api/schemas';
 import { toRow, type Row } from '@/lib/explorer/rows';
 
@@ -74,6 +74,12 @@ export function useAllBatches(range: { start_date?: string; end_date?: string },
   }, [query.data]);
 
   const complete = query.isSuccess && !query.hasNextPage;
-  const resume = () => (query.data?.pages.length ? query.fetchNextPage() : query.refetch());
+  const hasPages = (query.data?.pages.length ?? 0) > 0;
+  const { refetch, isFetching: busy } = query;
+  // Stable, and a no-op while a fetch runs: a second call would cancel the first (fetchNextPage's default).
+  const resume = useCallback(() => {
+    if (busy) return;
+    void (hasPages ? fetchNextPage() : refetch());
+  }, [busy, hasPages, fetchNextPage, refetch]);
   return { rows, complete, error: query.error as ApiFailure | Error | null, loading: query.isPending && enabled, resume };
 }

@@ -13,12 +13,14 @@ export function useExplorerState() {
   const parsed = useMemo(() => readState(new URLSearchParams(params.toString())), [params]);
   const update = useCallback(
     (patch: Partial<ExplorerState>, mode: 'push' | 'replace' = 'replace') => {
-      const next = writeState({ ...parsed.state, ...patch });
+      // Read the address bar itself, not this render's copy: two quick changes must not undo each other.
+      const current = readState(new URLSearchParams(window.location.search)).state;
+      const next = writeState({ ...current, ...patch });
       const url = `${window.location.pathname}${next ? `?${next}` : ''}`;
       if (mode === 'push') window.history.pushState(null, '', url);
       else window.history.replaceState(null, '', url);
     },
-    [parsed.state],
+    [],
   );
   return { ...parsed, update };
 }

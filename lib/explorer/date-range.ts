@@ -27,11 +27,14 @@ function startOfDay(day: string, zone: Zone, offsetDays = 0): number {
   return zone === 'utc' ? Date.UTC(p.y, p.m - 1, p.d + offsetDays) : new Date(p.y, p.m - 1, p.d + offsetDays).getTime();
 }
 
-/** `from` 00:00 and `to` 23:59:59.999 in the zone, as the service's UTC ISO strings. */
+/**
+ * `from` 00:00 and `to` 23:59:59.999999 in the zone, as the service's UTC ISO strings. The end carries
+ * microseconds so that a service storing them cannot put a batch between one day's end and the next day's start.
+ */
 export function rangeToQuery(from: string | undefined, to: string | undefined, zone: Zone) {
   return {
     start_date: from ? new Date(startOfDay(from, zone)).toISOString() : undefined,
-    end_date: to ? new Date(startOfDay(to, zone, 1) - 1).toISOString() : undefined,
+    end_date: to ? new Date(startOfDay(to, zone, 1) - 1).toISOString().replace(/Z$/, '999Z') : undefined,
   };
 }
 

@@ -36,11 +36,16 @@ export function readState(params: URLSearchParams): ParsedState {
     if (from && to && from > to) return { state: { ...parsed.data }, dateError: `From (${from}) is after To (${to})` };
     return { state: parsed.data, dateError: null };
   }
+  // Only from/to can fail (every other field falls back); drop the broken ones and say which.
   const issue = parsed.error.issues[0]!;
   const field = String(issue.path[0]);
-  const { [field]: _ignored, ...rest } = raw;
-  const fallback = ExplorerStateSchema.parse(rest);
-  return { state: fallback, dateError: `${field === 'from' ? 'From' : 'To'} date "${raw[field]}" ${issue.message}` };
+  const broken = new Set(parsed.error.issues.map((i) => String(i.path[0])));
+  const rest = Object.fromEntries(Object.entries(raw).filter(([k]) => !broken.has(k)));
+  const fallback = ExplorerStateSchema.safeParse(rest);
+  return {
+    state: fallback.success ? fallback.data : ExplorerStateSchema.parse({}),
+    dateError: `${field === 'from' ? 'From' : 'To'} date "${raw[field]}" ${issue.message}`,
+  };
 }
 
 const DEFAULTS = ExplorerStateSchema.parse({});

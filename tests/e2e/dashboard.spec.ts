@@ -226,9 +226,11 @@ test('invalid dates in the URL are explained, and an empty range says so', async
 test('keyboard, axe and 768 px: no violations, no horizontal page scroll', async ({ page }) => {
   await page.setViewportSize({ width: 768, height: 1000 });
   await page.goto('/batches');
+  await expect(page).toHaveURL(/\/sign-in/);
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   await page.getByLabel('Client ID').fill(DEMO.clientId);
   await page.getByLabel('Client secret').fill(DEMO.clientSecret);
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
   await page.keyboard.press('Enter');
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
   await page.keyboard.press('Tab');

@@ -10,7 +10,7 @@ const rows = generateBatches({ seed: 'explorer', count: 20_000, anchorMs: Date.U
 
 describe('date range', () => {
   it('turns UTC calendar days into whole UTC days', () => {
-    expect(rangeToQuery('2025-01-01', '2025-01-31', 'utc')).toEqual({ start_date: '2025-01-01T00:00:00.000Z', end_date: '2025-01-31T23:59:59.999Z' });
+    expect(rangeToQuery('2025-01-01', '2025-01-31', 'utc')).toEqual({ start_date: '2025-01-01T00:00:00.000Z', end_date: '2025-01-31T23:59:59.999999Z' });
     expect(rangeToQuery(undefined, undefined, 'utc')).toEqual({ start_date: undefined, end_date: undefined });
   });
 
@@ -33,6 +33,9 @@ describe('URL state', () => {
   it('reports an impossible or reversed date, and ignores junk in the other fields', () => {
     expect(readState(new URLSearchParams('from=2025-02-30')).dateError).toMatch(/From date "2025-02-30"/);
     expect(readState(new URLSearchParams('from=2025-03-01&to=2025-02-01')).dateError).toMatch(/after/);
+    const both = readState(new URLSearchParams('from=x&to=y&q=tom'));
+    expect(both.dateError).toMatch(/From date "x"/);
+    expect([both.state.from, both.state.to, both.state.q]).toEqual([undefined, undefined, 'tom']);
     const { state, dateError } = readState(new URLSearchParams('sort=evil&dir=up&target=200&tz=mars'));
     expect(dateError).toBeNull();
     expect(state).toMatchObject({ sort: 'batch_creation_date', dir: 'desc', target: 90, tz: 'local' });
@@ -74,6 +77,9 @@ describe('safe next path', () => {
     ['//evil.example/x', '/batches'],
     ['https://evil.example', '/batches'],
     ['/\\evil.example', '/batches'],
+    ['/.//evil.example', '/batches'],
+    ['/..//evil.example/x', '/batches'],
+    ['/%2e//evil.example', '/batches'],
     ['javascript:alert(1)', '/batches'],
     [undefined, '/batches'],
   ])('%s -> %s', (next, expected) => {
