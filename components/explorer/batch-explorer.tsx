@@ -56,6 +56,8 @@ function Explorer() {
   const filtered = useMemo(() => filterRows(rows, filter), [rows, filter]);
   const sorted = useMemo(() => sortRows(filtered, state.sort, state.dir), [filtered, state.sort, state.dir]);
   const summary = useMemo(() => summarize(filtered), [filtered]);
+  // Charts are the heaviest render: they follow at low priority so the next page is requested without waiting.
+  const chartRows = useDeferredValue(filtered);
   const crops = useMemo(() => cropsOf(rows), [rows]);
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
@@ -64,6 +66,8 @@ function Explorer() {
     (field: SortField) => update({ sort: field, dir: state.sort === field && state.dir === 'desc' ? 'asc' : 'desc' }),
     [update, state.sort, state.dir],
   );
+
+  const onCrop = useCallback((crop: string) => update({ crop }), [update]);
 
   const exportCsv = () => {
     const parts = [csvRow(BATCH_FIELDS)];
@@ -112,7 +116,7 @@ function Explorer() {
           ) : (
             <BatchTable rows={sorted} columns={columns} zone={state.tz} target={state.target} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={setOpen} />
           )}
-          {rows.length > 0 && <Charts rows={filtered} zone={state.tz} target={state.target} onCrop={(crop) => update({ crop })} />}
+          {rows.length > 0 && <Charts rows={chartRows} zone={state.tz} target={state.target} onCrop={onCrop} />}
         </>
       )}
       <BatchDetail row={open} zone={state.tz} onClose={() => setOpen(null)} />

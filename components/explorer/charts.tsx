@@ -1,6 +1,6 @@
 'use client';
 
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import {
   Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
 } from 'recharts';
@@ -14,7 +14,7 @@ const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b
 type Props = { rows: Row[]; zone: Zone; target: number; onCrop: (crop: string) => void };
 
 /** Germination over time, its distribution, and crops side by side; all aggregated to at most ~1,000 points. */
-export default function Charts({ rows, zone, target, onCrop }: Props) {
+function Charts({ rows, zone, target, onCrop }: Props) {
   const series = useMemo(() => germinationOverTime(rows, zone), [rows, zone]);
   const histogram = useMemo(() => germinationHistogram(rows), [rows]);
   const crops = useMemo(() => perCrop(rows), [rows]);
@@ -69,3 +69,5 @@ export default function Charts({ rows, zone, target, onCrop }: Props) {
     </div>
   );
 }
+
+export default memo(Charts);
