@@ -18,6 +18,7 @@ import { RangePicker } from './range-picker';
 import { SummaryCards } from './summary-cards';
 import { ApiFailure, useAllBatches } from './use-all-batches';
 import { useExplorerState } from './use-explorer-state';
+import { useThrottled } from './use-throttled';
 import styles from './explorer.module.css';
 
 const Charts = dynamic(() => import('./charts'), {
@@ -56,8 +57,9 @@ function Explorer() {
   const filtered = useMemo(() => filterRows(rows, filter), [rows, filter]);
   const sorted = useMemo(() => sortRows(filtered, state.sort, state.dir), [filtered, state.sort, state.dir]);
   const summary = useMemo(() => summarize(filtered), [filtered]);
-  // Charts are the heaviest render: they follow at low priority so the next page is requested without waiting.
-  const chartRows = useDeferredValue(filtered);
+  // Charts are the heaviest render: while pages stream in they redraw at most every 1.5 s, at low priority,
+  // so the next page is requested without waiting for them; once loading is done they follow at once.
+  const chartRows = useThrottled(useDeferredValue(filtered), complete ? 0 : 1500);
   const crops = useMemo(() => cropsOf(rows), [rows]);
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
