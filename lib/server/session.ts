@@ -33,20 +33,32 @@ async function open(request: Request): Promise<IronSession<Partial<SessionData>>
   return getIronSession<Partial<SessionData>>(await cookies(), options(isHttps(request)));
 }
 
+const limits = () => ({ ttlS: getConfig().sessionTtlS, idleS: getConfig().sessionIdleS });
+
+const DETAILS = {
+  missing: 'session: not signed in',
+  expired: 'session: expired; sign in again',
+  idle: 'session: ended after inactivity; sign in again',
+  revoked: 'session: signed out; sign in again',
+} as const;
+
+/** Lifetime rules first, then the revocation list: why a cookie does not (or does) open a session. */
+async function verdictOf(session: Partial<SessionData>, now: number): Promise<keyof typeof DETAILS | 'live'> {
+  const verdict = judgeSession(session, limits(), now);
+  if (verdict !== 'live') return verdict;
+  return (await revocations().isRevoked(session.sid!)) ? 'revoked' : 'live';
+}
+
 /** The live session of this request, or a 401 that says why. Slides the idle timeout. */
 export async function requireSession(request: Request): Promise<SessionData> {
   const session = await open(request);
   const now = Date.now();
-  const limits = { ttlS: getConfig().sessionTtlS, idleS: getConfig().sessionIdleS };
-  const verdict = judgeSession(session, limits, now);
-  if (verdict === 'missing') throw new ApiError(401, 'session: not signed in');
-  if (verdict === 'expired') throw new ApiError(401, 'session: expired; sign in again');
-  if (verdict === 'idle') throw new ApiError(401, 'session: ended after inactivity; sign in again');
+  const verdict = await verdictOf(session, now);
+  if (verdict !== 'live') throw new ApiError(401, DETAILS[verdict]);
   const data = session as SessionData;
-  if (await revocations().isRevoked(data.sid)) throw new ApiError(401, 'session: signed out; sign in again');
-  if (needsTouch(data, limits, now)) {
+  if (needsTouch(data, limits(), now)) {
     session.lastSeenAt = now;
-    session.updateConfig(options(isHttps(request), (data.createdAt + limits.ttlS * 1000 - now) / 1000));
+    session.updateConfig(options(isHttps(request), (data.createdAt + limits().ttlS * 1000 - now) / 1000));
     await session.save();
   }
   return { sid: data.sid, clientId: data.clientId, clientSecret: data.clientSecret, createdAt: data.createdAt, lastSeenAt: data.lastSeenAt };
@@ -55,10 +67,7 @@ export async function requireSession(request: Request): Promise<SessionData> {
 /** The signed-in session for a page render (no sliding: pages are followed by API calls that slide it). */
 export async function readSession(): Promise<SessionData | null> {
   const session = await getIronSession<Partial<SessionData>>(await cookies(), options(false));
-  const limits = { ttlS: getConfig().sessionTtlS, idleS: getConfig().sessionIdleS };
-  if (judgeSession(session, limits, Date.now()) !== 'live') return null;
-  if (await revocations().isRevoked(session.sid!)) return null;
-  return session as SessionData;
+  return (await verdictOf(session, Date.now())) === 'live' ? (session as SessionData) : null;
 }
 
 /** A new session (new id) on every sign-in; a session this browser held before is revoked. */
