@@ -60,11 +60,11 @@ test.describe('in Europe/Berlin', () => {
     await openSignedIn(page, '/batches?from=2025-01-01&to=2025-01-01');
     // 00:00–23:59 in Berlin is 23:00Z–22:59Z: the batch at 23:59:59Z belongs to 2 January there.
     await expect(status(page)).toHaveText('2 batches');
-    await page.getByLabel('From').fill('2025-03-30');
-    await page.getByLabel('To').fill('2025-03-30');
+    await page.getByLabel('From', { exact: true }).fill('2025-03-30');
+    await page.getByLabel('To', { exact: true }).fill('2025-03-30');
     await expect(status(page)).toHaveText('2 batches'); // a 23-hour day
-    await page.getByLabel('From').fill('2025-10-26');
-    await page.getByLabel('To').fill('2025-10-26');
+    await page.getByLabel('From', { exact: true }).fill('2025-10-26');
+    await page.getByLabel('To', { exact: true }).fill('2025-10-26');
     await expect(status(page)).toHaveText('2 batches'); // a 25-hour day
     await expect(page).toHaveURL(/from=2025-10-26&to=2025-10-26/);
     await page.goBack();
