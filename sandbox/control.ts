@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
+import { firstIssue } from '../lib/zod-issue';
 import { FaultSettingsSchema, InjectSchema, type Faults } from './faults';
 import { HttpError, readBody, sendJson } from './http';
 import type { SandboxStats } from './server';
@@ -17,8 +18,8 @@ async function jsonBody<T extends z.ZodType>(req: IncomingMessage, schema: T): P
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new HttpError(422, `${issue.path.join('.') || 'body'}: ${issue.message}`);
+    const { field, message } = firstIssue(parsed.error, 'body');
+    throw new HttpError(422, `${field}: ${message}`);
   }
   return parsed.data;
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { firstIssue } from '../zod-issue';
 import {
   AuthenticationError,
   BadResponseError,
@@ -203,27 +204,18 @@ function safeJson(text: string): unknown {
   }
 }
 
-function formatPath(path: PropertyKey[]): string {
-  return path.reduce<string>(
-    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)),
-    '',
-  );
-}
-
 function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = formatPath(issue.path) || what;
-  throw new BadResponseError(`${field}: ${issue.message} (in the service's ${what})`, field);
+  const { field, message } = firstIssue(parsed.error, what);
+  throw new BadResponseError(`${field}: ${message} (in the service's ${what})`, field);
 }
 
 function validateQuery(query: BatchQuery): Record<string, string | undefined> {
   const parsed = BatchQuerySchema.strict().safeParse(query);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = formatPath(issue.path) || String((issue as { keys?: string[] }).keys?.[0] ?? 'query');
-  throw new InvalidInputError(`${field}: ${issue.message}`, field);
+  const { field, message } = firstIssue(parsed.error, 'query');
+  throw new InvalidInputError(`${field}: ${message}`, field);
 }
 
 export { BatchApiError };

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import { BatchApiError } from '../batch-api';
+import { firstIssue } from '../zod-issue';
 import { ApiError, errorResponse, fromUpstream } from './api-error';
 import { getConfig } from './config';
 import { requireSession } from './session';
@@ -25,11 +26,8 @@ type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
 /** First zod issue as `field: message`, the shape every 422 of ours has. */
 function describeIssue(error: z.ZodError, fallback: string): string {
-  const issue = error.issues[0]!;
-  const keys = (issue as { keys?: string[] }).keys;
-  const field = issue.path.length ? issue.path.join('.') : keys?.length ? keys[0] : fallback;
-  const message = issue.code === 'unrecognized_keys' ? 'unknown parameter' : issue.message;
-  return `${field}: ${message}`;
+  const { field, message, unknownKey } = firstIssue(error, fallback);
+  return `${field}: ${unknownKey ? 'unknown parameter' : message}`;
 }
 
 /** Same-origin check for state-changing requests: Origin first, Sec-Fetch-Site when Origin is absent. */

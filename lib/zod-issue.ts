@@ -1,0 +1,20 @@
+import type { z } from 'zod';
+
+/** `data[3].avg_germination_rate`: the path of a zod issue as a reader would write it. */
+function formatPath(path: PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)),
+    '',
+  );
+}
+
+/**
+ * The first problem zod found, with the field it concerns: the path, else the unknown key, else `fallback`.
+ * Every `field: message` detail of the project (client, BFF, sandbox) is built from this.
+ */
+export function firstIssue(error: z.ZodError, fallback: string): { field: string; message: string; unknownKey: boolean } {
+  const issue = error.issues[0]!;
+  const keys = (issue as { keys?: string[] }).keys;
+  const field = formatPath(issue.path) || keys?.[0] || fallback;
+  return { field, message: issue.message, unknownKey: issue.code === 'unrecognized_keys' };
+}
