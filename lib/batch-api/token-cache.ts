@@ -47,7 +47,7 @@ export class TokenCache {
 
   async get(key: string, fetchToken: () => Promise<CachedToken>): Promise<string> {
     const cached = await this.usable(key);
-    return cached ? cached.token : this.refresh(key, fetchToken);
+    return cached ? cached.token : this.fetchNew(key, fetchToken);
   }
 
   /**
@@ -60,15 +60,11 @@ export class TokenCache {
     const cached = await this.usable(key);
     if (cached && cached.token !== stale) return cached.token;
     await this.store.delete(key, stale);
-    return this.refresh(key, fetchToken);
+    return this.fetchNew(key, fetchToken);
   }
 
   /** A new token regardless of the cache (shared with any fetch already under way). */
   fetchNew(key: string, fetchToken: () => Promise<CachedToken>): Promise<string> {
-    return this.refresh(key, fetchToken);
-  }
-
-  private refresh(key: string, fetchToken: () => Promise<CachedToken>): Promise<string> {
     const pending = this.inFlight.get(key);
     if (pending) return pending;
     const promise = (async () => {
