@@ -5,7 +5,7 @@ import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { BATCH_FIELDS } from '@/lib/batch-api/schemas';
-import { csvRow } from '@/lib/csv';
+import { csvRow, csvRows } from '@/lib/csv';
 import { rangeToQuery } from '@/lib/explorer/date-range';
 import { cropsOf, filterRows, sortRows, summarize, type Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
@@ -72,9 +72,8 @@ function Explorer() {
   const onCrop = useCallback((crop: string) => update({ crop }), [update]);
 
   const exportCsv = () => {
-    const parts = [csvRow(BATCH_FIELDS)];
-    for (const r of sorted) parts.push(csvRow(BATCH_FIELDS.map((f) => r.batch[f])));
-    const url = URL.createObjectURL(new Blob(parts, { type: 'text/csv;charset=utf-8' }));
+    const csv = csvRow(BATCH_FIELDS) + csvRows(sorted.map((r) => r.batch), BATCH_FIELDS);
+    const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
     const a = document.createElement('a');
     a.href = url;
     a.download = `batches-${state.from ?? 'all'}-to-${state.to ?? 'all'}.csv`;

@@ -75,11 +75,11 @@ export function useAllBatches(range: { start_date?: string; end_date?: string },
 
   const complete = query.isSuccess && !query.hasNextPage;
   const hasPages = (query.data?.pages.length ?? 0) > 0;
-  const { refetch, isFetching: busy } = query;
+  const { refetch } = query;
   // Stable, and a no-op while a fetch runs: a second call would cancel the first (fetchNextPage's default).
   const resume = useCallback(() => {
-    if (busy) return;
+    if (isFetching) return;
     void (hasPages ? fetchNextPage() : refetch());
-  }, [busy, hasPages, fetchNextPage, refetch]);
+  }, [isFetching, hasPages, fetchNextPage, refetch]);
   return { rows, complete, error: query.error as ApiFailure | Error | null, loading: query.isPending && enabled, resume };
 }
