@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { SESSION_COOKIE } from './lib/server/session-rules';
 
 /**
  * A fresh nonce and Content-Security-Policy on every request. Next.js reads the nonce from the request's
@@ -10,7 +11,7 @@ const PROTECTED = /^\/batches(\/|$)/;
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   if (pathname === '/') return NextResponse.redirect(new URL('/batches', request.url), 307);
-  if (PROTECTED.test(pathname) && !request.cookies.has('tsb_session')) {
+  if (PROTECTED.test(pathname) && !request.cookies.has(SESSION_COOKIE)) {
     const signIn = new URL('/sign-in', request.url);
     signIn.searchParams.set('next', pathname + search);
     return NextResponse.redirect(signIn, 307);

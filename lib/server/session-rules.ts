@@ -1,3 +1,6 @@
+/** Name of the sealed session cookie (read by proxy.ts for the signed-out redirect, sealed by session.ts). */
+export const SESSION_COOKIE = 'tsb_session';
+
 /** What the sealed cookie carries. The access token is not here: it stays in the server's token cache. */
 export type SessionData = {
   sid: string;

@@ -5,9 +5,7 @@ import { cookies } from 'next/headers';
 import { ApiError } from './api-error';
 import { getConfig } from './config';
 import { MemoryRevocationStore, type RevocationStore } from './revocations';
-import { judgeSession, needsTouch, type SessionData } from './session-rules';
-
-export const SESSION_COOKIE = 'tsb_session';
+import { judgeSession, needsTouch, SESSION_COOKIE, type SessionData } from './session-rules';
 
 const holder = globalThis as unknown as { __revocations?: RevocationStore };
 const revocations = (): RevocationStore => (holder.__revocations ??= new MemoryRevocationStore());
