@@ -25,7 +25,8 @@ export const EDGE_CREDENTIALS = { clientId: 'edge-client', clientSecret: 'edge-s
 /** Exercises form encoding: every character that URL encoding can get wrong. */
 export const SPECIAL_CREDENTIALS = { clientId: 'spécial+client/=&%', clientSecret: 's3cr=t+/&% é☃?#' } as const;
 
-function index(seed: OrganisationSeed, batches: Batch[]): Organisation {
+/** Orders the batches as the cursor walks them and indexes them for range look-ups. */
+export function organisationOf(seed: OrganisationSeed, batches: Batch[]): Organisation {
   batches.sort((a, b) =>
     a.batch_creation_date === b.batch_creation_date
       ? a.batch_id < b.batch_id ? -1 : a.batch_id > b.batch_id ? 1 : 0
@@ -46,7 +47,7 @@ export function defaultAnchorMs(now = Date.now()): number {
 export function buildOrganisations(config: SandboxConfig): Organisation[] {
   const anchorMs = config.anchor ? config.anchor.getTime() : defaultAnchorMs();
   const generated = (seed: OrganisationSeed, count: number, domain: string, people: string[]) =>
-    index(
+    organisationOf(
       seed,
       generateBatches({
         seed: `${config.seed}/${seed.id}`,
@@ -60,6 +61,6 @@ export function buildOrganisations(config: SandboxConfig): Organisation[] {
     generated({ id: 'org-demo', name: 'Greenfield Seeds (demo)', ...DEMO_CREDENTIALS }, config.batches, 'greenfield-seeds.example', ['a.jansen', 'm.okafor', 'l.garcia', 'k.nakamura', 'greenhouse-scanner-2']),
     generated({ id: 'org-other', name: 'Hillside Growers', ...OTHER_CREDENTIALS }, Math.min(400, Math.max(40, Math.round(config.batches / 8))), 'hillside-growers.example', ['p.dubois', 's.berg']),
     generated({ id: 'org-special', name: 'Spécial & Co', ...SPECIAL_CREDENTIALS }, 60, 'special.example', ['zoë']),
-    index({ id: 'org-edge', name: 'Edge cases', ...EDGE_CREDENTIALS }, EDGE_CASE_BATCHES.map((b) => ({ ...b }))),
+    organisationOf({ id: 'org-edge', name: 'Edge cases', ...EDGE_CREDENTIALS }, EDGE_CASE_BATCHES.map((b) => ({ ...b }))),
   ];
 }

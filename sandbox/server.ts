@@ -36,9 +36,13 @@ function emptyStats(): SandboxStats {
 }
 
 /** Starts the emulated Batch Data Service. Port 0 picks a free port (tests). */
-export async function startSandbox(options: SandboxOptions | SandboxConfig = {}): Promise<Sandbox> {
+export async function startSandbox(
+  options: SandboxOptions | SandboxConfig = {},
+  /** Organisations with hand-made batches, added to the seeded ones (tests of seams and ties). */
+  extra: Organisation[] = [],
+): Promise<Sandbox> {
   const config = parseSandboxOptions(options as SandboxOptions);
-  const organisations = buildOrganisations(config);
+  const organisations = [...buildOrganisations(config), ...extra];
   const cursors = new CursorCodec(`sandbox-cursor/${config.seed}`);
   const faults = new Faults(config);
   const tokens = new TokenStore(config.tokenTtlS);

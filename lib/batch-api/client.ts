@@ -43,7 +43,11 @@ export type BatchApiClientOptions = {
   random?: () => number;
 };
 
-export type RequestOptions = { signal?: AbortSignal };
+export type RequestOptions = {
+  signal?: AbortSignal;
+  /** Told before each retry after a 503 or a dropped connection, so a caller running many requests can back off. */
+  onRetry?: (retry: { attempt: number; delayMs: number }) => void;
+};
 
 /** Tokens without `expires_in` are trusted until the service refuses them; with it, renewed a little early. */
 const EXPIRY_SKEW_MS = 5_000;
@@ -89,10 +93,10 @@ export class BatchApiClient {
       if (cursor === '' || cursor.length > MAX_CURSOR_LENGTH) throw new InvalidInputError('cursor: not a cursor this service issued', 'cursor');
     }
     if (this.version === 'v1') {
-      const data = await this.get('/v1/batches', filters, BatchListSchema, options.signal);
+      const data = await this.get('/v1/batches', filters, BatchListSchema, options);
       return { data, next_token: null };
     }
-    return this.get('/v2/batches', { ...filters, next_token: cursor ?? undefined }, BatchPageSchema, options.signal);
+    return this.get('/v2/batches', { ...filters, next_token: cursor ?? undefined }, BatchPageSchema, options);
   }
 
   /** Every page of the range in order, passing each cursor back unchanged (spec 4.3). */
@@ -137,7 +141,7 @@ export class BatchApiClient {
     path: string,
     query: Record<string, string | undefined>,
     schema: S,
-    signal?: AbortSignal,
+    { signal, onRetry }: RequestOptions = {},
   ): Promise<z.infer<S>> {
     const started = Date.now();
     let token = await this.tokens.get(this.tokenKey, () => this.fetchToken());
@@ -175,6 +179,7 @@ export class BatchApiClient {
           { cause: failure },
         );
       }
+      onRetry?.({ attempt, delayMs: delay });
       await sleep(delay, signal);
     }
   }

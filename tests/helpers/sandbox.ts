@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { SandboxOptions } from '../../sandbox/config';
-import { DEMO_CREDENTIALS } from '../../sandbox/organisations';
+import { DEMO_CREDENTIALS, type Organisation } from '../../sandbox/organisations';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 
 /** One sandbox per test file on a free port, faults and counters reset before each test. */
-export function sandboxForFile(options: SandboxOptions = {}): () => Sandbox {
+export function sandboxForFile(options: SandboxOptions = {}, extra: Organisation[] = []): () => Sandbox {
   let sandbox: Sandbox | undefined;
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, anchor: new Date('2026-06-01T00:00:00Z'), ...options });
+    sandbox = await startSandbox({ port: 0, anchor: new Date('2026-06-01T00:00:00Z'), ...options }, extra);
   });
   afterAll(async () => {
     await sandbox?.close();

@@ -1,0 +1,255 @@
+import { AdaptiveLimit } from './adaptive-limit';
+import type { BatchApiClient } from './client';
+import { splitPart, spanOf, type RangePart } from './range-parts';
+import type { Batch, BatchQuery } from './schemas';
+
+export type RangeLoadOptions = {
+  /** Most upstream requests in flight at once (the service's rate limits are unknown). Default 6. */
+  concurrency?: number;
+  /** Resume: fetch only these parts (from `remaining()` of a load that failed) instead of the whole range. */
+  parts?: RangePart[];
+  signal?: AbortSignal;
+  /** Clock, for planning open-ended ranges. */
+  now?: () => number;
+};
+
+/** Parts planned per request slot: uneven parts (seasons, weekends) then even out across the slots. */
+const PARTS_PER_SLOT = 4;
+/** Chunks held for a slow reader before the loader waits for it. */
+const MAX_BUFFERED_CHUNKS = 64;
+
+/**
+ * Every batch of a range, fetched as several date parts at once, each walked with its own cursor.
+ *
+ * - The first page of the whole range comes first: a small range costs one request, and the first rows
+ *   arrive after one round trip whatever the size of the range.
+ * - A bigger range is cut into equal time spans, planned from that page when an end is open; a part whose
+ *   first page shows it holds more than a page is cut again while request slots would otherwise sit idle,
+ *   so the split follows where the batches are. Nothing assumes the service's order within a page.
+ * - Parts share their boundary instants (inclusive filters): each batch is given out once, by `batch_id`.
+ * - A 503 halves the number of requests in flight (the client itself waits and retries it).
+ * - On failure, `remaining()` names the parts not finished; a new load of those parts resumes the range.
+ */
+export class RangeLoad {
+  private queue: RangePart[] = [];
+  private active = new Set<RangePart>();
+  private seen = new Set<string>();
+  private started = false;
+  private finished = false;
+  private readonly slots: number;
+  private readonly limit: AdaptiveLimit;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly client: BatchApiClient,
+    private readonly query: BatchQuery,
+    private readonly options: RangeLoadOptions = {},
+  ) {
+    this.slots = options.concurrency ?? 6;
+    this.limit = new AdaptiveLimit(this.slots);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Batches given out so far. */
+  get count(): number {
+    return this.seen.size;
+  }
+
+  /** Parts not fully fetched yet; empty once the load completed. */
+  remaining(): RangePart[] {
+    if (this.finished) return [];
+    if (!this.started) return this.options.parts ?? [this.query];
+    return [...this.active, ...this.queue];
+  }
+
+  /** The batches in chunks as pages arrive, each batch once. Chunks are never empty. */
+  async *chunks(): AsyncGenerator<Batch[]> {
+    if (this.started) throw new Error('A RangeLoad runs once; start a new one with remaining() to resume');
+    this.started = true;
+    const abort = new AbortController();
+    const outer = this.options.signal;
+    const onOuterAbort = () => abort.abort(outer!.reason);
+    if (outer?.aborted) onOuterAbort();
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    const signal = abort.signal;
+    const out = new Channel<Batch[]>();
+
+    try {
+      if (this.options.parts) {
+        this.queue = [...this.options.parts];
+      } else {
+        const whole: RangePart = this.query;
+        this.active.add(whole);
+        const first = await this.request(whole, null, signal);
+        const fresh = this.fresh(first.data);
+        if (fresh.length) yield fresh;
+        this.active.delete(whole);
+        if (first.next_token === null) {
+          this.finished = true;
+          return;
+        }
+        const span = spanOf(first.data);
+        this.queue = splitPart(whole, this.slots * PARTS_PER_SLOT, { lo: span.lo, hi: Math.max(this.now(), span.hi ?? 0) });
+      }
+
+      // A part counts as active from the moment a worker takes it, so no other worker sees an empty moment.
+      const take = () => {
+        const part = this.queue.shift();
+        if (part) this.active.add(part);
+        return part;
+      };
+      const workers = new Workers(take, () => this.active.size === 0);
+      const run = async () => {
+        for (let part = await workers.next(signal); part; part = await workers.next(signal)) {
+          await this.walk(part, workers, out, signal);
+        }
+      };
+      void Promise.all(Array.from({ length: this.slots }, run)).then(
+        () => out.close(),
+        (error: unknown) => {
+          abort.abort(error);
+          workers.wake();
+          out.fail(error);
+        },
+      );
+      for (;;) {
+        const chunk = await out.take();
+        if (chunk === undefined) break;
+        yield chunk;
+      }
+      this.finished = true;
+    } finally {
+      outer?.removeEventListener('abort', onOuterAbort);
+      if (!this.finished) {
+        abort.abort(new Error('The range load was stopped'));
+        out.fail(signal.reason);
+      }
+    }
+  }
+
+  private async walk(part: RangePart, workers: Workers, out: Channel<Batch[]>, signal: AbortSignal) {
+    let cursor: string | null = null;
+    for (let first = true; ; first = false) {
+      const page = await this.request(part, cursor, signal);
+      const fresh = this.fresh(page.data);
+      if (fresh.length) await out.put(fresh, signal);
+      if (page.next_token === null) break;
+      // More than a page here: if other slots are idle, cut what is left into that many parts instead of
+      // walking it alone. The parts fetch this page again; its batches are already given out.
+      if (first && workers.idle > 0) {
+        const span = spanOf(page.data);
+        const parts = splitPart(part, workers.idle + 1, { lo: span.lo, hi: Math.max(this.now(), span.hi ?? 0) });
+        if (parts.length > 1) {
+          this.queue.unshift(...parts);
+          workers.wake();
+          break;
+        }
+      }
+      cursor = page.next_token;
+    }
+    this.active.delete(part);
+    workers.wake();
+  }
+
+  private async request(part: RangePart, cursor: string | null, signal: AbortSignal) {
+    await this.limit.acquire(signal);
+    try {
+      const page = await this.client.page(part, cursor, { signal, onRetry: () => this.limit.backOff() });
+      this.limit.release('ok');
+      return page;
+    } catch (error) {
+      this.limit.release('failed');
+      throw error;
+    }
+  }
+
+  private fresh(batches: Batch[]): Batch[] {
+    const fresh: Batch[] = [];
+    for (const b of batches) {
+      if (this.seen.has(b.batch_id)) continue;
+      this.seen.add(b.batch_id);
+      fresh.push(b);
+    }
+    return fresh;
+  }
+}
+
+/** Hands parts to a fixed number of workers; a worker with nothing to do waits until work appears or all is done. */
+class Workers {
+  idle = 0;
+  private sleepers: (() => void)[] = [];
+
+  constructor(
+    private readonly take: () => RangePart | undefined,
+    private readonly nothingActive: () => boolean,
+  ) {}
+
+  /** The next part for this worker, or undefined once every part is done. */
+  async next(signal: AbortSignal): Promise<RangePart | undefined> {
+    for (;;) {
+      signal.throwIfAborted();
+      const part = this.take();
+      if (part) return part;
+      if (this.nothingActive()) {
+        this.wake();
+        return undefined;
+      }
+      this.idle++;
+      await new Promise<void>((resolve) => this.sleepers.push(resolve));
+      this.idle--;
+    }
+  }
+
+  wake() {
+    for (const wake of this.sleepers.splice(0)) wake();
+  }
+}
+
+/** A queue between the workers and the reader, with a bound so a slow reader slows the loader down. */
+class Channel<T> {
+  private items: T[] = [];
+  private closed = false;
+  private error: { reason: unknown } | undefined;
+  private reader: (() => void) | undefined;
+  private writers: (() => void)[] = [];
+
+  async put(item: T, signal: AbortSignal) {
+    while (this.items.length >= MAX_BUFFERED_CHUNKS) {
+      signal.throwIfAborted();
+      await new Promise<void>((resolve) => this.writers.push(resolve));
+    }
+    this.items.push(item);
+    this.notify();
+  }
+
+  /** The next item; undefined once closed and drained. Items put before a failure are still given out first. */
+  async take(): Promise<T | undefined> {
+    for (;;) {
+      if (this.items.length) {
+        const item = this.items.shift()!;
+        for (const w of this.writers.splice(0)) w();
+        return item;
+      }
+      if (this.error) throw this.error.reason;
+      if (this.closed) return undefined;
+      await new Promise<void>((resolve) => (this.reader = resolve));
+    }
+  }
+
+  close() {
+    this.closed = true;
+    this.notify();
+  }
+
+  fail(reason: unknown) {
+    this.error ??= { reason };
+    for (const w of this.writers.splice(0)) w();
+    this.notify();
+  }
+
+  private notify() {
+    const reader = this.reader;
+    this.reader = undefined;
+    reader?.();
+  }
+}
