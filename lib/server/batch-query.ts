@@ -13,3 +13,46 @@ export const RangeQuerySchema = z
 export const PageQuerySchema = RangeQuerySchema.extend({
   cursor: z.string().max(4096, 'at most 4096 characters').optional(),
 }).strict();
+
+const MAX_PARTS = 256;
+
+/**
+ * `parts` of a resumed load, exactly as an interrupted stream named them: `start~end` pairs joined by commas,
+ * either side empty when open. Each date follows the service's rules.
+ */
+export const PartsParam = z
+  .string()
+  .max(MAX_PARTS * 80, `at most ${MAX_PARTS} parts`)
+  .transform((text, ctx) => {
+    const parts: { start_date?: string; end_date?: string }[] = [];
+    for (const [i, pair] of text.split(',').entries()) {
+      const sides = pair.split('~');
+      if (sides.length !== 2) {
+        ctx.addIssue({ code: 'custom', message: `part ${i + 1} must be start~end (either side may be empty)` });
+        return z.NEVER;
+      }
+      const part: { start_date?: string; end_date?: string } = {};
+      for (const [side, value] of [['start_date', sides[0]!], ['end_date', sides[1]!]] as const) {
+        if (value === '') continue;
+        const date = UtcDateString.safeParse(value);
+        if (!date.success) {
+          ctx.addIssue({ code: 'custom', message: `part ${i + 1} ${side}: ${date.error.issues[0]!.message}` });
+          return z.NEVER;
+        }
+        part[side] = value;
+      }
+      parts.push(part);
+    }
+    if (parts.length > MAX_PARTS) {
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_PARTS} parts` });
+      return z.NEVER;
+    }
+    return parts;
+  });
+
+export function formatParts(parts: { start_date?: string; end_date?: string }[]): string {
+  return parts.map((p) => `${p.start_date ?? ''}~${p.end_date ?? ''}`).join(',');
+}
+
+/** Query of /api/batches/stream: the range, or the parts of it still to fetch after an interruption. */
+export const StreamQuerySchema = RangeQuerySchema.extend({ parts: PartsParam.optional() }).strict();

@@ -12,6 +12,8 @@ const EnvSchema = z.object({
   BATCH_API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   BATCH_API_VERSION: ApiVersionSchema.default('v2'),
   BATCH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Most requests one range load keeps in flight at once; the service's rate limits are not published. */
+  BATCH_API_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(8),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Comma-separated older secrets still accepted for reading cookies (rotation). */
   SESSION_SECRET_PREVIOUS: z.string().optional(),
@@ -26,6 +28,7 @@ export type AppConfig = {
   baseUrl: string;
   version: z.infer<typeof ApiVersionSchema>;
   timeoutMs: number;
+  concurrency: number;
   /** iron-session passwords: the highest key seals, every key unseals. */
   sessionPasswords: Record<string, string>;
   sessionTtlS: number;
@@ -64,6 +67,7 @@ function load(env: Record<string, string | undefined>): AppConfig {
     baseUrl: e.BATCH_API_BASE_URL,
     version: e.BATCH_API_VERSION,
     timeoutMs: e.BATCH_API_TIMEOUT_MS,
+    concurrency: e.BATCH_API_CONCURRENCY,
     sessionPasswords: passwords,
     sessionTtlS: e.SESSION_TTL_S,
     sessionIdleS: e.SESSION_IDLE_S,

@@ -1,0 +1,81 @@
+import { expect, test } from '@playwright/test';
+import { api, sandbox, signIn, walkApi, type ApiBatch } from './support';
+
+type Line = { batches?: ApiBatch[]; done?: true; count?: number; error?: { status: number; detail: string }; remaining?: string };
+
+let cookie: string;
+let everything: string[];
+
+test.beforeAll(async () => {
+  await sandbox('POST', '/_sandbox/reset');
+  cookie = await signIn();
+  everything = (await walkApi(cookie)).batches.map((b) => b.batch_id).sort();
+});
+test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
+
+async function lines(response: Response): Promise<Line[]> {
+  const text = await response.text();
+  expect(text.endsWith('\n')).toBe(true);
+  return text.trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
+}
+
+const idsOf = (ls: Line[]) => ls.flatMap((l) => (l.batches ?? []).map((b) => b.batch_id));
+
+test('401 without a session; 422 naming the parameter for bad dates, bad parts and unknown parameters', async () => {
+  expect((await api('/api/batches/stream')).status).toBe(401);
+  for (const [query, field] of [
+    ['start_date=2025-01-01', 'start_date'],
+    ['end_date=2025-01-01T00:00:00%2B02:00', 'end_date'],
+    ['parts=2025-01-01T00:00:00Z', 'parts'],
+    ['parts=~2025-13-01T00:00:00Z', 'parts'],
+    ['cursor=abc', 'cursor'],
+  ]) {
+    const response = await api(`/api/batches/stream?${query}`, { cookie });
+    expect(response.status, query).toBe(422);
+    expect((await response.json()).detail, query).toMatch(new RegExp(`^${field}: `));
+  }
+});
+
+test('NDJSON of every batch, exactly the batches of sequential paging, each once', async () => {
+  const response = await api('/api/batches/stream', { cookie });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  const ls = await lines(response);
+  expect(ls.at(-1)).toEqual({ done: true, count: everything.length });
+  const ids = idsOf(ls);
+  expect(ids.length).toBe(new Set(ids).size);
+  expect(ids.sort()).toEqual(everything);
+  expect(ls.length).toBeGreaterThan(3);
+});
+
+test('a range of one page is one upstream request; an empty range is just the end line', async () => {
+  const small = new URLSearchParams({ start_date: '2026-01-10T00:00:00Z', end_date: '2026-01-10T23:59:59.999Z' });
+  await sandbox('POST', '/_sandbox/reset');
+  const ls = await lines(await api(`/api/batches/stream?${small}`, { cookie }));
+  expect(ls.at(-1)).toMatchObject({ done: true });
+  expect((await sandbox('GET', '/_sandbox/stats')).batchRequests).toBe(1);
+  expect(await lines(await api('/api/batches/stream?start_date=2040-01-01T00:00:00Z', { cookie }))).toEqual([{ done: true, count: 0 }]);
+});
+
+test('a failure mid-way ends with an error line naming the parts left; those parts complete the range', async () => {
+  await sandbox('POST', '/_sandbox/faults', { latencyMs: 30 });
+  const response = await api('/api/batches/stream', { cookie });
+  expect(response.status).toBe(200);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = decoder.decode((await reader.read()).value, { stream: true });
+  await sandbox('POST', '/_sandbox/inject', { kind: 'malformed-json' });
+  for (let r = await reader.read(); !r.done; r = await reader.read()) text += decoder.decode(r.value, { stream: true });
+  const first = await lines(new Response(text));
+  expect(idsOf(first).length).toBeGreaterThan(0);
+  expect(idsOf(first).length).toBeLessThan(everything.length);
+  const end = first.at(-1)!;
+  expect(end.error).toMatchObject({ status: 502 });
+  expect(end.remaining).toMatch(/~/);
+
+  const rest = await lines(await api(`/api/batches/stream?parts=${encodeURIComponent(end.remaining!)}`, { cookie }));
+  expect(rest.at(-1)).toMatchObject({ done: true });
+  const got = new Set([...idsOf(first), ...idsOf(rest)]);
+  expect([...got].sort()).toEqual(everything);
+});
