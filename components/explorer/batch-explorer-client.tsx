@@ -1,6 +1,13 @@
 'use client';
 
 import dynamic from 'next/dynamic';
+import { startEarlyLoad } from './early-load';
+
+// Before hydration: ask for the batches and the explorer's code at once, side by side.
+if (typeof window !== 'undefined') {
+  startEarlyLoad();
+  void import('./batch-explorer');
+}
 
 /**
  * The explorer renders in the browser only: its days and "today" are the browser's zone, and it has no data

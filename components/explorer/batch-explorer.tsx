@@ -7,7 +7,8 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'rea
 import { BATCH_FIELDS } from '@/lib/batch-api/schemas';
 import { csvRow, csvRows } from '@/lib/csv';
 import { rangeToQuery } from '@/lib/explorer/date-range';
-import { cropsOf, filterRows, sortRows, summarize, type Row } from '@/lib/explorer/rows';
+import { ApiFailure } from '@/lib/explorer/api-failure';
+import { creationOrder, cropsOf, filterRows, sortRows, summarize, type Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
 import { BatchDetail } from './batch-detail';
 import { BatchTable } from './batch-table';
@@ -16,7 +17,7 @@ import { FiltersBar } from './filters-bar';
 import { LoadStatus } from './load-status';
 import { RangePicker } from './range-picker';
 import { SummaryCards } from './summary-cards';
-import { ApiFailure, useAllBatches } from './use-all-batches';
+import { useBatchLoad } from './use-batch-load';
 import { useExplorerState } from './use-explorer-state';
 import { useThrottled } from './use-throttled';
 import styles from './explorer.module.css';
@@ -39,7 +40,7 @@ function Explorer() {
   const router = useRouter();
   const { state, dateError, update } = useExplorerState();
   const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
-  const { rows, complete, error, loading, resume } = useAllBatches(range, !dateError);
+  const { rows, complete, error, loading, resume } = useBatchLoad(range, !dateError);
   const [open, setOpen] = useState<Row | null>(null);
 
   useEffect(() => {
@@ -54,12 +55,14 @@ function Explorer() {
   );
   // Typing stays responsive: the table catches up with the filter in a lower-priority render.
   const filter = useDeferredValue(filterNow);
-  const filtered = useMemo(() => filterRows(rows, filter), [rows, filter]);
-  const sorted = useMemo(() => sortRows(filtered, state.sort, state.dir), [filtered, state.sort, state.dir]);
-  const summary = useMemo(() => summarize(filtered), [filtered]);
+  // Sort everything once per new rows or new order; typing then only filters the sorted list.
+  const ordered = useMemo(() => creationOrder(rows), [rows]);
+  const sortedAll = useMemo(() => sortRows(ordered, state.sort, state.dir), [ordered, state.sort, state.dir]);
+  const sorted = useMemo(() => filterRows(sortedAll, filter), [sortedAll, filter]);
+  const summary = useMemo(() => summarize(sorted), [sorted]);
   // Charts are the heaviest render: while pages stream in they redraw at most every 1.5 s, at low priority,
   // so the next page is requested without waiting for them; once loading is done they follow at once.
-  const chartRows = useThrottled(useDeferredValue(filtered), complete ? 0 : 1500);
+  const chartRows = useThrottled(useDeferredValue(sorted), complete ? 0 : 1500);
   const crops = useMemo(() => cropsOf(rows), [rows]);
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { ApiFailure } from './use-all-batches';
+import { ApiFailure } from '@/lib/explorer/api-failure';
 import { fmtCount } from './format';
 import styles from './explorer.module.css';
 

@@ -37,7 +37,19 @@ export function filterRows(rows: readonly Row[], f: RowFilter): Row[] {
   );
 }
 
-function sortValue(r: Row, field: SortField): number | string | null {
+/** Creation order: oldest first, ties by batch_id (the service's own order, whatever order pages arrived in). */
+export function creationOrder(rows: readonly Row[]): Row[] {
+  const order = Uint32Array.from(rows, (_, i) => i);
+  order.sort((a, b) => {
+    const d = rows[a]!.time - rows[b]!.time;
+    if (d !== 0) return d;
+    const x = rows[a]!.batch.batch_id, y = rows[b]!.batch.batch_id;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  return Array.from(order, (i) => rows[i]!);
+}
+
+function numericKey(r: Row, field: Exclude<SortField, 'batch_name' | 'crop_type'>): number | null {
   switch (field) {
     case 'batch_creation_date':
       return r.time;
@@ -51,25 +63,42 @@ function sortValue(r: Row, field: SortField): number | string | null {
       return r.batch.warnings ? 1 : 0;
     case 'number_of_images':
       return r.batch.number_of_images;
-    case 'batch_name':
-    case 'crop_type':
-      return r.batch[field]?.toLowerCase() ?? null;
     default:
       return num(r.batch[field]);
   }
 }
 
-/** Nulls last in both directions; ties keep creation order. */
+/**
+ * Sorted by `field`; nulls last in both directions; ties keep creation order. Expects rows in creation order
+ * (see creationOrder). Keys are read once into flat arrays and indices are sorted, so 100,000 rows sort in
+ * tens of milliseconds.
+ */
 export function sortRows(rows: readonly Row[], field: SortField, dir: 'asc' | 'desc'): Row[] {
+  // Already in this order: the newest first is simply the reverse (ties then newest batch_id first).
+  if (field === 'batch_creation_date') return dir === 'asc' ? rows.slice() : rows.slice().reverse();
   const sign = dir === 'asc' ? 1 : -1;
-  const keyed = rows.map((r, i) => ({ r, i, v: sortValue(r, field) }));
-  keyed.sort((a, b) => {
-    if (a.v === b.v) return a.i - b.i;
-    if (a.v === null) return 1;
-    if (b.v === null) return -1;
-    return (a.v < b.v ? -1 : 1) * sign;
-  });
-  return keyed.map((k) => k.r);
+  const order = Uint32Array.from(rows, (_, i) => i);
+  if (field === 'batch_name' || field === 'crop_type') {
+    const keys = rows.map((r) => r.batch[field]?.toLowerCase() ?? null);
+    order.sort((a, b) => {
+      const x = keys[a]!, y = keys[b]!;
+      if (x === y) return a - b;
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return (x < y ? -1 : 1) * sign;
+    });
+  } else {
+    // NaN stands for null.
+    const keys = Float64Array.from(rows, (r) => numericKey(r, field) ?? NaN);
+    order.sort((a, b) => {
+      const x = keys[a]!, y = keys[b]!;
+      if (x === y) return a - b;
+      if (x !== x) return y !== y ? a - b : 1;
+      if (y !== y) return -1;
+      return (x < y ? -1 : 1) * sign;
+    });
+  }
+  return Array.from(order, (i) => rows[i]!);
 }
 
 export type Summary = { count: number; germination: number | null; usable: number | null; warningShare: number | null };
