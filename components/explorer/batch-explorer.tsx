@@ -8,7 +8,7 @@ import { BATCH_FIELDS } from '@/lib/batch-api/schemas';
 import { csvRow, csvRows } from '@/lib/csv';
 import { rangeToQuery } from '@/lib/explorer/date-range';
 import { ApiFailure } from '@/lib/explorer/api-failure';
-import { creationOrder, cropsOf, filterRows, sortRows, summarize, type Row } from '@/lib/explorer/rows';
+import { cropsOf, filterRows, keepOnly, sortRows, summarize, type Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
 import { BatchDetail } from './batch-detail';
 import { BatchTable } from './batch-table';
@@ -19,6 +19,7 @@ import { RangePicker } from './range-picker';
 import { SummaryCards } from './summary-cards';
 import { useBatchLoad } from './use-batch-load';
 import { useExplorerState } from './use-explorer-state';
+import { useSearchText } from './use-search-text';
 import { useThrottled } from './use-throttled';
 import styles from './explorer.module.css';
 
@@ -49,20 +50,27 @@ function Explorer() {
     }
   }, [error, router]);
 
+  const [search, setSearch] = useSearchText(state.q, update);
   const filterNow = useMemo(
-    () => ({ q: state.q, crop: state.crop, warn: state.warn, below: state.below, target: state.target }),
-    [state.q, state.crop, state.warn, state.below, state.target],
+    () => ({ q: search, crop: state.crop, warn: state.warn, below: state.below, target: state.target }),
+    [search, state.crop, state.warn, state.below, state.target],
   );
   // Typing stays responsive: the table catches up with the filter in a lower-priority render.
   const filter = useDeferredValue(filterNow);
-  // Sort everything once per new rows or new order; typing then only filters the sorted list.
-  const ordered = useMemo(() => creationOrder(rows), [rows]);
-  const sortedAll = useMemo(() => sortRows(ordered, state.sort, state.dir), [ordered, state.sort, state.dir]);
-  const sorted = useMemo(() => filterRows(sortedAll, filter), [sortedAll, filter]);
-  const summary = useMemo(() => summarize(sorted), [sorted]);
-  // Charts are the heaviest render: while pages stream in they redraw at most every 1.5 s, at low priority,
-  // so the next page is requested without waiting for them; once loading is done they follow at once.
-  const chartRows = useThrottled(useDeferredValue(sorted), complete ? 0 : 1500);
+  // Rows come in creation order. Filtering them feeds what does not depend on the order (summary, charts:
+  // sorting must not redraw them); sorting runs once per new rows or new order, and typing only narrows it.
+  const matching = useMemo(() => filterRows(rows, filter), [rows, filter]);
+  const sortedAll = useMemo(() => sortRows(rows, state.sort, state.dir), [rows, state.sort, state.dir]);
+  const sorted = useMemo(() => keepOnly(sortedAll, matching), [sortedAll, matching]);
+  const summary = useMemo(() => summarize(matching), [matching]);
+  // Charts wait for the whole range: parts arrive side by side, so a partial chart would show gaps that are
+  // not in the data, and redrawing them is the heaviest work while rows stream in. Their code loads meanwhile.
+  // While someone types, they follow a moment later, after the table has been painted.
+  const chartRows = useThrottled(useDeferredValue(matching), 250);
+  const hasRows = rows.length > 0;
+  useEffect(() => {
+    if (hasRows) void import('./charts');
+  }, [hasRows]);
   const crops = useMemo(() => cropsOf(rows), [rows]);
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
@@ -84,7 +92,11 @@ function Explorer() {
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   };
 
-  const filtersActive = !!(state.q || state.crop || state.warn || state.below);
+  const clearFilters = () => {
+    setSearch('');
+    update({ q: '', crop: undefined, warn: undefined, below: undefined });
+  };
+  const filtersActive = !!(search || state.crop || state.warn || state.below);
   return (
     <div className={styles.explorer}>
       <RangePicker state={state} update={update} />
@@ -96,7 +108,7 @@ function Explorer() {
         </div>
       ) : (
         <>
-          <FiltersBar state={state} crops={crops} hidden={hidden} update={update} onExport={exportCsv} canExport={sorted.length > 0} />
+          <FiltersBar state={state} search={search} onSearch={setSearch} crops={crops} hidden={hidden} update={update} onExport={exportCsv} canExport={sorted.length > 0} />
           <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} error={error} onRetry={resume} />
           <SummaryCards summary={summary} />
           {loading ? (
@@ -113,14 +125,19 @@ function Explorer() {
           ) : complete && sorted.length === 0 && filtersActive ? (
             <div className={styles.empty}>
               <h2>No batches match these filters</h2>
-              <button type="button" className="button" onClick={() => update({ q: '', crop: undefined, warn: undefined, below: undefined })}>
+              <button type="button" className="button" onClick={clearFilters}>
                 Clear filters
               </button>
             </div>
           ) : (
             <BatchTable rows={sorted} columns={columns} zone={state.tz} target={state.target} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={setOpen} />
           )}
-          {rows.length > 0 && <Charts rows={chartRows} zone={state.tz} target={state.target} onCrop={onCrop} />}
+          {rows.length > 0 &&
+            (complete || error ? (
+              <Charts rows={chartRows} zone={state.tz} target={state.target} onCrop={onCrop} />
+            ) : (
+              <p className={styles.muted}>The charts are drawn once every batch of the range has arrived.</p>
+            ))}
         </>
       )}
       <BatchDetail row={open} zone={state.tz} onClose={() => setOpen(null)} />

@@ -11,7 +11,7 @@ import styles from './explorer.module.css';
 const ROW_HEIGHT = 36;
 
 type Props = {
-  rows: Row[];
+  rows: readonly Row[];
   columns: Column[];
   zone: Zone;
   target: number;

@@ -1,6 +1,6 @@
 'use client';
 
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import {
   Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
 } from 'recharts';
@@ -11,10 +11,22 @@ import styles from './explorer.module.css';
 
 const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
 
-type Props = { rows: Row[]; zone: Zone; target: number; onCrop: (crop: string) => void };
+type Props = { rows: readonly Row[]; zone: Zone; target: number; onCrop: (crop: string) => void };
 
-/** Germination over time, its distribution, and crops side by side; all aggregated to at most ~1,000 points. */
+const CHART_COUNT = 3;
+
+/**
+ * Germination over time, its distribution, and crops side by side; all aggregated to at most ~1,000 points.
+ * The first time, the charts are drawn one per task (a chart's first drawing is the costliest), so the page
+ * stays responsive in between.
+ */
 function Charts({ rows, zone, target, onCrop }: Props) {
+  const [drawn, setDrawn] = useState(1);
+  useEffect(() => {
+    if (drawn >= CHART_COUNT) return;
+    const timer = setTimeout(() => setDrawn((n) => n + 1), 0);
+    return () => clearTimeout(timer);
+  }, [drawn]);
   const series = useMemo(() => germinationOverTime(rows, zone), [rows, zone]);
   const histogram = useMemo(() => germinationHistogram(rows), [rows]);
   const crops = useMemo(() => perCrop(rows), [rows]);
@@ -38,34 +50,38 @@ function Charts({ rows, zone, target, onCrop }: Props) {
           </LineChart>
         </ResponsiveContainer>
       </figure>
-      <figure className={styles.chart} aria-labelledby="chart-dist">
-        <figcaption id="chart-dist">Distribution of germination rates</figcaption>
-        <ResponsiveContainer width="100%" height={260}>
-          <BarChart data={histogram} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-            <XAxis dataKey="from" type="number" domain={['dataMin', 100]} unit="%" stroke="var(--muted)" />
-            <YAxis allowDecimals={false} stroke="var(--muted)" />
-            <Tooltip labelFormatter={(from) => `${from}–${Number(from) + 2.5}%`} />
-            <ReferenceLine x={target} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: 'Target', fill: 'var(--danger)', position: 'insideTopLeft' }} />
-            <Bar dataKey="count" name="Batches" fill="#2ca02c" isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
-      </figure>
-      <figure className={styles.chart} aria-labelledby="chart-crops">
-        <figcaption id="chart-crops">Germination vs usable rate per crop (click a crop to filter)</figcaption>
-        <ResponsiveContainer width="100%" height={260}>
-          <BarChart data={crops} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-            <XAxis dataKey="crop" stroke="var(--muted)" interval={0} tick={{ fontSize: 11 }} />
-            <YAxis domain={[0, 100]} unit="%" stroke="var(--muted)" />
-            <Tooltip formatter={(v) => `${Number(v).toFixed(1)}%`} />
-            <Legend />
-            <ReferenceLine y={target} stroke="var(--danger)" strokeDasharray="6 3" />
-            <Bar dataKey="germination" name="Germination" fill="#1f77b4" cursor="pointer" isAnimationActive={false} onClick={(d) => onCrop(String((d as { crop?: string }).crop))} />
-            <Bar dataKey="usable" name="Usable" fill="#ff7f0e" cursor="pointer" isAnimationActive={false} onClick={(d) => onCrop(String((d as { crop?: string }).crop))} />
-          </BarChart>
-        </ResponsiveContainer>
-      </figure>
+      {drawn >= 2 && (
+        <figure className={styles.chart} aria-labelledby="chart-dist">
+          <figcaption id="chart-dist">Distribution of germination rates</figcaption>
+          <ResponsiveContainer width="100%" height={260}>
+            <BarChart data={histogram} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+              <XAxis dataKey="from" type="number" domain={['dataMin', 100]} unit="%" stroke="var(--muted)" />
+              <YAxis allowDecimals={false} stroke="var(--muted)" />
+              <Tooltip labelFormatter={(from) => `${from}–${Number(from) + 2.5}%`} />
+              <ReferenceLine x={target} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: 'Target', fill: 'var(--danger)', position: 'insideTopLeft' }} />
+              <Bar dataKey="count" name="Batches" fill="#2ca02c" isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        </figure>
+      )}
+      {drawn >= 3 && (
+        <figure className={styles.chart} aria-labelledby="chart-crops">
+          <figcaption id="chart-crops">Germination vs usable rate per crop (click a crop to filter)</figcaption>
+          <ResponsiveContainer width="100%" height={260}>
+            <BarChart data={crops} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+              <XAxis dataKey="crop" stroke="var(--muted)" interval={0} tick={{ fontSize: 11 }} />
+              <YAxis domain={[0, 100]} unit="%" stroke="var(--muted)" />
+              <Tooltip formatter={(v) => `${Number(v).toFixed(1)}%`} />
+              <Legend />
+              <ReferenceLine y={target} stroke="var(--danger)" strokeDasharray="6 3" />
+              <Bar dataKey="germination" name="Germination" fill="#1f77b4" cursor="pointer" isAnimationActive={false} onClick={(d) => onCrop(String((d as { crop?: string }).crop))} />
+              <Bar dataKey="usable" name="Usable" fill="#ff7f0e" cursor="pointer" isAnimationActive={false} onClick={(d) => onCrop(String((d as { crop?: string }).crop))} />
+            </BarChart>
+          </ResponsiveContainer>
+        </figure>
+      )}
     </div>
   );
 }

@@ -1,12 +1,13 @@
 'use client';
 
-import { useEffect, useState } from 'react';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import { COLUMNS } from './columns';
 import styles from './explorer.module.css';
 
 type Props = {
   state: ExplorerState;
+  search: string;
+  onSearch: (text: string) => void;
   crops: string[];
   hidden: Set<string>;
   update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
@@ -14,26 +15,13 @@ type Props = {
   canExport: boolean;
 };
 
-/** Search, crop, toggles, target, columns and export. Search writes to the URL after a short pause. */
-export function FiltersBar({ state, crops, hidden, update, onExport, canExport }: Props) {
-  const [text, setText] = useState(state.q);
-  const [urlQ, setUrlQ] = useState(state.q);
-  if (state.q !== urlQ) {
-    // The URL changed under us (back/forward, "Clear filters"): show what it says.
-    setUrlQ(state.q);
-    setText(state.q);
-  }
-  useEffect(() => {
-    if (text === state.q) return;
-    const timer = setTimeout(() => update({ q: text }), 150);
-    return () => clearTimeout(timer);
-  }, [text, state.q, update]);
-
+/** Search, crop, toggles, target, columns and export. */
+export function FiltersBar({ state, search, onSearch, crops, hidden, update, onExport, canExport }: Props) {
   return (
     <div className={styles.filters}>
       <label className={styles.search}>
         Search
-        <input type="search" value={text} placeholder="Name, crop, comment, e-mail" onChange={(e) => setText(e.target.value)} />
+        <input type="search" value={search} placeholder="Name, crop, comment, e-mail" onChange={(e) => onSearch(e.target.value)} />
       </label>
       <span>
         <label htmlFor="crop-filter">Crop</label>{' '}

@@ -18,6 +18,9 @@ function bucketStart(ms: number, bucket: Bucket, zone: Zone): number {
   return utc ? Date.UTC(y, m, day) : new Date(y, m, day).getTime();
 }
 
+/** Longer than any day, week or month (DST included) and shorter than two of them: start + this is in the next one. */
+const STEP_INTO_NEXT: Record<Bucket, number> = { day: 1.5 * DAY_MS, week: 7.5 * DAY_MS, month: 32 * DAY_MS };
+
 export type SeriesPoint = { t: number } & Record<string, number | null>;
 
 /** Weighted mean germination per crop per day, week or month: the finest that stays under MAX_POINTS. */
@@ -31,9 +34,14 @@ export function germinationOverTime(rows: readonly Row[], zone: Zone): { bucket:
   const bucket: Bucket = spanDays * series <= MAX_POINTS ? 'day' : (spanDays / 7) * series <= MAX_POINTS ? 'week' : 'month';
   const fallback = meanCells(rows);
   const sums = new Map<number, Map<string, { w: number; s: number }>>();
+  // Rows mostly come in time order: work out a bucket's bounds once, not once per row (dates are slow).
+  let t = NaN, end = NaN;
   for (const r of rows) {
     if (r.germination === null) continue;
-    const t = bucketStart(r.time, bucket, zone);
+    if (!(r.time >= t && r.time < end)) {
+      t = bucketStart(r.time, bucket, zone);
+      end = bucketStart(t + STEP_INTO_NEXT[bucket], bucket, zone);
+    }
     const crop = r.batch.crop_type ?? '(none)';
     let byCrop = sums.get(t);
     if (!byCrop) sums.set(t, (byCrop = new Map()));

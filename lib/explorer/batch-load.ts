@@ -1,7 +1,7 @@
 import type { Batch } from '../batch-api/schemas';
 import { ApiFailure } from './api-failure';
 import { readNdjson } from './ndjson';
-import { toRow, type Row } from './rows';
+import { mergeInCreationOrder, toRow, type Row } from './rows';
 
 export type Range = { start_date?: string; end_date?: string };
 
@@ -27,14 +27,17 @@ function notifyInterval(rows: number): number {
 /**
  * Every batch of a range, streamed from `/api/batches/stream` into one growing list, each batch once.
  *
- * - Rows are appended in place; subscribers get a fresh snapshot at most every few hundred ms (the first
- *   rows at once, the end at once), so sorting and charts do not run for every page.
+ * - Rows are kept in creation order by merging each batch of new rows in; subscribers get a fresh
+ *   snapshot at most every few hundred ms (the first rows at once, the end at once), so sorting and charts
+ *   do not run for every page.
  * - It loads while someone is subscribed: the last subscriber leaving pauses it, a new one resumes.
  * - A failure keeps every row; `resume()` asks only for the parts the server named as unfinished (or the
  *   whole range again when the connection broke), and rows already here are not added twice.
  */
 export class BatchLoad {
-  private rows: Row[] = [];
+  /** Rows published so far, in creation order; `added` waits for the next publish. */
+  private ordered: Row[] = [];
+  private added: Row[] = [];
   private ids = new Set<string>();
   private listeners = new Set<() => void>();
   private snapshot: LoadSnapshot = { rows: [], complete: false, loading: true, error: null };
@@ -122,24 +125,28 @@ export class BatchLoad {
   }
 
   private add(batches: Batch[]) {
-    const first = this.rows.length === 0;
+    const first = this.ids.size === 0;
     for (const batch of batches) {
       if (this.ids.has(batch.batch_id)) continue;
       this.ids.add(batch.batch_id);
-      this.rows.push(toRow(batch));
+      this.added.push(toRow(batch));
     }
     if (first) this.publish();
-    else this.timer ??= setTimeout(() => this.publish(), notifyInterval(this.rows.length));
+    else this.timer ??= setTimeout(() => this.publish(), notifyInterval(this.ids.size));
   }
 
   private publish() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.added.length) {
+      this.ordered = mergeInCreationOrder(this.ordered, this.added);
+      this.added = [];
+    }
     this.snapshot = {
-      // A new array (of the same row objects) per snapshot, so memoized views see the change.
-      rows: this.rows.slice(),
+      // A new array per snapshot (of the same row objects), so memoized views see the change.
+      rows: this.ordered,
       complete: this.complete,
-      loading: this.rows.length === 0 && !this.complete && !this.error,
+      loading: this.ordered.length === 0 && !this.complete && !this.error,
       error: this.error,
     };
     for (const listener of this.listeners) listener();

@@ -26,8 +26,10 @@ export function toRow(batch: Batch): Row {
 
 export type RowFilter = Pick<ExplorerState, 'q' | 'crop' | 'warn' | 'below' | 'target'>;
 
-export function filterRows(rows: readonly Row[], f: RowFilter): Row[] {
+/** The rows that pass the filter, in their order; the same array when no filter is set. */
+export function filterRows(rows: readonly Row[], f: RowFilter): readonly Row[] {
   const needle = f.q.trim().toLowerCase();
+  if (!needle && f.crop === undefined && !f.warn && !f.below) return rows;
   return rows.filter(
     (r) =>
       (!needle || r.haystack.includes(needle)) &&
@@ -38,15 +40,29 @@ export function filterRows(rows: readonly Row[], f: RowFilter): Row[] {
 }
 
 /** Creation order: oldest first, ties by batch_id (the service's own order, whatever order pages arrived in). */
-export function creationOrder(rows: readonly Row[]): Row[] {
-  const order = Uint32Array.from(rows, (_, i) => i);
-  order.sort((a, b) => {
-    const d = rows[a]!.time - rows[b]!.time;
-    if (d !== 0) return d;
-    const x = rows[a]!.batch.batch_id, y = rows[b]!.batch.batch_id;
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
-  return Array.from(order, (i) => rows[i]!);
+export function compareCreation(a: Row, b: Row): number {
+  const d = a.time - b.time;
+  if (d !== 0) return d;
+  const x = a.batch.batch_id, y = b.batch.batch_id;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** `ordered` (in creation order) with `added` merged in: O(n + k log k), so a growing list stays cheap to keep in order. */
+export function mergeInCreationOrder(ordered: readonly Row[], added: Row[]): Row[] {
+  added.sort(compareCreation);
+  const out = new Array<Row>(ordered.length + added.length);
+  let i = 0, j = 0, k = 0;
+  while (i < ordered.length && j < added.length) out[k++] = compareCreation(ordered[i]!, added[j]!) <= 0 ? ordered[i++]! : added[j++]!;
+  while (i < ordered.length) out[k++] = ordered[i++]!;
+  while (j < added.length) out[k++] = added[j++]!;
+  return out;
+}
+
+/** `ordered` narrowed to the rows of `subset` (a filtered copy of the same rows), keeping `ordered`'s order. */
+export function keepOnly(ordered: readonly Row[], subset: readonly Row[]): readonly Row[] {
+  if (subset.length === ordered.length) return ordered;
+  const keep = new Set(subset);
+  return ordered.filter((r) => keep.has(r));
 }
 
 function numericKey(r: Row, field: Exclude<SortField, 'batch_name' | 'crop_type'>): number | null {
@@ -70,7 +86,7 @@ function numericKey(r: Row, field: Exclude<SortField, 'batch_name' | 'crop_type'
 
 /**
  * Sorted by `field`; nulls last in both directions; ties keep creation order. Expects rows in creation order
- * (see creationOrder). Keys are read once into flat arrays and indices are sorted, so 100,000 rows sort in
+ * (see compareCreation). Keys are read once into flat arrays and indices are sorted, so 100,000 rows sort in
  * tens of milliseconds.
  */
 export function sortRows(rows: readonly Row[], field: SortField, dir: 'asc' | 'desc'): Row[] {

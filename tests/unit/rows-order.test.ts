@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { germinationOverTime } from '@/lib/explorer/aggregate';
+import { compareCreation, filterRows, keepOnly, mergeInCreationOrder, sortRows, toRow, type Row } from '@/lib/explorer/rows';
+import { generateBatches } from '@/sandbox/data/generate';
+
+const generated = generateBatches({ seed: 'order', count: 5000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
+// Ties on the creation instant, to check the batch_id tie-break.
+const batches = [...generated, ...generated.slice(0, 50).map((b) => ({ ...b, batch_id: `${b.batch_id}-twin` }))];
+
+/** A deterministic shuffle: the order in which parallel parts could deliver the rows. */
+function shuffled<T>(xs: T[], seed = 7): T[] {
+  const out = [...xs];
+  let s = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+const inOrder = batches.map(toRow).sort(compareCreation);
+
+describe('rows arriving out of order', () => {
+  it('merging chunks in any order gives creation order, ties by batch_id', () => {
+    const rows = shuffled(batches.map(toRow));
+    let ordered: Row[] = [];
+    for (let i = 0; i < rows.length; i += 337) ordered = mergeInCreationOrder(ordered, rows.slice(i, i + 337));
+    expect(ordered.map((r) => r.batch.batch_id)).toEqual(inOrder.map((r) => r.batch.batch_id));
+    for (let i = 1; i < ordered.length; i++) expect(compareCreation(ordered[i - 1]!, ordered[i]!)).toBeLessThan(0);
+  });
+
+  it('sorts numbers and text with nulls last both ways, ties in creation order', () => {
+    for (const field of ['avg_germination_rate', 'avg_coefficient_of_variation', 'crop_type', 'batch_name', 'total_cells_per_tray'] as const) {
+      for (const dir of ['asc', 'desc'] as const) {
+        const sorted = sortRows(inOrder, field, dir);
+        expect(sorted).toHaveLength(inOrder.length);
+        const key = (r: Row) => {
+          const v = r.batch[field];
+          return v === null ? null : typeof v === 'number' ? v : field === 'crop_type' || field === 'batch_name' ? v.toLowerCase() : Number(v);
+        };
+        const position = new Map(inOrder.map((r, i) => [r, i]));
+        for (let i = 1; i < sorted.length; i++) {
+          const a = key(sorted[i - 1]!), b = key(sorted[i]!);
+          if (b === null) continue;
+          expect(a, `${field} ${dir} at ${i}`).not.toBeNull();
+          if (a === b) expect(position.get(sorted[i - 1]!)!).toBeLessThan(position.get(sorted[i]!)!);
+          else expect((a! < b! ? -1 : 1) * (dir === 'asc' ? 1 : -1), `${field} ${dir} at ${i}`).toBe(-1);
+        }
+      }
+    }
+    expect(sortRows(inOrder, 'batch_creation_date', 'desc')).toEqual([...inOrder].reverse());
+  });
+
+  it('narrows a sorted list to the filtered rows without re-sorting, and returns the same list when nothing is filtered', () => {
+    const filter = { q: 'tom', crop: undefined, warn: undefined, below: undefined, target: 90 };
+    const sorted = sortRows(inOrder, 'avg_germination_rate', 'desc');
+    expect(keepOnly(sorted, filterRows(inOrder, filter))).toEqual(filterRows(sorted, filter));
+    const none = { ...filter, q: '  ' };
+    expect(filterRows(inOrder, none)).toBe(inOrder);
+    expect(keepOnly(sorted, filterRows(inOrder, none))).toBe(sorted);
+  });
+});
+
+describe('germination over time, in any row order and across DST', () => {
+  const zone = process.env.TZ;
+  beforeAll(() => {
+    process.env.TZ = 'Europe/Berlin';
+  });
+  afterAll(() => {
+    process.env.TZ = zone;
+  });
+
+  it.each([
+    ['day', 20],
+    ['week', 400],
+  ])('%s buckets', (bucket, days) => {
+    const last = inOrder.at(-1)!.time;
+    const rows = inOrder.filter((r) => r.time > last - days * 86_400_000);
+    for (const z of ['local', 'utc'] as const) {
+      const expected = germinationOverTime(rows, z);
+      expect(expected.bucket).toBe(bucket);
+      const got = germinationOverTime(shuffled(rows), z);
+      expect(got.crops).toEqual(expected.crops);
+      expect(got.points.map((p) => p.t)).toEqual(expected.points.map((p) => p.t));
+      // Sums taken in another order may round the last digit the other way.
+      got.points.forEach((p, i) => {
+        for (const crop of got.crops) {
+          const want = expected.points[i]![crop];
+          if (want === null) expect(p[crop]).toBeNull();
+          else expect(Math.abs(p[crop]! - want!)).toBeLessThanOrEqual(0.011);
+        }
+      });
+    }
+  });
+});
