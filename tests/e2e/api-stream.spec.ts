@@ -79,3 +79,13 @@ test('a failure mid-way ends with an error line naming the parts left; those par
   const got = new Set([...idsOf(first), ...idsOf(rest)]);
   expect([...got].sort()).toEqual(everything);
 });
+
+test('a 503 on every 5th upstream request: the stream still holds every batch exactly once', async () => {
+  await sandbox('POST', '/_sandbox/faults', { fail503Every: 5, retryAfterS: 0 });
+  const ls = await lines(await api('/api/batches/stream', { cookie }));
+  expect(ls.at(-1)).toEqual({ done: true, count: everything.length });
+  const ids = idsOf(ls);
+  expect(ids.length).toBe(new Set(ids).size);
+  expect(ids.sort()).toEqual(everything);
+  expect((await sandbox('GET', '/_sandbox/stats')).faultsServed).toBeGreaterThan(3);
+});

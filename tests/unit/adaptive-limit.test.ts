@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { AdaptiveLimit } from '@/lib/batch-api/adaptive-limit';
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('AdaptiveLimit', () => {
+  it('lets at most `limit` through and wakes the next waiter on release', async () => {
+    const limit = new AdaptiveLimit(2);
+    await limit.acquire();
+    await limit.acquire();
+    let third = false;
+    const waiting = limit.acquire().then(() => (third = true));
+    await tick();
+    expect(third).toBe(false);
+    limit.release('ok');
+    await waiting;
+    expect(third).toBe(true);
+  });
+
+  it('halves on 503 down to one, then grows back by one per run of successes', async () => {
+    const limit = new AdaptiveLimit(8);
+    limit.backOff();
+    expect(limit.limit).toBe(4);
+    limit.backOff();
+    limit.backOff();
+    limit.backOff();
+    expect(limit.limit).toBe(1);
+    for (let i = 0; i < 1; i++) {
+      await limit.acquire();
+      limit.release('ok');
+    }
+    expect(limit.limit).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      await limit.acquire();
+      limit.release('ok');
+    }
+    expect(limit.limit).toBe(3);
+    for (let i = 0; i < 100; i++) {
+      await limit.acquire();
+      limit.release('ok');
+    }
+    expect(limit.limit).toBe(8);
+  });
+
+  it('a waiter leaves when its signal aborts', async () => {
+    const limit = new AdaptiveLimit(1);
+    await limit.acquire();
+    const abort = new AbortController();
+    const waiting = limit.acquire(abort.signal);
+    abort.abort(new Error('gone'));
+    await expect(waiting).rejects.toThrow('gone');
+    limit.release('ok');
+    await limit.acquire();
+  });
+
+  it('refuses a ceiling below one', () => {
+    expect(() => new AdaptiveLimit(0)).toThrow(/max/);
+  });
+});
