@@ -89,7 +89,8 @@ export class RangeLoad {
           return;
         }
         const span = spanOf(first.data);
-        this.queue = splitPart(whole, this.slots * PARTS_PER_SLOT, { lo: span.lo, hi: Math.max(this.now(), span.hi ?? 0) });
+        // Newest parts first: tables open newest first, so the top of the view settles soonest.
+        this.queue = splitPart(whole, this.slots * PARTS_PER_SLOT, { lo: span.lo, hi: Math.max(this.now(), span.hi ?? 0) }).reverse();
       }
 
       // A part counts as active from the moment a worker takes it, so no other worker sees an empty moment.
@@ -140,7 +141,7 @@ export class RangeLoad {
         const span = spanOf(page.data);
         const parts = splitPart(part, workers.idle + 1, { lo: span.lo, hi: Math.max(this.now(), span.hi ?? 0) });
         if (parts.length > 1) {
-          this.queue.unshift(...parts);
+          this.queue.unshift(...parts.reverse());
           workers.wake();
           break;
         }
