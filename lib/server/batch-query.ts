@@ -14,7 +14,8 @@ export const PageQuerySchema = RangeQuerySchema.extend({
   cursor: z.string().max(4096, 'at most 4096 characters').optional(),
 }).strict();
 
-const MAX_PARTS = 256;
+/** A load has at most about 50 parts unfinished; this keeps the URL well under 16 kB (Node's header limit). */
+const MAX_PARTS = 128;
 
 /**
  * `parts` of a resumed load, exactly as an interrupted stream named them: `start~end` pairs joined by commas,
