@@ -9,6 +9,7 @@ type Bench = { name: string; title: string; load: () => Promise<{ run: () => Pro
 // The list of benches, in the order they run. Add a bench here: it exports `run(): Promise<BenchResult[]>`.
 const BENCHES: Bench[] = [
   { name: 'proxy', title: 'Target 4: proxy overhead', load: () => import('./proxy') },
+  { name: 'export', title: 'Target 5: export', load: () => import('./export') },
 ];
 
 async function main() {

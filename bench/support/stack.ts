@@ -13,6 +13,8 @@ export type { Sandbox, SandboxOptions };
 export { freeBenchPort };
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Whose build `next start` serves: this checkout, or BENCH_APP_DIR (another checkout, built) for before/after. */
+export const APP_DIR = process.env.BENCH_APP_DIR || ROOT;
 /** Only the benches know it; 32+ characters as the app requires in production. */
 export const BENCH_SESSION_SECRET = 'bench-session-secret-0123456789-abcdefghijkl';
 
@@ -54,7 +56,7 @@ export async function startBenchApp(opts: {
 }): Promise<BenchApp> {
   checkPort(opts.port);
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'node_modules/next/dist/bin/next', 'start', '-p', String(opts.port), '-H', BENCH_HOST], {
-    cwd: ROOT,
+    cwd: APP_DIR,
     env: {
       ...process.env,
       NODE_ENV: 'production',
