@@ -10,6 +10,7 @@ type Bench = { name: string; title: string; load: () => Promise<{ run: () => Pro
 const BENCHES: Bench[] = [
   { name: 'proxy', title: 'Target 4: proxy overhead', load: () => import('./proxy') },
   { name: 'export', title: 'Target 5: export', load: () => import('./export') },
+  { name: 'bundle', title: 'Target 6a: JavaScript for /batches', load: () => import('./bundle') },
 ];
 
 async function main() {
