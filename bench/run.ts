@@ -11,6 +11,7 @@ const BENCHES: Bench[] = [
   { name: 'proxy', title: 'Target 4: proxy overhead', load: () => import('./proxy') },
   { name: 'export', title: 'Target 5: export', load: () => import('./export') },
   { name: 'bundle', title: 'Target 6a: JavaScript for /batches', load: () => import('./bundle') },
+  { name: 'lighthouse', title: 'Target 6b: Lighthouse', load: () => import('./lighthouse') },
 ];
 
 async function main() {
