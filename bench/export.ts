@@ -102,6 +102,8 @@ async function walkDirect(sandbox: Sandbox): Promise<{ ms: number; batches: numb
   return { ms: performance.now() - started, batches };
 }
 
+const signed = (bytes: number) => `${bytes < 0 ? '−' : '+'}${fmtBytes(Math.abs(bytes))}`;
+
 async function settledRss(pid: number): Promise<number> {
   await new Promise((r) => setTimeout(r, 1000));
   const sampler = sampleRss(pid, 50);
@@ -145,10 +147,10 @@ export async function run(): Promise<BenchResult[]> {
       results.push(
         {
           target: `5a export memory, latency ${latencyMs} ms (peak RSS growth)`,
-          figure: `+${fmtBytes(worst)} (baseline ${fmtBytes(median(exports.map((e) => e.baseline)))})`,
+          figure: `${signed(worst)} (baseline ${fmtBytes(median(exports.map((e) => e.baseline)))})`,
           goal: '< 64 MB',
           ok: worst < 64 * 1024 * 1024,
-          detail: `${conditions}; worst run shown, every run: ${exports.map((e) => fmtBytes(e.growth)).join(', ')}; app process RSS every 50 ms`,
+          detail: `${conditions}; worst run shown, every run: ${exports.map((e) => signed(e.growth)).join(', ')}; app process RSS every 50 ms`,
         },
         {
           target: `5b export pace, latency ${latencyMs} ms (export / direct walk)`,
