@@ -3,6 +3,9 @@
  * 3,000 batches), Lighthouse's default settings (mobile, simulated throttling), the session cookie passed as an
  * extra header. Median of 3 runs, each in a fresh Chromium. When the score misses, what costs the most.
  */
+import { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/browser';
 import { runDirectly } from './support/main';
@@ -23,7 +26,15 @@ type Lhr = { categories: { performance: { score: number | null } }; audits: Reco
 
 async function once(url: string, cookie: string): Promise<Lhr> {
   const { default: lighthouse } = await import('lighthouse');
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS, port: await freeBenchPort(), logLevel: 'silent' });
+  const userDataDir = mkdtempSync(join(tmpdir(), 'bench-lighthouse-'));
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS, port: await freeBenchPort(), logLevel: 'silent', userDataDir });
+  // Chromium keeps its singleton socket in a directory of its own under /tmp, left behind when it is killed.
+  let singletonDir: string | undefined;
+  try {
+    singletonDir = dirname(readlinkSync(join(userDataDir, 'SingletonSocket')));
+  } catch {
+    // no singleton socket: nothing to clean
+  }
   try {
     const result = await lighthouse(url, {
       port: chrome.port,
@@ -39,6 +50,7 @@ async function once(url: string, cookie: string): Promise<Lhr> {
     return lhr;
   } finally {
     chrome.kill();
+    for (const dir of [userDataDir, singletonDir]) if (dir?.startsWith(tmpdir())) rmSync(dir, { recursive: true, force: true });
   }
 }
 
