@@ -5,10 +5,12 @@ import { cookies } from 'next/headers';
 import { ApiError } from './api-error';
 import { getConfig } from './config';
 import { MemoryRevocationStore, type RevocationStore } from './revocations';
+import { SealedSessionCache } from './sealed-sessions';
 import { judgeSession, needsTouch, SESSION_COOKIE, type SessionData } from './session-rules';
 
-const holder = globalThis as unknown as { __revocations?: RevocationStore };
+const holder = globalThis as unknown as { __revocations?: RevocationStore; __sealedSessions?: SealedSessionCache };
 const revocations = (): RevocationStore => (holder.__revocations ??= new MemoryRevocationStore());
+const sealedSessions = () => (holder.__sealedSessions ??= new SealedSessionCache(getConfig().sessionPasswords, getConfig().sessionTtlS));
 
 /** The cookie lives exactly as long as the session has left (iron-session's own default would be ttl - 60 s). */
 function options(secure: boolean, maxAgeS = getConfig().sessionTtlS): SessionOptions {
@@ -47,25 +49,36 @@ async function verdictOf(session: Partial<SessionData>, now: number): Promise<ke
   return (await revocations().isRevoked(session.sid!)) ? 'revoked' : 'live';
 }
 
-/** The live session of this request, or a 401 that says why. Slides the idle timeout. */
+/** The session sealed in this request's cookie, opened once per cookie value (see SealedSessionCache). */
+async function peek(): Promise<Partial<SessionData>> {
+  return sealedSessions().open<SessionData>((await cookies()).get(SESSION_COOKIE)?.value);
+}
+
+/**
+ * The live session of this request, or a 401 that says why. Slides the idle timeout: the cookie is
+ * re-sealed at most once a minute (needsTouch), through iron-session as at sign-in.
+ */
 export async function requireSession(request: Request): Promise<SessionData> {
-  const session = await open(request);
+  const data = await peek();
   const now = Date.now();
-  const verdict = await verdictOf(session, now);
+  const verdict = await verdictOf(data, now);
   if (verdict !== 'live') throw new ApiError(401, DETAILS[verdict]);
-  const data = session as SessionData;
-  if (needsTouch(data, limits(), now)) {
-    session.lastSeenAt = now;
-    session.updateConfig(options(isHttps(request), (data.createdAt + limits().ttlS * 1000 - now) / 1000));
+  const live = data as SessionData;
+  const touch = needsTouch(live, limits(), now);
+  if (touch) {
+    const session = await open(request);
+    Object.assign(session, { ...live, lastSeenAt: now });
+    session.updateConfig(options(isHttps(request), (live.createdAt + limits().ttlS * 1000 - now) / 1000));
     await session.save();
   }
-  return { sid: data.sid, clientId: data.clientId, clientSecret: data.clientSecret, createdAt: data.createdAt, lastSeenAt: data.lastSeenAt };
+  const { sid, clientId, clientSecret, createdAt } = live;
+  return { sid, clientId, clientSecret, createdAt, lastSeenAt: touch ? now : live.lastSeenAt };
 }
 
 /** The signed-in session for a page render (no sliding: pages are followed by API calls that slide it). */
 export async function readSession(): Promise<SessionData | null> {
-  const session = await getIronSession<Partial<SessionData>>(await cookies(), options(false));
-  return (await verdictOf(session, Date.now())) === 'live' ? (session as SessionData) : null;
+  const data = await peek();
+  return (await verdictOf(data, Date.now())) === 'live' ? (data as SessionData) : null;
 }
 
 /** A new session (new id) on every sign-in; a session this browser held before is revoked. */

@@ -1,5 +1,6 @@
 import 'server-only';
 import { BatchApiClient, TokenCache } from '../batch-api';
+import { keepAliveFetch } from '../batch-api/keep-alive-fetch';
 import { getConfig } from './config';
 
 const holder = globalThis as unknown as { __tokenCache?: TokenCache };
@@ -19,5 +20,6 @@ export function clientFor(credentials: { clientId: string; clientSecret: string 
     clientId: credentials.clientId,
     clientSecret: credentials.clientSecret,
     tokenCache: tokenCache(),
+    fetch: keepAliveFetch,
   });
 }

@@ -1,0 +1,116 @@
+/**
+ * Target 6a, what the browser downloads: every script of the signed-in `/batches` page (demo sandbox, 3,000
+ * batches) loaded in Chromium until the charts are drawn and the network is idle. Sizes are each body gzipped
+ * here at level 9 (the served, compressed size is printed beside it). "Before the charts" is every script
+ * requested before the first lazily loaded chunk holding recharts; "total" adds the charts' chunks.
+ */
+import { gzipSync } from 'node:zlib';
+import { launchChromium } from './support/browser';
+import { runDirectly } from './support/main';
+import { freeBenchPort, signIn, startBenchApp, startBenchSandbox } from './support/stack';
+import { fmtBytes, type BenchResult } from './support/stats';
+
+const GOAL_BYTES = 200 * 1024;
+const WAIT_MS = 60_000;
+/** What a chunk holds, to say what to cut: markers of the libraries that weigh. */
+const MARKERS: [string, RegExp][] = [
+  ['recharts', /recharts-/],
+  ['react-dom', /react-dom|__reactFiber/],
+  ['next runtime', /__NEXT_|next-router|__next_f/],
+  ['zod', /_zod\b|ZodError/],
+  ['tanstack', /tanstack|QueryClient/],
+  ['redux/immer', /immer|redux/i],
+];
+
+export type Script = { url: string; start: number; served: number; raw: number; gzip: number; charts: boolean; initial: boolean; holds: string[] };
+
+export async function collectScripts(appUrl: string, cookie: string): Promise<{ scripts: Script[]; htmlGzip: number; chartsDrawn: boolean }> {
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext();
+    const name = cookie.slice(0, cookie.indexOf('='));
+    await context.addCookies([{ name, value: cookie.slice(name.length + 1), url: appUrl, httpOnly: true, sameSite: 'Lax' }]);
+    const page = await context.newPage();
+    const bodies = new Map<string, Promise<Buffer>>();
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script') bodies.set(response.url(), response.body().catch(() => Buffer.alloc(0)));
+    });
+    const document = await page.goto(`${appUrl}/batches`);
+    if (!document || document.status() !== 200 || !page.url().endsWith('/batches')) throw new Error(`/batches did not open signed in (${page.url()})`);
+    const html = await document.body();
+    const chartsDrawn = await page
+      .waitForSelector('.recharts-surface', { timeout: WAIT_MS })
+      .then(() => true)
+      .catch(() => false);
+    await page.waitForLoadState('networkidle', { timeout: WAIT_MS });
+    const timing = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((e) => ({ url: e.name, start: e.startTime, served: (e as PerformanceResourceTiming).encodedBodySize })),
+    );
+    const initialSrcs = new Set([...html.toString().matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => new URL(m[1]!, appUrl).href));
+    const scripts: Script[] = [];
+    for (const [url, body] of bodies) {
+      const raw = await body;
+      const text = raw.toString('utf8');
+      const t = timing.find((e) => e.url === url);
+      scripts.push({
+        url,
+        start: t?.start ?? Number.POSITIVE_INFINITY,
+        served: t?.served ?? 0,
+        raw: raw.length,
+        gzip: gzipSync(raw, { level: 9 }).length,
+        charts: false,
+        initial: initialSrcs.has(url),
+        holds: MARKERS.filter(([, re]) => re.test(text)).map(([n]) => n),
+      });
+    }
+    // The charts' lazy wave starts with the first chunk holding recharts that the HTML did not ask for.
+    const chartStart = Math.min(...scripts.filter((s) => !s.initial && s.holds.includes('recharts')).map((s) => s.start));
+    for (const s of scripts) s.charts = s.start >= chartStart;
+    return { scripts: scripts.sort((a, b) => a.start - b.start), htmlGzip: gzipSync(html, { level: 9 }).length, chartsDrawn };
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const sandbox = await startBenchSandbox({});
+  const app = await startBenchApp({ port: await freeBenchPort(), sandboxUrl: sandbox.url }).catch(async (error: unknown) => {
+    await sandbox.close();
+    throw error;
+  });
+  try {
+    const { scripts, htmlGzip, chartsDrawn } = await collectScripts(app.url, await signIn(app.url));
+    const sum = (list: Script[], key: 'gzip' | 'served' | 'raw') => list.reduce((n, s) => n + s[key], 0);
+    const before = scripts.filter((s) => !s.charts);
+    const charts = scripts.filter((s) => s.charts);
+    const chartsInHtml = scripts.some((s) => s.initial && s.holds.includes('recharts'));
+    const largest = [...scripts]
+      .sort((a, b) => b.gzip - a.gzip)
+      .slice(0, 5)
+      .map((s) => `${s.url.split('/').pop()} ${fmtBytes(s.gzip)}${s.charts ? ' (charts)' : ''}${s.holds.length ? ` [${s.holds.join(', ')}]` : ''}`);
+    const conditions = `signed-in /batches, demo sandbox 3,000 batches, Chromium, gzip level 9 per script`;
+    return [
+      {
+        target: '6a JS before the charts (gzip)',
+        figure: `${fmtBytes(sum(before, 'gzip'))} in ${before.length} scripts`,
+        goal: '≤ 200 kB',
+        ok: sum(before, 'gzip') <= GOAL_BYTES,
+        detail:
+          `${conditions}; as served ${fmtBytes(sum(before, 'served'))}, uncompressed ${fmtBytes(sum(before, 'raw'))}; HTML with its inline ` +
+          `payload ${fmtBytes(htmlGzip)}${chartsInHtml ? '; recharts is in the HTML scripts: the charts are NOT lazy' : ''}`,
+      },
+      {
+        target: '6a JS total with the charts (gzip)',
+        figure: `${fmtBytes(sum(scripts, 'gzip'))} in ${scripts.length} scripts (charts ${fmtBytes(sum(charts, 'gzip'))})`,
+        goal: 'charts lazy, drawn',
+        ok: chartsDrawn && !chartsInHtml && charts.length > 0,
+        detail: `${chartsDrawn ? 'charts drawn' : 'charts NOT drawn within 60 s'}; largest: ${largest.join('; ')}`,
+      },
+    ];
+  } finally {
+    await app.stop();
+    await sandbox.close();
+  }
+}
+
+runDirectly(import.meta.url, 'bundle', 'Target 6a: JavaScript for /batches', run);
