@@ -8,6 +8,8 @@ type Bench = { name: string; title: string; load: () => Promise<{ run: () => Pro
 
 // The list of benches, in the order they run. Add a bench here: it exports `run(): Promise<BenchResult[]>`.
 const BENCHES: Bench[] = [
+  { name: 'load', title: 'Targets 1-2: loading a large range', load: () => import('./load') },
+  { name: 'interaction', title: 'Target 3: 100,000 batches in the browser', load: () => import('./interaction') },
   { name: 'proxy', title: 'Target 4: proxy overhead', load: () => import('./proxy') },
   { name: 'export', title: 'Target 5: export', load: () => import('./export') },
   { name: 'bundle', title: 'Target 6a: JavaScript for /batches', load: () => import('./bundle') },
