@@ -27,6 +27,11 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
       </header>
       <main className={styles.main}>
         <h1 className={styles.title}>Batches</h1>
+        <p className={styles.intro}>
+          Every tray scan of your organisation in the chosen days: germination and usable-seedling rates, size
+          uniformity, warnings and analysis reports. Filter, sort and export; the address bar keeps the view, so a
+          link shows a colleague exactly what you see.
+        </p>
         <Suspense fallback={<p>Loading…</p>}>
           <BatchExplorerClient />
         </Suspense>

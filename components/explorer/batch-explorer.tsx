@@ -21,6 +21,7 @@ import { useBatchLoad } from './use-batch-load';
 import { useExplorerState } from './use-explorer-state';
 import { useSearchText } from './use-search-text';
 import { useThrottled } from './use-throttled';
+import { WhenVisible } from './when-visible';
 import styles from './explorer.module.css';
 
 const Charts = dynamic(() => import('./charts'), {
@@ -63,14 +64,10 @@ function Explorer() {
   const sortedAll = useMemo(() => sortRows(rows, state.sort, state.dir), [rows, state.sort, state.dir]);
   const sorted = useMemo(() => keepOnly(sortedAll, matching), [sortedAll, matching]);
   const summary = useMemo(() => summarize(matching), [matching]);
-  // Charts wait for the whole range: parts arrive side by side, so a partial chart would show gaps that are
-  // not in the data, and redrawing them is the heaviest work while rows stream in. Their code loads meanwhile.
+  // Charts wait for the whole range (parts arrive side by side, so a partial chart would show gaps that are
+  // not in the data) and for someone to scroll to them: they are the heaviest code and the heaviest drawing.
   // While someone types, they follow a moment later, after the table has been painted.
   const chartRows = useThrottled(useDeferredValue(matching), 250);
-  const hasRows = rows.length > 0;
-  useEffect(() => {
-    if (hasRows) void import('./charts');
-  }, [hasRows]);
   const crops = useMemo(() => cropsOf(rows), [rows]);
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
@@ -134,7 +131,9 @@ function Explorer() {
           )}
           {rows.length > 0 &&
             (complete || error ? (
-              <Charts rows={chartRows} zone={state.tz} target={state.target} onCrop={onCrop} />
+              <WhenVisible placeholder={<p className={styles.muted}>Charts appear here when you scroll to them.</p>}>
+                <Charts rows={chartRows} zone={state.tz} target={state.target} onCrop={onCrop} />
+              </WhenVisible>
             ) : (
               <p className={styles.muted}>The charts are drawn once every batch of the range has arrived.</p>
             ))}

@@ -21,7 +21,7 @@ type StreamLine =
 
 /** How often the page hears about new rows: at once for the first, then calmer as the list grows. */
 function notifyInterval(rows: number): number {
-  return rows < 5_000 ? 100 : rows < 30_000 ? 300 : 600;
+  return rows < 5_000 ? 200 : rows < 30_000 ? 300 : 600;
 }
 
 /**
@@ -98,7 +98,7 @@ export class BatchLoad {
     try {
       const response = await this.fetcher(`/api/batches/stream?${params}`, {
         signal: abort.signal,
-        headers: { accept: 'application/x-ndjson' },
+        headers: { accept: 'text/x-ndjson' },
       });
       if (!response.ok || !response.body) throw await ApiFailure.of(response);
       const whole = await readNdjson(response.body, (value) => {

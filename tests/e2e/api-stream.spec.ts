@@ -39,7 +39,7 @@ test('401 without a session; 422 naming the parameter for bad dates, bad parts a
 test('NDJSON of every batch, exactly the batches of sequential paging, each once', async () => {
   const response = await api('/api/batches/stream', { cookie });
   expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+  expect(response.headers.get('content-type')).toBe('text/x-ndjson; charset=utf-8');
   expect(response.headers.get('cache-control')).toBe('no-store');
   const ls = await lines(response);
   expect(ls.at(-1)).toEqual({ done: true, count: everything.length });

@@ -14,7 +14,7 @@ function filesUnder(dir: string): string[] {
 const SECRETS = [E2E_SESSION_SECRET, DEMO.clientSecret];
 
 test('security headers: CSP without unsafe-eval or inline scripts, no framing, nosniff, referrer policy', async () => {
-  for (const path of ['/sign-in', '/api/session']) {
+  for (const path of ['/sign-in']) {
     const response = await api(path);
     const csp = response.headers.get('content-security-policy')!;
     expect(csp, path).toBeTruthy();
@@ -25,6 +25,15 @@ test('security headers: CSP without unsafe-eval or inline scripts, no framing, n
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  }
+});
+
+test('the API allows nothing to load or frame from its answers', async () => {
+  for (const path of ['/api/session', '/api/batches', '/api/batches/stream']) {
+    const response = await api(path);
+    expect(response.headers.get('content-security-policy'), path).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
   }
 });
 
