@@ -42,5 +42,5 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: [{ source: '/((?!_next/static|_next/image|icon.svg).*)' }],
+  matcher: [{ source: '/((?!_next/static|_next/image|icon.svg|api/).*)' }],
 };
