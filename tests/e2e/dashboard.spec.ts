@@ -179,7 +179,8 @@ test('charts are drawn and clicking a crop filters the table', async ({ page }) 
 });
 
 test('an error mid-way keeps the rows loaded; retry resumes without duplicates', async ({ page }) => {
-  await sandbox('POST', '/_sandbox/faults', { latencyMs: 60 });
+  // Slow enough that the load is still running when the fault is armed (parts run 8 at a time).
+  await sandbox('POST', '/_sandbox/faults', { latencyMs: 300 });
   await openSignedIn(page, '/batches', DEMO);
   await expect(status(page)).toHaveText(/Loaded [1-9][\d,]* batches…/);
   await sandbox('POST', '/_sandbox/inject', { kind: 'malformed-json' });
@@ -187,6 +188,7 @@ test('an error mid-way keeps the rows loaded; retry resumes without duplicates',
   await expect(status(page)).toHaveText(/Loaded [\d,]+ batches \(stopped\)/);
   const kept = Number((await status(page).textContent())!.replace(/\D/g, ''));
   expect(kept).toBeGreaterThan(0);
+  await sandbox('POST', '/_sandbox/faults', { latencyMs: 0 });
   await page.getByRole('button', { name: 'Retry and continue loading' }).click();
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
 });
