@@ -4,6 +4,8 @@ import { BatchApiError } from '../batch-api';
 import { firstIssue } from '../zod-issue';
 import { ApiError, errorResponse, fromUpstream } from './api-error';
 import { getConfig } from './config';
+import { withRequestStats } from './request-context';
+import { logRequest } from './request-log';
 import { requireSession } from './session';
 import type { SessionData } from './session-rules';
 
@@ -111,7 +113,7 @@ export function route<
   options: Options<QS, BS, Auth>,
   handler: (ctx: Context<Infer<QS>, Infer<BS>, Auth>) => Promise<Response>,
 ): (request: Request) => Promise<Response> {
-  return async (request) => {
+  const handle = async (request: Request): Promise<Response> => {
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') checkOrigin(request);
       const session = options.auth ? await requireSession(request) : undefined;
@@ -128,5 +130,9 @@ export function route<
       console.error(JSON.stringify({ level: 'error', msg: 'unhandled route error', path: new URL(request.url).pathname, error: String(error) }));
       return errorResponse(new ApiError(500, 'internal error'));
     }
+  };
+  return (request) => {
+    const started = performance.now();
+    return withRequestStats(async (stats) => logRequest(request, await handle(request), started, stats));
   };
 }

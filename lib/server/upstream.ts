@@ -2,6 +2,7 @@ import 'server-only';
 import { BatchApiClient, TokenCache } from '../batch-api';
 import { keepAliveFetch } from '../batch-api/keep-alive-fetch';
 import { getConfig } from './config';
+import { recordUpstreamCall } from './request-context';
 
 const holder = globalThis as unknown as { __tokenCache?: TokenCache };
 
@@ -21,5 +22,6 @@ export function clientFor(credentials: { clientId: string; clientSecret: string 
     clientSecret: credentials.clientSecret,
     tokenCache: tokenCache(),
     fetch: keepAliveFetch,
+    onCall: recordUpstreamCall,
   });
 }

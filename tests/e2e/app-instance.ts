@@ -4,7 +4,7 @@ import { SANDBOX_URL } from '../../playwright.config';
 export type AppInstance = { url: string; stop(): Promise<void> };
 
 /** Another `next start` of the same build, with its own settings (short session limits, a second instance…). */
-export async function startApp(port: number, env: Record<string, string>): Promise<AppInstance> {
+export async function startApp(port: number, env: Record<string, string>, output?: string[]): Promise<AppInstance> {
   const child: ChildProcess = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
     env: {
       ...process.env,
@@ -13,8 +13,10 @@ export async function startApp(port: number, env: Record<string, string>): Promi
       NEXT_TELEMETRY_DISABLED: '1',
       ...env,
     },
-    stdio: 'ignore',
+    stdio: output ? ['ignore', 'pipe', 'pipe'] : 'ignore',
   });
+  // Every line the server prints, stdout and stderr, for tests of its logs.
+  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (d: Buffer) => output?.push(...d.toString().split('\n').filter(Boolean)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {

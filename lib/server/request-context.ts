@@ -1,0 +1,25 @@
+import 'server-only';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { UpstreamCall } from '../batch-api';
+import { noteUpstreamCall } from './upstream-health';
+
+/** What one request to our API did upstream, for its log line. */
+export type RequestStats = { upstreamCalls: number; upstreamMs: number; upstreamFailures: number };
+
+const storage = new AsyncLocalStorage<RequestStats>();
+
+/** Runs `work` with its own upstream counters (work started inside, streams included, counts here). */
+export function withRequestStats<T>(work: (stats: RequestStats) => Promise<T>): Promise<T> {
+  const stats: RequestStats = { upstreamCalls: 0, upstreamMs: 0, upstreamFailures: 0 };
+  return storage.run(stats, () => work(stats));
+}
+
+/** Every upstream call of the server goes through here: the request's counters and the health record. */
+export function recordUpstreamCall(call: UpstreamCall): void {
+  noteUpstreamCall(call);
+  const stats = storage.getStore();
+  if (!stats) return;
+  stats.upstreamCalls++;
+  stats.upstreamMs += call.durationMs;
+  if (call.status === null || call.status >= 500) stats.upstreamFailures++;
+}
