@@ -33,6 +33,10 @@ export function SignInForm({ next }: { next: string }) {
       else if (response.status === 503) {
         const wait = response.headers.get('retry-after');
         setError(`The Batch Data Service is unavailable right now. Try again${wait ? ` in ${wait} s` : ' shortly'}.`);
+      } else if (response.status === 429) {
+        const wait = Number(response.headers.get('retry-after'));
+        const minutes = Math.ceil(wait / 60);
+        setError(`Too many sign-in attempts. Try again in ${wait > 90 ? `${minutes} minutes` : `${wait} seconds`}.`);
       } else setError(detail ?? `Sign-in failed (${response.status}).`);
     } catch {
       setError('Could not reach the dashboard server. Check your connection and try again.');

@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   SESSION_SECRET_PREVIOUS: z.string().optional(),
   SESSION_TTL_S: seconds(12 * 3600),
   SESSION_IDLE_S: seconds(30 * 60),
+  SIGNIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
+  SIGNIN_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(10),
   /** Public origin when behind a proxy that rewrites Host, e.g. https://dashboard.example.com */
   APP_ORIGIN: z.url().optional(),
 });
@@ -29,6 +31,8 @@ export type AppConfig = {
   version: z.infer<typeof ApiVersionSchema>;
   timeoutMs: number;
   concurrency: number;
+  signInPerIp: number;
+  signInFailuresPerClient: number;
   /** iron-session passwords: the highest key seals, every key unseals. */
   sessionPasswords: Record<string, string>;
   sessionTtlS: number;
@@ -68,6 +72,8 @@ function load(env: Record<string, string | undefined>): AppConfig {
     version: e.BATCH_API_VERSION,
     timeoutMs: e.BATCH_API_TIMEOUT_MS,
     concurrency: e.BATCH_API_CONCURRENCY,
+    signInPerIp: e.SIGNIN_ATTEMPTS_PER_IP,
+    signInFailuresPerClient: e.SIGNIN_FAILURES_PER_CLIENT,
     sessionPasswords: passwords,
     sessionTtlS: e.SESSION_TTL_S,
     sessionIdleS: e.SESSION_IDLE_S,

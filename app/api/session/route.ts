@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '@/lib/server/api-error';
 import { route } from '@/lib/server/route';
 import { endSession, startSession } from '@/lib/server/session';
+import { admitSignIn, noteFailedSignIn } from '@/lib/server/sign-in-throttle';
 import { clientFor } from '@/lib/server/upstream';
 import { AuthenticationError } from '@/lib/batch-api';
 
@@ -14,10 +15,14 @@ const SignInSchema = z
 
 /** Sign in with the organisation's client credentials, verified against the service's auth endpoint. */
 export const POST = route({ auth: false, body: SignInSchema }, async ({ request, body }) => {
+  admitSignIn(request, body.clientId);
   try {
     await clientFor(body).authenticate({ fresh: true });
   } catch (error) {
-    if (error instanceof AuthenticationError) throw new ApiError(401, 'clientSecret: the client ID or client secret is not right');
+    if (error instanceof AuthenticationError) {
+      noteFailedSignIn(body.clientId);
+      throw new ApiError(401, 'clientSecret: the client ID or client secret is not right');
+    }
     throw error;
   }
   await startSession(request, body);
