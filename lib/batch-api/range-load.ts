@@ -1,6 +1,6 @@
 import { AdaptiveLimit } from './adaptive-limit';
 import type { BatchApiClient } from './client';
-import { splitPart, spanOf, type RangePart } from './range-parts';
+import { planParts, splitPart, spanOf, type RangePart } from './range-parts';
 import type { Batch, BatchQuery } from './schemas';
 
 export type RangeLoadOptions = {
@@ -15,6 +15,8 @@ export type RangeLoadOptions = {
 
 /** Parts planned per request slot: uneven parts (seasons, weekends) then even out across the slots. */
 const PARTS_PER_SLOT = 4;
+/** A part walked for more pages than this is finished alone rather than cut again (its pages would be fetched twice). */
+const MAX_PAGES_TO_RECUT = 4;
 /** Chunks held for a slow reader before the loader waits for it. */
 const MAX_BUFFERED_CHUNKS = 64;
 
@@ -23,7 +25,7 @@ const MAX_BUFFERED_CHUNKS = 64;
  *
  * - The first page of the whole range comes first: a small range costs one request, and the first rows
  *   arrive after one round trip whatever the size of the range.
- * - A bigger range is cut into equal time spans, planned from that page when an end is open; a part whose
+ * - A bigger range is cut into equal time spans, planned from that page when an end is open (see planParts); a part whose
  *   first page shows it holds more than a page is cut again while request slots would otherwise sit idle,
  *   so the split follows where the batches are. Nothing assumes the service's order within a page.
  * - Parts share their boundary instants (inclusive filters): each batch is given out once, by `batch_id`.
@@ -88,9 +90,8 @@ export class RangeLoad {
           this.finished = true;
           return;
         }
-        const span = spanOf(first.data);
         // Newest parts first: tables open newest first, so the top of the view settles soonest.
-        this.queue = splitPart(whole, this.slots * PARTS_PER_SLOT, { lo: span.lo, hi: Math.max(this.now(), span.hi ?? 0) }).reverse();
+        this.queue = planParts(whole, this.slots * PARTS_PER_SLOT, first.data, this.now()).reverse();
       }
 
       // A part counts as active from the moment a worker takes it, so no other worker sees an empty moment.
@@ -130,15 +131,18 @@ export class RangeLoad {
 
   private async walk(part: RangePart, workers: Workers, out: Channel<Batch[]>, signal: AbortSignal) {
     let cursor: string | null = null;
-    for (let first = true; ; first = false) {
+    const seen: Batch[] = [];
+    for (let walked = 1; ; walked++) {
       const page = await this.request(part, cursor, signal);
       const fresh = this.fresh(page.data);
       if (fresh.length) await out.put(fresh, signal);
       if (page.next_token === null) break;
-      // More than a page here: if other slots are idle, cut what is left into that many parts instead of
-      // walking it alone. The parts fetch this page again; its batches are already given out.
-      if (first && workers.idle > 0) {
-        const span = spanOf(page.data);
+      // More to walk here while other slots sit idle: cut this part into that many more instead of walking
+      // it alone. The new parts fetch what was walked again (its batches are already given out), so only
+      // a part walked for a few pages is cut. Nothing here assumes the order of the service's pages.
+      seen.push(...page.data);
+      if (walked <= MAX_PAGES_TO_RECUT && workers.idle > 0) {
+        const span = spanOf(seen);
         const parts = splitPart(part, workers.idle + 1, { lo: span.lo, hi: Math.max(this.now(), span.hi ?? 0) });
         if (parts.length > 1) {
           this.queue.unshift(...parts.reverse());
@@ -215,6 +219,8 @@ class Channel<T> {
   private writers: (() => void)[] = [];
 
   async put(item: T, signal: AbortSignal) {
+    // After a failure nobody reads: a page put now would be lost while its part left `remaining()`.
+    signal.throwIfAborted();
     while (this.items.length >= MAX_BUFFERED_CHUNKS) {
       signal.throwIfAborted();
       await new Promise<void>((resolve) => this.writers.push(resolve));

@@ -62,3 +62,39 @@ export function spanOf(batches: readonly { batch_creation_date: string }[]): { l
   }
   return { lo, hi };
 }
+
+const DAY_MS = 86_400_000;
+/** Steps back in time, each 4× wider, behind the earliest batch seen; then one open part for anything older. */
+const STEPS_BACK = 6;
+/** Parts behind the first page never start before this (the open part covers anything earlier). */
+const FLOOR_MS = Date.UTC(1970, 0, 1);
+
+/** True when the batches are in ascending creation order (what a service answering oldest first sends). */
+export function oldestFirst(batches: readonly { batch_creation_date: string }[]): boolean {
+  for (let i = 1; i < batches.length; i++) {
+    if (Date.parse(batches[i]!.batch_creation_date) < Date.parse(batches[i - 1]!.batch_creation_date)) return false;
+  }
+  return true;
+}
+
+/**
+ * The plan for a range whose first page showed it holds more than a page. With a start date, or when the
+ * first page came oldest first (so its earliest batch is where the history begins), equal parts from there
+ * to the end; the first part keeps the open start, so nothing earlier is lost. Otherwise (a service that
+ * answers newest first, or in no order: the spec does not say) the first page only shows the recent end:
+ * equal parts over that, and behind it parts that widen 4× per step, each cut in four, then one open part.
+ */
+export function planParts(whole: RangePart, count: number, first: readonly { batch_creation_date: string }[], now: number): RangePart[] {
+  const seen = spanOf(first);
+  const hi = Math.max(now, seen.hi ?? 0);
+  if (whole.start_date !== undefined || seen.lo === undefined || oldestFirst(first)) return splitPart(whole, count, { lo: seen.lo, hi });
+  const recent = splitPart(withBounds(iso(seen.lo), whole.end_date), count, { hi });
+  const older: RangePart[] = [];
+  let end = seen.lo;
+  for (let step = 0, width = Math.max(hi - seen.lo, DAY_MS); step < STEPS_BACK && end - width >= FLOOR_MS; step++, width *= 4) {
+    older.unshift(...splitPart(withBounds(iso(end - width), iso(end)), 4));
+    end -= width;
+  }
+  older.unshift(withBounds(undefined, iso(end)));
+  return [...older, ...recent];
+}
