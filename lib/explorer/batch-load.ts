@@ -119,6 +119,8 @@ export class BatchLoad {
       this.error =
         error instanceof ApiFailure ? error : new ApiFailure(0, 'The dashboard server could not be reached.', null);
     } finally {
+      // A failure while reading (a bad line) must not leave the server streaming to nobody.
+      if (!this.complete) abort.abort();
       if (this.running === abort) this.running = null;
     }
     this.publish();

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { UtcDateString } from '../batch-api/schemas';
+import { parseUtcDate } from '../utc-date';
 
 /** Query of /api/batches and its export: the service's date rules, checked before any upstream call. */
 export const RangeQuerySchema = z
@@ -55,5 +56,36 @@ export function formatParts(parts: { start_date?: string; end_date?: string }[])
   return parts.map((p) => `${p.start_date ?? ''}~${p.end_date ?? ''}`).join(',');
 }
 
+const msOf = (date: string | undefined): number | undefined => {
+  if (date === undefined) return undefined;
+  const parsed = parseUtcDate(date);
+  return parsed.ok ? parsed.instant.ms : undefined;
+};
+
+/**
+ * Why `parts` cannot be the unfinished parts of this range, or null. Parts must lie inside the range and not
+ * overlap (neighbours may share an instant): otherwise a crafted list of 128 open parts would make one
+ * request ask the service for the whole history 128 times.
+ */
+function partsProblem(range: { start_date?: string; end_date?: string }, parts: { start_date?: string; end_date?: string }[]): string | null {
+  const lo = msOf(range.start_date) ?? -Infinity;
+  const hi = msOf(range.end_date) ?? Infinity;
+  const spans = parts
+    .map((p) => ({ from: msOf(p.start_date) ?? -Infinity, to: msOf(p.end_date) ?? Infinity }))
+    .sort((a, b) => a.from - b.from || a.to - b.to);
+  for (const [i, span] of spans.entries()) {
+    if (span.from < lo || span.to > hi) return 'every part must lie inside start_date..end_date';
+    if (span.from > span.to) return 'a part ends before it starts';
+    if (i > 0 && spans[i - 1]!.to > span.from) return 'parts must not overlap';
+  }
+  return null;
+}
+
 /** Query of /api/batches/stream: the range, or the parts of it still to fetch after an interruption. */
-export const StreamQuerySchema = RangeQuerySchema.extend({ parts: PartsParam.optional() }).strict();
+export const StreamQuerySchema = RangeQuerySchema.extend({ parts: PartsParam.optional() })
+  .strict()
+  .superRefine((query, ctx) => {
+    if (!query.parts) return;
+    const problem = partsProblem(query, query.parts);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['parts'], message: problem });
+  });

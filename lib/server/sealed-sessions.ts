@@ -37,6 +37,11 @@ export class SealedSessionCache {
     }
     return { ...data } as Partial<T>;
   }
+
+  /** Drops an opened cookie (sign-out): its data, the client secret included, need not stay in memory. */
+  forget(seal: string | undefined): void {
+    if (seal) this.entries.delete(seal);
+  }
 }
 
 /** Iron seals (`Fe26.2*id*salt*iv*data*expiration*hmacSalt*hmac`, then `~2`) carry their expiry in clear. */

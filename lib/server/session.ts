@@ -93,6 +93,8 @@ export async function startSession(request: Request, credentials: { clientId: st
 export async function endSession(request: Request) {
   const session = await open(request);
   await revokeCurrent(session);
+  // Revocation already refuses it; this also drops the opened copy (and its secret) from memory.
+  sealedSessions().forget((await cookies()).get(SESSION_COOKIE)?.value);
   session.destroy();
 }
 

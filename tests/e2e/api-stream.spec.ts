@@ -29,6 +29,12 @@ test('401 without a session; 422 naming the parameter for bad dates, bad parts a
     ['parts=2025-01-01T00:00:00Z', 'parts'],
     ['parts=~2025-13-01T00:00:00Z', 'parts'],
     ['cursor=abc', 'cursor'],
+    // Resume parts must be disjoint pieces of the range: no multiplying one request into many full loads.
+    ['parts=~,~', 'parts'],
+    ['parts=~2025-02-01T00:00:00Z,2025-01-01T00:00:00Z~', 'parts'],
+    ['start_date=2025-01-01T00:00:00Z&parts=~2025-02-01T00:00:00Z', 'parts'],
+    ['end_date=2025-01-01T00:00:00Z&parts=2024-12-01T00:00:00Z~2025-02-01T00:00:00Z', 'parts'],
+    ['parts=2025-02-01T00:00:00Z~2025-01-01T00:00:00Z', 'parts'],
   ]) {
     const response = await api(`/api/batches/stream?${query}`, { cookie });
     expect(response.status, query).toBe(422);
