@@ -21,6 +21,8 @@ const EnvSchema = z.object({
   SESSION_IDLE_S: seconds(30 * 60),
   SIGNIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
   SIGNIN_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Shared revocation list and token cache for several instances, e.g. redis://127.0.0.1:6379/0 */
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   /** Public origin when behind a proxy that rewrites Host, e.g. https://dashboard.example.com */
   APP_ORIGIN: z.url().optional(),
 });
@@ -32,6 +34,7 @@ export type AppConfig = {
   timeoutMs: number;
   concurrency: number;
   signInPerIp: number;
+  redisUrl?: string;
   signInFailuresPerClient: number;
   /** iron-session passwords: the highest key seals, every key unseals. */
   sessionPasswords: Record<string, string>;
@@ -73,6 +76,7 @@ function load(env: Record<string, string | undefined>): AppConfig {
     timeoutMs: e.BATCH_API_TIMEOUT_MS,
     concurrency: e.BATCH_API_CONCURRENCY,
     signInPerIp: e.SIGNIN_ATTEMPTS_PER_IP,
+    redisUrl: e.REDIS_URL,
     signInFailuresPerClient: e.SIGNIN_FAILURES_PER_CLIENT,
     sessionPasswords: passwords,
     sessionTtlS: e.SESSION_TTL_S,

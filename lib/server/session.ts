@@ -5,11 +5,14 @@ import { cookies } from 'next/headers';
 import { ApiError } from './api-error';
 import { getConfig } from './config';
 import { MemoryRevocationStore, type RevocationStore } from './revocations';
+import { sharedRedis } from './redis-connection';
+import { RedisRevocationStore } from './redis-stores';
 import { SealedSessionCache } from './sealed-sessions';
 import { judgeSession, needsTouch, SESSION_COOKIE, type SessionData } from './session-rules';
 
 const holder = globalThis as unknown as { __revocations?: RevocationStore; __sealedSessions?: SealedSessionCache };
-const revocations = (): RevocationStore => (holder.__revocations ??= new MemoryRevocationStore());
+const revocations = (): RevocationStore =>
+  (holder.__revocations ??= getConfig().redisUrl ? new RedisRevocationStore(sharedRedis()) : new MemoryRevocationStore());
 const sealedSessions = () => (holder.__sealedSessions ??= new SealedSessionCache(getConfig().sessionPasswords, getConfig().sessionTtlS));
 
 /** The cookie lives exactly as long as the session has left (iron-session's own default would be ttl - 60 s). */
