@@ -14,6 +14,7 @@ const BENCHES: Bench[] = [
   { name: 'export', title: 'Target 5: export', load: () => import('./export') },
   { name: 'bundle', title: 'Target 6a: JavaScript for /batches', load: () => import('./bundle') },
   { name: 'lighthouse', title: 'Target 6b: Lighthouse', load: () => import('./lighthouse') },
+  { name: 'readers', title: 'Issue 6: 50 concurrent readers', load: () => import('./readers') },
 ];
 
 async function main() {
