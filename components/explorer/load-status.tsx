@@ -1,6 +1,5 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
 import { ApiFailure } from '@/lib/explorer/api-failure';
 import { fmtCount } from './format';
 import styles from './explorer.module.css';
@@ -9,27 +8,9 @@ type Props = { loaded: number; shown: number; complete: boolean; error: Error | 
 
 /** Progress while pages arrive, the final count, and a retry that resumes where loading stopped. */
 export function LoadStatus({ loaded, shown, complete, error, onRetry }: Props) {
-  // A 503 retries by itself when the server's Retry-After has passed; other errors wait for the person.
-  const deadline = error instanceof ApiFailure && error.status === 503 ? error.at + (error.retryAfterS ?? 5) * 1000 : null;
-  const [now, setNow] = useState(() => Date.now());
-  const retry = useRef(onRetry);
-  useEffect(() => {
-    retry.current = onRetry;
-  }, [onRetry]);
-  useEffect(() => {
-    if (deadline === null) return;
-    // Fires once per failure: a new failure brings a new deadline.
-    const timer = setInterval(() => {
-      setNow(Date.now());
-      if (Date.now() >= deadline) {
-        clearInterval(timer);
-        retry.current();
-      }
-    }, 250);
-    return () => clearInterval(timer);
-  }, [deadline]);
-  const countdown = deadline === null ? null : Math.max(0, Math.ceil((deadline - now) / 1000));
-
+  // No automatic retry here: the server has already retried the service within its deadline (one layer of
+  // retries), so the person decides when to try again; the service's Retry-After is shown as advice.
+  const waitS = error instanceof ApiFailure && error.status === 503 ? error.retryAfterS : null;
   const text = complete ? `${fmtCount(shown)} ${shown === 1 ? 'batch' : 'batches'}` : `Loaded ${fmtCount(loaded)} batches…`;
   return (
     <div className={styles.status}>
@@ -39,7 +20,7 @@ export function LoadStatus({ loaded, shown, complete, error, onRetry }: Props) {
       {error && (
         <div role="alert" className={styles.error}>
           <p>{describe(error)}</p>
-          {countdown !== null && countdown > 0 && <p>Retrying in {countdown} s…</p>}
+          {waitS !== null && <p>The service suggests trying again in {waitS} s.</p>}
           <button type="button" className="button" onClick={onRetry}>
             {loaded > 0 ? 'Retry and continue loading' : 'Retry'}
           </button>

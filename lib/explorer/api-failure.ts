@@ -8,9 +8,6 @@ export class ApiFailure extends Error {
     super(detail);
   }
 
-  /** When it failed: a retry countdown runs from here. */
-  readonly at = Date.now();
-
   /** The failure of a response that is not ok, from its `{detail}` body and `Retry-After`. */
   static async of(response: Response): Promise<ApiFailure> {
     const body = (await response.json().catch(() => ({}))) as { detail?: unknown };

@@ -193,15 +193,24 @@ test('an error mid-way keeps the rows loaded; retry resumes without duplicates',
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
 });
 
-test('an outage shows a countdown and recovers by itself', async ({ page }) => {
+test('an outage is explained once the server has given up; the browser adds no retries of its own; Retry recovers', async ({ page }) => {
   await openSignedIn(page, '/batches');
   await expect(status(page)).toHaveText('22 batches');
-  await sandbox('POST', '/_sandbox/faults', { outage: true, retryAfterS: 0 });
+  await sandbox('POST', '/_sandbox/faults', { outage: true, retryAfterS: 1 });
+  const streams: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/batches/stream')) streams.push(r.url());
+  });
   await page.reload();
   await expect(alert(page)).toContainText('unavailable');
-  await expect(alert(page)).toContainText(/Retrying in \d s/);
+  await expect(alert(page)).toContainText('The service suggests trying again in 1 s');
+  // One layer of retries: the server retried the service; the page waits for the person.
+  await page.waitForTimeout(2500);
+  expect(streams).toHaveLength(1);
   await sandbox('POST', '/_sandbox/faults', { outage: false });
-  await expect(status(page)).toHaveText('22 batches', { timeout: 10_000 });
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(status(page)).toHaveText('22 batches');
+  expect(streams).toHaveLength(2);
 });
 
 test('an expired session sends the person to sign in and back to the same view', async ({ page }) => {
