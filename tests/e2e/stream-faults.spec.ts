@@ -62,8 +62,8 @@ test('tokens expiring every 2 s while a slow load runs: every batch, no error', 
   expectEverythingOnce(ids);
 });
 
-test('every token revoked in the middle of paging: the server signs in again, every batch once', async () => {
-  await sandbox('POST', '/_sandbox/faults', { latencyMs: 100 });
+test('every token revoked in the middle of paging, 200 ms per request: the server signs in again, every batch once', async () => {
+  await sandbox('POST', '/_sandbox/faults', { latencyMs: 200 });
   const { ids, errors } = await loadResuming(() => sandbox('POST', '/_sandbox/revoke-tokens'));
   expect(errors).toEqual([]);
   expect(ids.length).toBe(new Set(ids).size);
