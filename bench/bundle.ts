@@ -5,7 +5,7 @@
  * requested before the first lazily loaded chunk holding recharts; "total" adds the charts' chunks.
  */
 import { gzipSync } from 'node:zlib';
-import { launchChromium } from './support/browser';
+import { launchChromium, signedInContext } from './support/browser';
 import { runDirectly } from './support/main';
 import { freeBenchPort, signIn, startBenchApp, startBenchSandbox } from './support/stack';
 import { fmtBytes, type BenchResult } from './support/stats';
@@ -27,9 +27,7 @@ export type Script = { url: string; start: number; served: number; raw: number; 
 export async function collectScripts(appUrl: string, cookie: string): Promise<{ scripts: Script[]; htmlGzip: number; chartsDrawn: boolean }> {
   const browser = await launchChromium();
   try {
-    const context = await browser.newContext();
-    const name = cookie.slice(0, cookie.indexOf('='));
-    await context.addCookies([{ name, value: cookie.slice(name.length + 1), url: appUrl, httpOnly: true, sameSite: 'Lax' }]);
+    const context = await signedInContext(browser, appUrl, cookie);
     const page = await context.newPage();
     const bodies = new Map<string, Promise<Buffer>>();
     page.on('response', (response) => {

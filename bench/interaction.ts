@@ -4,7 +4,7 @@
  * sorting a column take from the input event to the updated table on screen (DOM change, then next frame).
  */
 import type { Page } from '@playwright/test';
-import { launchChromium } from './support/browser';
+import { launchChromium, signedInContext } from './support/browser';
 import { runDirectly } from './support/main';
 import { installMarks, readMarks } from './support/page-marks';
 import { signIn, startBenchApp, startBenchSandbox } from './support/stack';
@@ -64,9 +64,7 @@ export async function run(): Promise<BenchResult[]> {
   try {
     const cookie = await signIn(app.url);
     const total = sandbox.organisations[0]!.batches.length;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const [name, value] = cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: app.url }]);
+    const context = await signedInContext(browser, app.url, cookie, { width: 1280, height: 900 });
     const page = await context.newPage();
     await installProbes(page);
     await installMarks(page);

@@ -7,7 +7,7 @@ import { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/browser';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium';
 import { runDirectly } from './support/main';
 import { freeBenchPort, signIn, startBenchApp, startBenchSandbox } from './support/stack';
 import { fmtMs, median, type BenchResult } from './support/stats';

@@ -4,7 +4,7 @@
  * 100, 40 ms per request). Also checks that the fast path returns exactly the batches of sequential paging.
  */
 import type { Browser } from '@playwright/test';
-import { launchChromium } from './support/browser';
+import { launchChromium, signedInContext } from './support/browser';
 import { runDirectly } from './support/main';
 import { signIn, startBenchApp, startBenchSandbox } from './support/stack';
 import { median, fmtMs, type BenchResult } from './support/stats';
@@ -56,9 +56,7 @@ async function onePage(sandbox: Sandbox): Promise<number> {
 
 /** Navigation start to the first row on screen and to the final count in the status, in a fresh context. */
 async function dashboard(browser: Browser, appUrl: string, cookie: string, path: string, expectCount?: number) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const [name, value] = cookie.split('=') as [string, string];
-  await context.addCookies([{ name, value, url: appUrl }]);
+  const context = await signedInContext(browser, appUrl, cookie, { width: 1280, height: 900 });
   const page = await context.newPage();
   await installMarks(page);
   await page.goto(appUrl + path);
