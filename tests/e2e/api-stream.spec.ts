@@ -1,7 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, sandbox, signIn, walkApi, type ApiBatch } from './support';
-
-type Line = { batches?: ApiBatch[]; done?: true; count?: number; error?: { status: number; detail: string }; remaining?: string };
+import { api, idsOf, sandbox, signIn, streamLines, walkApi, type StreamLine } from './support';
 
 let cookie: string;
 let everything: string[];
@@ -13,13 +11,7 @@ test.beforeAll(async () => {
 });
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
-async function lines(response: Response): Promise<Line[]> {
-  const text = await response.text();
-  expect(text.endsWith('\n')).toBe(true);
-  return text.trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
-}
-
-const idsOf = (ls: Line[]) => ls.flatMap((l) => (l.batches ?? []).map((b) => b.batch_id));
+const lines = async (response: Response): Promise<StreamLine[]> => streamLines(await response.text());
 
 test('401 without a session; 422 naming the parameter for bad dates, bad parts and unknown parameters', async () => {
   expect((await api('/api/batches/stream')).status).toBe(401);
@@ -73,7 +65,7 @@ test('a failure mid-way ends with an error line naming the parts left; those par
   let text = decoder.decode((await reader.read()).value, { stream: true });
   await sandbox('POST', '/_sandbox/inject', { kind: 'malformed-json' });
   for (let r = await reader.read(); !r.done; r = await reader.read()) text += decoder.decode(r.value, { stream: true });
-  const first = await lines(new Response(text));
+  const first = streamLines(text);
   expect(idsOf(first).length).toBeGreaterThan(0);
   expect(idsOf(first).length).toBeLessThan(everything.length);
   const end = first.at(-1)!;

@@ -1,7 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, sandbox, signIn, walkApi } from './support';
-
-type Line = { batches?: { batch_id: string }[]; done?: true; error?: { status: number; detail: string }; remaining?: string };
+import { api, idsOf, sandbox, signIn, streamLines, walkApi } from './support';
 
 let cookie: string;
 let everything: string[];
@@ -36,8 +34,8 @@ async function loadResuming(during: () => Promise<unknown> = async () => {}) {
         await during();
       }
     }
-    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Line);
-    for (const l of lines) for (const b of l.batches ?? []) ids.push(b.batch_id);
+    const lines = streamLines(text);
+    ids.push(...idsOf(lines));
     const end = lines.at(-1)!;
     if (end.done) return { ids, errors };
     expect(end.error, JSON.stringify(end)).toBeTruthy();

@@ -54,3 +54,21 @@ export async function walkApi(cookie: string, query: Record<string, string> = {}
   } while (cursor !== null);
   return { batches: all, calls };
 }
+
+/** One line of `/api/batches/stream`. */
+export type StreamLine = {
+  batches?: ApiBatch[];
+  done?: true;
+  count?: number;
+  error?: { status: number; detail: string };
+  remaining?: string;
+};
+
+/** The lines of a whole stream body (every line, the last included, ends with a newline). */
+export function streamLines(text: string): StreamLine[] {
+  if (!text.endsWith('\n')) throw new Error(`the stream ended mid-line: ${JSON.stringify(text.slice(-80))}`);
+  return text.trimEnd().split('\n').map((l) => JSON.parse(l) as StreamLine);
+}
+
+/** Ids of every batch in these lines, in the order they came. */
+export const idsOf = (lines: StreamLine[]) => lines.flatMap((l) => (l.batches ?? []).map((b) => b.batch_id));
