@@ -131,29 +131,38 @@ export class RangeLoad {
 
   private async walk(part: RangePart, workers: Workers, out: Channel<Batch[]>, signal: AbortSignal) {
     let cursor: string | null = null;
-    const seen: Batch[] = [];
+    // Earliest and latest instants walked so far: planning bounds when this part's ends are open.
+    let lo = Infinity;
+    let hi = -Infinity;
     for (let walked = 1; ; walked++) {
       const page = await this.request(part, cursor, signal);
       const fresh = this.fresh(page.data);
       if (fresh.length) await out.put(fresh, signal);
       if (page.next_token === null) break;
-      // More to walk here while other slots sit idle: cut this part into that many more instead of walking
-      // it alone. The new parts fetch what was walked again (its batches are already given out), so only
-      // a part walked for a few pages is cut. Nothing here assumes the order of the service's pages.
-      seen.push(...page.data);
-      if (walked <= MAX_PAGES_TO_RECUT && workers.idle > 0) {
-        const span = spanOf(seen);
-        const parts = splitPart(part, workers.idle + 1, { lo: span.lo, hi: Math.max(this.now(), span.hi ?? 0) });
-        if (parts.length > 1) {
-          this.queue.unshift(...parts.reverse());
-          workers.wake();
-          break;
-        }
+      if (walked <= MAX_PAGES_TO_RECUT) {
+        const span = spanOf(page.data);
+        lo = Math.min(lo, span.lo ?? Infinity);
+        hi = Math.max(hi, span.hi ?? -Infinity);
+        if (this.recut(part, workers, lo, hi)) break;
       }
       cursor = page.next_token;
     }
     this.active.delete(part);
     workers.wake();
+  }
+
+  /**
+   * More to walk in `part` while other slots sit idle: cut it into that many more parts instead of walking
+   * it alone. The new parts fetch what was walked again (its batches are already given out), which is why
+   * only a part walked for a few pages is cut. Nothing here assumes the order of the service's pages.
+   */
+  private recut(part: RangePart, workers: Workers, lo: number, hi: number): boolean {
+    if (workers.idle === 0) return false;
+    const parts = splitPart(part, workers.idle + 1, { lo: Number.isFinite(lo) ? lo : undefined, hi: Math.max(this.now(), hi) });
+    if (parts.length < 2) return false;
+    this.queue.unshift(...parts.reverse());
+    workers.wake();
+    return true;
   }
 
   private async request(part: RangePart, cursor: string | null, signal: AbortSignal) {
