@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests drive Debian's Chromium (browsers cannot be downloaded here) and start Debian's
+# The tests drive Debian's Chromium (browsers cannot be downloaded here) and start Debian's
 # redis-server for the two-instance tests. Installs what is missing when run as root.
 set -euo pipefail
 CHROMIUM=${CHROMIUM_PATH:-/usr/bin/chromium}

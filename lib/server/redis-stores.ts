@@ -40,7 +40,8 @@ export class RedisRevocationStore implements RevocationStore {
 }
 
 /** Compare-and-delete: drop the token only while it is still the one the service refused. */
-const DELETE_IF = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+const DELETE_IF =
+  "local v = redis.call('get', KEYS[1]) if v and cjson.decode(v).token == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
 /**
  * Access tokens shared by every instance: a token fetched by one serves all until it expires. Keys are
@@ -71,8 +72,7 @@ export class RedisTokenStore implements TokenStore {
 
   async delete(key: string, token: string) {
     try {
-      const raw = await this.redis.get(`${PREFIX}token:${key}`);
-      if (raw && (JSON.parse(raw) as CachedToken).token === token) await this.redis.eval(DELETE_IF, 1, `${PREFIX}token:${key}`, raw);
+      await this.redis.eval(DELETE_IF, 1, `${PREFIX}token:${key}`, token);
     } catch {
       // A refused token left behind is refused again and replaced.
     }

@@ -67,11 +67,12 @@ export function clientIp(request: Request): string {
  */
 export function admitSignIn(request: Request, clientId: string): void {
   const { ip, client } = counters();
-  const wait = Math.max(ip.waitS(clientIp(request)), client.waitS(clientId));
+  const address = clientIp(request);
+  const wait = Math.max(ip.waitS(address), client.waitS(clientId));
   if (wait > 0) {
     throw new ApiError(429, `clientId: too many sign-in attempts; try again in ${wait} s`, { 'retry-after': String(wait) });
   }
-  ip.hit(clientIp(request));
+  ip.hit(address);
 }
 
 export function noteFailedSignIn(clientId: string): void {
