@@ -18,7 +18,7 @@ function boundMs(value: string | undefined, side: 'start' | 'end'): number | und
 }
 
 /**
- * Cuts `part` into at most `count` parts of equal time span. `knownLo`/`knownHi` stand in for an open end
+ * Cuts `part` into at most `count` parts of equal time span. `known.lo`/`known.hi` stand in for an open end
  * when planning (e.g. the earliest batch seen so far, or now); the outer parts still keep the open end, so
  * nothing before or after the planning bounds is lost.
  */
