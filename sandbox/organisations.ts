@@ -1,4 +1,4 @@
-import type { Batch } from '../lib/batch-api/schemas';
+import type { Batch } from '../lib/contract';
 import { DEMO_CREDENTIALS } from '../lib/demo-credentials';
 import type { SandboxConfig } from './config';
 import { EDGE_CASE_BATCHES } from './data/edge-cases';

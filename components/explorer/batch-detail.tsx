@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
-import { BATCH_FIELDS } from '@/lib/batch-api/schemas';
+import { BATCH_FIELDS } from '@/lib/contract';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Row } from '@/lib/explorer/rows';
 import { AnalysisLink } from './analysis-link';

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { BATCH_FIELDS } from '@/lib/batch-api/schemas';
+import { BATCH_FIELDS } from '@/lib/contract';
 import { csvRow, csvRows } from '@/lib/csv';
 import { rangeToQuery } from '@/lib/explorer/date-range';
 import { ApiFailure } from '@/lib/explorer/api-failure';

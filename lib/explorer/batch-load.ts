@@ -1,4 +1,4 @@
-import type { Batch } from '../batch-api/schemas';
+import type { Batch } from '../contract';
 import { ApiFailure } from './api-failure';
 import { readNdjson } from './ndjson';
 import { mergeInCreationOrder, toRow, type Row } from './rows';

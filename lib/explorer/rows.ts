@@ -1,4 +1,4 @@
-import type { Batch } from '../batch-api/schemas';
+import type { Batch } from '../contract';
 import type { ExplorerState, SortField } from './url-state';
 
 /** A batch with the numbers parsed once, so filtering and sorting 100k rows stay cheap. */

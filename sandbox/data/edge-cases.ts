@@ -1,4 +1,4 @@
-import type { Batch } from '../../lib/batch-api/schemas';
+import type { Batch } from '../../lib/contract';
 
 /**
  * Hand-made batches for the `edge-client` organisation: hostile text, odd links, nulls, boundary

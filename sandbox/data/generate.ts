@@ -1,4 +1,4 @@
-import type { Batch } from '../../lib/batch-api/schemas';
+import type { Batch } from '../../lib/contract';
 import { formatUtcDate } from '../../lib/utc-date';
 import { COMMENTS, CROPS, SITES, type CropProfile } from './crops';
 import { createRandom, type Random } from './random';

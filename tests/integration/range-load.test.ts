@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RangeLoad, type RangeLoadOptions } from '@/lib/batch-api/range-load';
-import { ServiceUnavailableError, type Batch, type BatchApiClientOptions, type BatchQuery, type UpstreamCall } from '@/lib/batch-api';
+import { ServiceUnavailableError, type BatchApiClientOptions, type BatchQuery, type UpstreamCall } from '@/lib/batch-api';
+import type { Batch } from '@/lib/contract';
 import { organisationOf } from '@/sandbox/organisations';
 import { demoClient } from '../helpers/client';
 import { control, sandboxForFile, tokenFor, walkV2 } from '../helpers/sandbox';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BATCH_FIELDS, BatchPageSchema, BatchSchema } from '@/lib/batch-api/schemas';
+import { BatchPageSchema } from '@/lib/batch-api/schemas';
+import { BATCH_FIELDS, BatchSchema } from '@/lib/contract';
 import { EDGE_CREDENTIALS, OTHER_CREDENTIALS } from '@/sandbox/organisations';
 import { getBatches, tokenFor, sandboxForFile, walkV2 } from '../helpers/sandbox';
 

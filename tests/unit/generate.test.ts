@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchSchema } from '@/lib/batch-api/schemas';
+import { BatchSchema } from '@/lib/contract';
 import { generateBatches } from '@/sandbox/data/generate';
 
 const options = {

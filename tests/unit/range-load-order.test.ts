@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchApiClient } from '@/lib/batch-api/client';
 import { RangeLoad } from '@/lib/batch-api/range-load';
-import type { Batch, BatchQuery } from '@/lib/batch-api/schemas';
+import type { Batch, DateRange } from '@/lib/contract';
 
 /**
  * The spec does not say in which order the service pages through a range, and the sandbox always answers
@@ -18,7 +18,7 @@ function service(order: 'oldest' | 'newest' | 'scrambled') {
   let inFlight = 0;
   let most = 0;
   const client = {
-    async page(query: BatchQuery, cursor: string | null) {
+    async page(query: DateRange, cursor: string | null) {
       calls++;
       most = Math.max(most, ++inFlight);
       await new Promise((r) => setTimeout(r, 1));

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { parseUtcDate } from '../utc-date';
+import { UtcDateString } from './batch';
+import { dateRange, type DateRange } from './range';
+
+/**
+ * The parts of a range still to fetch after a stream was interrupted, as the stream's `remaining` names them
+ * and the retry's `parts=` sends them back: `start~end` pairs joined by commas, either side empty when open.
+ */
+const PAIRS = ',';
+const SIDES = '~';
+/** The longest date the service's rules accept is 35 characters (nine fraction digits and `+00:00`). */
+const MAX_PART_CHARS = 2 * 35 + 1;
+
+export function formatParts(parts: readonly DateRange[]): string {
+  return parts.map((p) => `${p.start_date ?? ''}${SIDES}${p.end_date ?? ''}`).join(PAIRS);
+}
+
+/** Parses `parts`; `maxParts` is the most a load can leave unfinished (see maxUnfinishedParts). */
+export function partsSchema(maxParts: number) {
+  return z
+    .string()
+    .max(maxParts * (MAX_PART_CHARS + PAIRS.length), `at most ${maxParts} parts`)
+    .transform((text, ctx) => {
+      const parts: DateRange[] = [];
+      for (const [i, pair] of text.split(PAIRS).entries()) {
+        const sides = pair.split(SIDES);
+        if (sides.length !== 2) {
+          ctx.addIssue({ code: 'custom', message: `part ${i + 1} must be start${SIDES}end (either side may be empty)` });
+          return z.NEVER;
+        }
+        for (const [side, value] of [['start_date', sides[0]!], ['end_date', sides[1]!]] as const) {
+          if (value === '') continue;
+          const date = UtcDateString.safeParse(value);
+          if (!date.success) {
+            ctx.addIssue({ code: 'custom', message: `part ${i + 1} ${side}: ${date.error.issues[0]!.message}` });
+            return z.NEVER;
+          }
+        }
+        parts.push(dateRange(sides[0] || undefined, sides[1] || undefined));
+      }
+      if (parts.length > maxParts) {
+        ctx.addIssue({ code: 'custom', message: `at most ${maxParts} parts` });
+        return z.NEVER;
+      }
+      return parts;
+    });
+}
+
+const msOf = (date: string | undefined): number | undefined => {
+  if (date === undefined) return undefined;
+  const parsed = parseUtcDate(date);
+  return parsed.ok ? parsed.instant.ms : undefined;
+};
+
+/**
+ * Why `parts` cannot be the unfinished parts of `range`, or null. Parts must lie inside the range and not
+ * overlap (neighbours may share an instant): otherwise a crafted list of open parts would make one request
+ * ask the service for the whole history again and again.
+ */
+export function partsProblem(range: DateRange, parts: readonly DateRange[]): string | null {
+  const lo = msOf(range.start_date) ?? -Infinity;
+  const hi = msOf(range.end_date) ?? Infinity;
+  const spans = parts
+    .map((p) => ({ from: msOf(p.start_date) ?? -Infinity, to: msOf(p.end_date) ?? Infinity }))
+    .sort((a, b) => a.from - b.from || a.to - b.to);
+  for (const [i, span] of spans.entries()) {
+    if (span.from < lo || span.to > hi) return 'every part must lie inside start_date..end_date';
+    if (span.from > span.to) return 'a part ends before it starts';
+    if (i > 0 && spans[i - 1]!.to > span.from) return 'parts must not overlap';
+  }
+  return null;
+}
