@@ -7,5 +7,5 @@ export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 export * from './schemas';
 export { MemoryTokenStore, TokenCache, type CachedToken, type TokenStore } from './token-cache';
 export type { UpstreamCall } from './transport';
-export { RangeLoad, type RangeLoadOptions } from './range-load';
-export type { RangePart } from './range-parts';
+export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, RangeLoad, type RangeLoadOptions } from './range-load';
+export { maxUnfinishedParts, type RangePart } from './range-parts';

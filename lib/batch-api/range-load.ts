@@ -1,10 +1,18 @@
+import { Channel } from '../async/channel';
+import { Workers } from '../async/workers';
+import type { Batch } from '../contract';
 import { AdaptiveLimit } from './adaptive-limit';
 import type { BatchApiClient } from './client';
 import { planParts, splitPart, spanOf, type RangePart } from './range-parts';
-import type { Batch, BatchQuery } from './schemas';
+import type { BatchQuery } from './schemas';
+
+/** Requests one load keeps in flight unless told otherwise (`BATCH_API_CONCURRENCY`). */
+export const DEFAULT_CONCURRENCY = 8;
+/** The most a setting may ask for; it also bounds the parts a resumed load may send back (see maxUnfinishedParts). */
+export const MAX_CONCURRENCY = 32;
 
 export type RangeLoadOptions = {
-  /** Most upstream requests in flight at once (the service's rate limits are unknown). Default 6. */
+  /** Most upstream requests in flight at once (the service's rate limits are unknown). Default DEFAULT_CONCURRENCY. */
   concurrency?: number;
   /** Resume: fetch only these parts (from `remaining()` of a load that failed) instead of the whole range. */
   parts?: RangePart[];
@@ -13,8 +21,6 @@ export type RangeLoadOptions = {
   now?: () => number;
 };
 
-/** Parts planned per request slot: uneven parts (seasons, weekends) then even out across the slots. */
-const PARTS_PER_SLOT = 4;
 /** A part walked for more pages than this is finished alone rather than cut again (its pages would be fetched twice). */
 const MAX_PAGES_TO_RECUT = 4;
 /** Chunks held for a slow reader before the loader waits for it. */
@@ -47,7 +53,7 @@ export class RangeLoad {
     private readonly query: BatchQuery,
     private readonly options: RangeLoadOptions = {},
   ) {
-    this.slots = options.concurrency ?? 6;
+    this.slots = options.concurrency ?? DEFAULT_CONCURRENCY;
     this.limit = new AdaptiveLimit(this.slots);
     this.now = options.now ?? Date.now;
   }
@@ -74,7 +80,7 @@ export class RangeLoad {
     if (outer?.aborted) onOuterAbort();
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     const signal = abort.signal;
-    const out = new Channel<Batch[]>();
+    const out = new Channel<Batch[]>(MAX_BUFFERED_CHUNKS);
 
     try {
       if (this.options.parts) {
@@ -91,7 +97,7 @@ export class RangeLoad {
           return;
         }
         // Newest parts first: tables open newest first, so the top of the view settles soonest.
-        this.queue = planParts(whole, this.slots * PARTS_PER_SLOT, first.data, this.now()).reverse();
+        this.queue = planParts(whole, this.slots, first.data, this.now()).reverse();
       }
 
       // A part counts as active from the moment a worker takes it, so no other worker sees an empty moment.
@@ -100,7 +106,7 @@ export class RangeLoad {
         if (part) this.active.add(part);
         return part;
       };
-      const workers = new Workers(take, () => this.active.size === 0);
+      const workers = new Workers<RangePart>(take, () => this.active.size === 0);
       const run = async () => {
         for (let part = await workers.next(signal); part; part = await workers.next(signal)) {
           await this.walk(part, workers, out, signal);
@@ -129,7 +135,7 @@ export class RangeLoad {
     }
   }
 
-  private async walk(part: RangePart, workers: Workers, out: Channel<Batch[]>, signal: AbortSignal) {
+  private async walk(part: RangePart, workers: Workers<RangePart>, out: Channel<Batch[]>, signal: AbortSignal) {
     let cursor: string | null = null;
     // Earliest and latest instants walked so far: planning bounds when this part's ends are open.
     let lo = Infinity;
@@ -156,7 +162,7 @@ export class RangeLoad {
    * it alone. The new parts fetch what was walked again (its batches are already given out), which is why
    * only a part walked for a few pages is cut. Nothing here assumes the order of the service's pages.
    */
-  private recut(part: RangePart, workers: Workers, lo: number, hi: number): boolean {
+  private recut(part: RangePart, workers: Workers<RangePart>, lo: number, hi: number): boolean {
     if (workers.idle === 0) return false;
     const parts = splitPart(part, workers.idle + 1, { lo: Number.isFinite(lo) ? lo : undefined, hi: Math.max(this.now(), hi) });
     if (parts.length < 2) return false;
@@ -185,87 +191,5 @@ export class RangeLoad {
       fresh.push(b);
     }
     return fresh;
-  }
-}
-
-/** Hands parts to a fixed number of workers; a worker with nothing to do waits until work appears or all is done. */
-class Workers {
-  idle = 0;
-  private sleepers: (() => void)[] = [];
-
-  constructor(
-    private readonly take: () => RangePart | undefined,
-    private readonly nothingActive: () => boolean,
-  ) {}
-
-  /** The next part for this worker, or undefined once every part is done. */
-  async next(signal: AbortSignal): Promise<RangePart | undefined> {
-    for (;;) {
-      signal.throwIfAborted();
-      const part = this.take();
-      if (part) return part;
-      if (this.nothingActive()) {
-        this.wake();
-        return undefined;
-      }
-      this.idle++;
-      await new Promise<void>((resolve) => this.sleepers.push(resolve));
-      this.idle--;
-    }
-  }
-
-  wake() {
-    for (const wake of this.sleepers.splice(0)) wake();
-  }
-}
-
-/** A queue between the workers and the reader, with a bound so a slow reader slows the loader down. */
-class Channel<T> {
-  private items: T[] = [];
-  private closed = false;
-  private error: { reason: unknown } | undefined;
-  private reader: (() => void) | undefined;
-  private writers: (() => void)[] = [];
-
-  async put(item: T, signal: AbortSignal) {
-    // After a failure nobody reads: a page put now would be lost while its part left `remaining()`.
-    signal.throwIfAborted();
-    while (this.items.length >= MAX_BUFFERED_CHUNKS) {
-      signal.throwIfAborted();
-      await new Promise<void>((resolve) => this.writers.push(resolve));
-    }
-    this.items.push(item);
-    this.notify();
-  }
-
-  /** The next item; undefined once closed and drained. Items put before a failure are still given out first. */
-  async take(): Promise<T | undefined> {
-    for (;;) {
-      if (this.items.length) {
-        const item = this.items.shift()!;
-        for (const w of this.writers.splice(0)) w();
-        return item;
-      }
-      if (this.error) throw this.error.reason;
-      if (this.closed) return undefined;
-      await new Promise<void>((resolve) => (this.reader = resolve));
-    }
-  }
-
-  close() {
-    this.closed = true;
-    this.notify();
-  }
-
-  fail(reason: unknown) {
-    this.error ??= { reason };
-    for (const w of this.writers.splice(0)) w();
-    this.notify();
-  }
-
-  private notify() {
-    const reader = this.reader;
-    this.reader = undefined;
-    reader?.();
   }
 }

@@ -1,12 +1,12 @@
+import { dateRange, type DateRange } from '../contract';
 import { lowerBoundMs, parseUtcDate, upperBoundMs } from '../utc-date';
-import type { BatchQuery } from './schemas';
 
 /**
  * A slice of a date range, fetched with its own cursor. The service's filters are inclusive at both ends, so
  * neighbouring parts share their boundary instant: a batch created exactly there comes back twice and the
  * loader keeps it once (by `batch_id`). A missing end stays open, exactly as the person asked.
  */
-export type RangePart = BatchQuery;
+export type RangePart = DateRange;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -36,19 +36,13 @@ export function splitPart(part: RangePart, count: number, known: { lo?: number; 
   const parts: RangePart[] = [];
   let start = part.start_date;
   for (const cut of cuts) {
-    parts.push(withBounds(start, iso(cut)));
+    parts.push(dateRange(start, iso(cut)));
     start = iso(cut);
   }
-  parts.push(withBounds(start, part.end_date));
+  parts.push(dateRange(start, part.end_date));
   return parts;
 }
 
-function withBounds(start_date: string | undefined, end_date: string | undefined): RangePart {
-  const part: RangePart = {};
-  if (start_date !== undefined) part.start_date = start_date;
-  if (end_date !== undefined) part.end_date = end_date;
-  return part;
-}
 
 /** Earliest and latest creation instants among some batches (planning bounds for open ends). */
 export function spanOf(batches: readonly { batch_creation_date: string }[]): { lo?: number; hi?: number } {
@@ -64,8 +58,23 @@ export function spanOf(batches: readonly { batch_creation_date: string }[]): { l
 }
 
 const DAY_MS = 86_400_000;
+/** Parts planned per request slot: uneven parts (seasons, weekends) then even out across the slots. */
+const PARTS_PER_SLOT = 4;
 /** Steps back in time, each 4× wider, behind the earliest batch seen; then one open part for anything older. */
 const STEPS_BACK = 6;
+/** Each step back is cut into this many parts. */
+const PARTS_PER_STEP = 4;
+
+/**
+ * The most parts a load with `concurrency` request slots can have unfinished, and so the most a resumed load
+ * can send back: its plan (the recent span in PARTS_PER_SLOT parts a slot, the steps back and the open part
+ * before them), or later the parts being walked plus a recut's new parts (a recut only happens while no part
+ * is queued, and cuts one walked part into at most one part per slot).
+ */
+export function maxUnfinishedParts(concurrency: number): number {
+  return Math.max(concurrency * PARTS_PER_SLOT + STEPS_BACK * PARTS_PER_STEP + 1, 2 * concurrency);
+}
+
 /** Parts behind the first page never start before this (the open part covers anything earlier). */
 const FLOOR_MS = Date.UTC(1970, 0, 1);
 
@@ -78,23 +87,25 @@ export function oldestFirst(batches: readonly { batch_creation_date: string }[])
 }
 
 /**
- * The plan for a range whose first page showed it holds more than a page. With a start date, or when the
- * first page came oldest first (so its earliest batch is where the history begins), equal parts from there
- * to the end; the first part keeps the open start, so nothing earlier is lost. Otherwise (a service that
- * answers newest first, or in no order: the spec does not say) the first page only shows the recent end:
- * equal parts over that, and behind it parts that widen 4× per step, each cut in four, then one open part.
+ * The plan for a range whose first page showed it holds more than a page, for `concurrency` request slots.
+ * With a start date, or when the first page came oldest first (so its earliest batch is where the history
+ * begins), equal parts from there to the end; the first part keeps the open start, so nothing earlier is lost.
+ * Otherwise (a service that answers newest first, or in no order: the contract does not say) the first page
+ * only shows the recent end: equal parts over that, and behind it parts that widen 4× per step, each cut in
+ * four, then one open part.
  */
-export function planParts(whole: RangePart, count: number, first: readonly { batch_creation_date: string }[], now: number): RangePart[] {
+export function planParts(whole: RangePart, concurrency: number, first: readonly { batch_creation_date: string }[], now: number): RangePart[] {
+  const count = concurrency * PARTS_PER_SLOT;
   const seen = spanOf(first);
   const hi = Math.max(now, seen.hi ?? 0);
   if (whole.start_date !== undefined || seen.lo === undefined || oldestFirst(first)) return splitPart(whole, count, { lo: seen.lo, hi });
-  const recent = splitPart(withBounds(iso(seen.lo), whole.end_date), count, { hi });
+  const recent = splitPart(dateRange(iso(seen.lo), whole.end_date), count, { hi });
   const older: RangePart[] = [];
   let end = seen.lo;
   for (let step = 0, width = Math.max(hi - seen.lo, DAY_MS); step < STEPS_BACK && end - width >= FLOOR_MS; step++, width *= 4) {
-    older.unshift(...splitPart(withBounds(iso(end - width), iso(end)), 4));
+    older.unshift(...splitPart(dateRange(iso(end - width), iso(end)), PARTS_PER_STEP));
     end -= width;
   }
-  older.unshift(withBounds(undefined, iso(end)));
+  older.unshift(dateRange(undefined, iso(end)));
   return [...older, ...recent];
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../batch-api/range-load';
 import { ApiVersionSchema } from '../batch-api/schemas';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -13,7 +14,7 @@ const EnvSchema = z.object({
   BATCH_API_VERSION: ApiVersionSchema.default('v2'),
   BATCH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Most requests one range load keeps in flight at once; the service's rate limits are not published. */
-  BATCH_API_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(8),
+  BATCH_API_CONCURRENCY: z.coerce.number().int().min(1).max(MAX_CONCURRENCY).default(DEFAULT_CONCURRENCY),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Comma-separated older secrets still accepted for reading cookies (rotation). */
   SESSION_SECRET_PREVIOUS: z.string().optional(),
