@@ -1,22 +1,21 @@
 import type { z } from 'zod';
+import type { Batch } from '../contract';
 import { firstIssue } from '../zod-issue';
 import {
   AuthenticationError,
   BadResponseError,
-  BatchApiError,
   describeDetail,
   InvalidInputError,
   ServiceUnavailableError,
   UnexpectedError,
 } from './errors';
-import { DEFAULT_RETRY_POLICY, nextDelay, parseRetryAfter, sleep, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, TransientFailure, withRetries, type RetryPolicy } from './retry';
 import {
   BatchListSchema,
   BatchPageSchema,
   BatchQuerySchema,
   TokenResponseSchema,
   type ApiVersion,
-  type Batch,
   type BatchPage,
   type BatchQuery,
 } from './schemas';
@@ -89,8 +88,8 @@ export class BatchApiClient {
   async page(query: BatchQuery, cursor?: string | null, options: RequestOptions = {}): Promise<BatchPage> {
     const filters = validateQuery(query);
     if (cursor !== undefined && cursor !== null) {
-      if (this.version === 'v1') throw new InvalidInputError('cursor: v1 returns everything at once and takes no cursor', 'cursor');
-      if (cursor === '' || cursor.length > MAX_CURSOR_LENGTH) throw new InvalidInputError('cursor: not a cursor this service issued', 'cursor');
+      if (this.version === 'v1') throw new InvalidInputError('cursor: v1 returns everything at once and takes no cursor', { field: 'cursor' });
+      if (cursor === '' || cursor.length > MAX_CURSOR_LENGTH) throw new InvalidInputError('cursor: not a cursor this service issued', { field: 'cursor' });
     }
     if (this.version === 'v1') {
       const data = await this.get('/v1/batches', filters, BatchListSchema, options);
@@ -99,7 +98,7 @@ export class BatchApiClient {
     return this.get('/v2/batches', { ...filters, next_token: cursor ?? undefined }, BatchPageSchema, options);
   }
 
-  /** Every page of the range in order, passing each cursor back unchanged (spec 4.3). */
+  /** Every page of the range in order, passing each cursor back unchanged (docs/batch-data-service.md#paging). */
   async *pages(query: BatchQuery, options: RequestOptions & { cursor?: string | null } = {}): AsyncGenerator<BatchPage> {
     let cursor = options.cursor ?? null;
     do {
@@ -126,79 +125,79 @@ export class BatchApiClient {
     };
     const response = await send(this.transport, { method: 'POST', path, form });
     if (response.status === 401) {
-      throw new AuthenticationError(describeDetail(safeJson(response.text)) ?? 'Invalid client credentials');
+      throw new AuthenticationError(describeDetail(safeJson(response.text))?.text ?? 'Invalid client credentials', { status: 401 });
     }
-    const body = this.ensureOk(path, response);
-    const token = parseWith(TokenResponseSchema, body, 'token response');
+    const token = parseWith(TokenResponseSchema, ensureOk(path, response, {}), 'token response', response.status);
     const expiresAt = token.expires_in
       ? Date.now() + Math.max(token.expires_in * 1000 - EXPIRY_SKEW_MS, (token.expires_in * 1000) / 2)
       : null;
     return { token: token.access_token, expiresAt };
   }
 
-  /** GET with a bearer token: one re-authentication on 401, retries after 503 within the policy. */
+  /**
+   * GET with a bearer token, retried as the retry policy says (a 503, a dropped connection). A 401 is met
+   * with one new token, once per call: a token refused right after it was issued means the credentials are.
+   */
   private async get<S extends z.ZodType>(
     path: string,
     query: Record<string, string | undefined>,
     schema: S,
     { signal, onRetry }: RequestOptions = {},
   ): Promise<z.infer<S>> {
-    const started = Date.now();
     let token = await this.tokens.get(this.tokenKey, () => this.fetchToken());
     let reauthenticated = false;
-    for (let attempt = 1; ; attempt++) {
-      let response: RawResponse | undefined;
-      let failure: ServiceUnavailableError | undefined;
-      try {
-        response = await send(this.transport, { method: 'GET', path, query, bearer: token, signal });
-      } catch (error) {
-        if (!(error instanceof ServiceUnavailableError)) throw error;
-        failure = error;
-      }
-      if (response?.status === 401) {
-        if (reauthenticated) throw new AuthenticationError('The service refused a freshly issued access token');
+    const attempt = async (): Promise<z.infer<S>> => {
+      for (;;) {
+        const response = await this.exchange(path, query, token, signal);
+        if (response.status !== 401) return parseWith(schema, ensureOk(path, response, query), 'response', response.status);
+        if (reauthenticated) throw new AuthenticationError('The service refused a freshly issued access token', { status: 401 });
         reauthenticated = true;
-        attempt--;
         token = await this.tokens.renew(this.tokenKey, token, () => this.fetchToken());
-        continue;
       }
-      if (response && response.status !== 503) return parseWith(schema, this.ensureOk(path, response), 'response');
-      const retryAfterMs = response ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
-      if (response) {
-        failure = new ServiceUnavailableError(
-          describeDetail(safeJson(response.text)) ?? 'The service is unavailable',
-          Math.ceil((retryAfterMs ?? this.retry.maxDelayMs) / 1000),
-        );
-      }
-      failure = failure!;
-      const delay = nextDelay(this.retry, attempt, Date.now() - started, retryAfterMs, this.random);
-      if (delay === undefined) {
-        throw new ServiceUnavailableError(
-          `${failure.message} (gave up after ${attempt} attempt${attempt === 1 ? '' : 's'} in ${Date.now() - started} ms)`,
-          failure.retryAfterS,
-          { cause: failure },
-        );
-      }
-      onRetry?.({ attempt, delayMs: delay });
-      await sleep(delay, signal);
-    }
+    };
+    return withRetries(attempt, { policy: this.retry, signal, onRetry, random: this.random });
   }
 
-  /** Maps every non-2xx status except 401/503 (handled by the callers) to its typed error. */
-  private ensureOk(path: string, response: RawResponse): unknown {
-    if (response.status >= 200 && response.status < 300) {
-      const body = safeJson(response.text);
-      if (body === undefined) throw new BadResponseError(`body: ${path} did not answer valid JSON`, 'body');
-      return body;
+  /** One GET; what is worth another attempt (a 503, a connection that failed or dropped) is a TransientFailure. */
+  private async exchange(path: string, query: Record<string, string | undefined>, bearer: string, signal?: AbortSignal): Promise<RawResponse> {
+    let response: RawResponse;
+    try {
+      response = await send(this.transport, { method: 'GET', path, query, bearer, signal });
+    } catch (error) {
+      if (error instanceof ServiceUnavailableError) throw new TransientFailure(error);
+      throw error;
     }
-    const detail = describeDetail(safeJson(response.text));
-    if (response.status === 422) {
-      const field = detail?.match(/^([a-z_]+):/)?.[1];
-      throw new InvalidInputError(detail ?? 'The service refused the request as invalid', field);
-    }
-    if (response.status === 503) throw new ServiceUnavailableError(detail ?? 'The service is unavailable', 5);
-    throw new UnexpectedError(`${path} answered ${response.status}${detail ? `: ${detail}` : ''}`, response.status);
+    if (response.status !== 503) return response;
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    const failure = new ServiceUnavailableError(
+      describeDetail(safeJson(response.text))?.text ?? 'The service is unavailable',
+      Math.ceil((retryAfterMs ?? this.retry.maxDelayMs) / 1000),
+      { status: 503 },
+    );
+    throw new TransientFailure(failure, retryAfterMs);
   }
+}
+
+/**
+ * The JSON body of a 2xx answer; every other status (but 401 and 503, which the callers handle) as its typed
+ * error. A 422 names its field when the service's detail does so in structure (`loc`); otherwise, a refused
+ * request that carried a cursor was refused for its cursor, since its dates passed the service's own rules
+ * before we sent them.
+ */
+function ensureOk(path: string, response: RawResponse, query: Record<string, string | undefined>): unknown {
+  const status = response.status;
+  if (status >= 200 && status < 300) {
+    const body = safeJson(response.text);
+    if (body === undefined) throw new BadResponseError(`body: ${path} did not answer valid JSON`, { field: 'body', status });
+    return body;
+  }
+  const detail = describeDetail(safeJson(response.text));
+  if (status === 422) {
+    const field = detail?.field ?? (query.next_token !== undefined ? 'next_token' : undefined);
+    throw new InvalidInputError(detail?.text ?? 'The service refused the request as invalid', { field, status });
+  }
+  if (status === 503) throw new ServiceUnavailableError(detail?.text ?? 'The service is unavailable', 5, { status });
+  throw new UnexpectedError(`${path} answered ${status}${detail ? `: ${detail.text}` : ''}`, { status });
 }
 
 function safeJson(text: string): unknown {
@@ -209,11 +208,11 @@ function safeJson(text: string): unknown {
   }
 }
 
-function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, status: number): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const { field, message } = firstIssue(parsed.error, what);
-  throw new BadResponseError(`${field}: ${message} (in the service's ${what})`, field);
+  throw new BadResponseError(`${field}: ${message} (in the service's ${what})`, { field, status });
 }
 
 /** Built once: zod compiles a schema on first use, about 0.1 ms, which `.strict()` per call paid every time. */
@@ -223,7 +222,5 @@ function validateQuery(query: BatchQuery): Record<string, string | undefined> {
   const parsed = StrictBatchQuerySchema.safeParse(query);
   if (parsed.success) return parsed.data;
   const { field, message } = firstIssue(parsed.error, 'query');
-  throw new InvalidInputError(`${field}: ${message}`, field);
+  throw new InvalidInputError(`${field}: ${message}`, { field });
 }
-
-export { BatchApiError };

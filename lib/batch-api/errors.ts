@@ -1,4 +1,4 @@
-/** Every failure of the upstream client is one of these; `code` is what callers map to a status. */
+/** Every failure of the upstream client is one of these; `code` is what callers map to their own answer. */
 export type BatchApiErrorCode =
   | 'auth_failed'
   | 'invalid_input'
@@ -7,85 +7,107 @@ export type BatchApiErrorCode =
   | 'bad_response'
   | 'unexpected';
 
+export type BatchApiErrorOptions = {
+  /** The HTTP status the service answered; undefined when it did not answer or we refused before asking. */
+  status?: number;
+  /** The field the failure concerns, from structured data (a zod path, a `loc`), never read out of a sentence. */
+  field?: string;
+  cause?: unknown;
+};
+
+/** As openai-node's APIError: `status` is the service's own, whatever status our API answers with. */
 export class BatchApiError extends Error {
+  readonly status: number | undefined;
+  readonly field: string | undefined;
+
   constructor(
     readonly code: BatchApiErrorCode,
     message: string,
-    readonly status?: number,
-    options?: { cause?: unknown },
+    options: BatchApiErrorOptions = {},
   ) {
-    super(message, options);
+    super(message, { cause: options.cause });
     this.name = new.target.name;
+    this.status = options.status;
+    this.field = options.field;
   }
 }
 
-/** 401 from the auth endpoint (wrong client_id or client_secret), or a token refused right after a fresh sign-in. */
+/** The auth endpoint refused the credentials, or the service refused a token right after issuing it. */
 export class AuthenticationError extends BatchApiError {
-  constructor(message: string, status = 401) {
-    super('auth_failed', message, status);
+  constructor(message: string, options: BatchApiErrorOptions = {}) {
+    super('auth_failed', message, options);
   }
 }
 
-/** Input refused before any call (our own checks) or by the service (422 with its detail). */
+/** Input refused before any call (our own checks: no `status`) or by the service (422 and its detail). */
 export class InvalidInputError extends BatchApiError {
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
-    super('invalid_input', message, 422);
+  constructor(message: string, options: BatchApiErrorOptions = {}) {
+    super('invalid_input', message, options);
   }
 }
 
-/** 503 (or no connection) that outlasted the retry policy. `retryAfterS` is a hint for the caller. */
+/** A 503 or no connection that outlasted the retry policy. `retryAfterS` is the wait to suggest to people. */
 export class ServiceUnavailableError extends BatchApiError {
   constructor(
     message: string,
     readonly retryAfterS: number,
-    options?: { cause?: unknown },
+    options: BatchApiErrorOptions = {},
   ) {
-    super('unavailable', message, 503, options);
+    super('unavailable', message, options);
   }
 }
 
 export class TimeoutError extends BatchApiError {
   constructor(message: string) {
-    super('timeout', message, 504);
+    super('timeout', message);
   }
 }
 
-/** The service answered 2xx with something that is not what the spec promises. `field` names where. */
+/** The service answered 2xx with something that is not what the contract promises; `field` names where. */
 export class BadResponseError extends BatchApiError {
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
-    super('bad_response', message, 502);
+  constructor(message: string, options: BatchApiErrorOptions) {
+    super('bad_response', message, options);
   }
 }
 
 /** Any other status (500 included): not retried, reported with the service's detail. */
 export class UnexpectedError extends BatchApiError {
-  constructor(message: string, status?: number) {
-    super('unexpected', message, status);
+  constructor(message: string, options: BatchApiErrorOptions) {
+    super('unexpected', message, options);
   }
 }
 
-/** The service's `detail` may be a string or an object (spec 7): make it one readable line. */
-export function describeDetail(body: unknown): string | undefined {
+/** The service's `detail` as one readable sentence, and the field it names when it names one in structure. */
+export type ServiceDetail = { text: string; field?: string };
+
+type Located = { loc?: unknown; msg: unknown };
+const isLocated = (item: unknown): item is Located => !!item && typeof item === 'object' && 'msg' in item;
+
+/** `["query", "start_date"]` -> `start_date`: where a framework says the problem is, without its own prefixes. */
+function fieldOf(item: Located): string | undefined {
+  const path = Array.isArray(item.loc) ? item.loc.filter((p) => p !== 'query' && p !== 'body') : [];
+  return path.length ? path.join('.') : undefined;
+}
+
+/**
+ * `detail` may be a string, an object or a list of `{loc, msg, type}` objects (docs/batch-data-service.md#errors):
+ * each shape becomes one sentence; the field comes from `loc`, never from the text.
+ */
+export function describeDetail(body: unknown): ServiceDetail | undefined {
   if (!body || typeof body !== 'object' || !('detail' in body)) return undefined;
   const detail = (body as { detail: unknown }).detail;
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) {
-    return detail
-      .map((item) => {
-        if (item && typeof item === 'object' && 'msg' in item) {
-          const loc = Array.isArray((item as { loc?: unknown }).loc) ? (item as { loc: unknown[] }).loc : [];
-          const field = loc.filter((p) => p !== 'query' && p !== 'body').join('.');
-          return field ? `${field}: ${String((item as { msg: unknown }).msg)}` : String((item as { msg: unknown }).msg);
-        }
-        return JSON.stringify(item);
-      })
-      .join('; ');
-  }
-  return detail === null || detail === undefined ? undefined : JSON.stringify(detail);
+  if (typeof detail === 'string') return { text: detail };
+  if (detail === null || detail === undefined) return undefined;
+  const items = Array.isArray(detail) ? detail : isLocated(detail) ? [detail] : null;
+  if (!items) return { text: JSON.stringify(detail) };
+  let field: string | undefined;
+  const text = items
+    .map((item) => {
+      if (!isLocated(item)) return JSON.stringify(item);
+      const where = fieldOf(item);
+      field ??= where;
+      return where ? `${where}: ${String(item.msg)}` : String(item.msg);
+    })
+    .join('; ');
+  return { text, field };
 }

@@ -1,8 +1,10 @@
-/** How the client retries safe requests after a 503 or a dropped connection. */
+import { ServiceUnavailableError } from './errors';
+
+/** How the client retries safe requests (docs/batch-data-service.md#retries). */
 export type RetryPolicy = {
   /** Attempts in all, the first included. */
   maxAttempts: number;
-  /** Without Retry-After, wait a random time in [minDelayMs, maxDelayMs] (spec 7: 3 to 5 s). */
+  /** Without Retry-After, wait a random time in [minDelayMs, maxDelayMs] (the service recommends 3 to 5 s). */
   minDelayMs: number;
   maxDelayMs: number;
   /** Longest Retry-After we agree to wait. */
@@ -60,4 +62,52 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     signal?.addEventListener('abort', abort, { once: true });
   });
+}
+
+/** An attempt failed in a way worth another: the service was unavailable, or the connection failed or dropped. */
+export class TransientFailure extends Error {
+  constructor(
+    readonly failure: ServiceUnavailableError,
+    /** The service's own Retry-After, when it sent one. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(failure.message, { cause: failure });
+  }
+}
+
+export type RetryOptions = {
+  policy: RetryPolicy;
+  signal?: AbortSignal;
+  /** Told before each wait, so that a caller running many requests can back off. */
+  onRetry?: (retry: { attempt: number; delayMs: number }) => void;
+  /** Jitter source, injectable for deterministic tests. */
+  random?: () => number;
+};
+
+/**
+ * Runs `attempt` until it succeeds, fails for good, or the policy says stop: an attempt that throws a
+ * TransientFailure is tried again after the policy's delay (or the service's Retry-After); any other error ends
+ * the loop at once. The last transient failure is thrown as a ServiceUnavailableError saying how long we tried.
+ */
+export async function withRetries<T>(attempt: () => Promise<T>, options: RetryOptions): Promise<T> {
+  const started = Date.now();
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof TransientFailure)) throw error;
+      const elapsed = Date.now() - started;
+      const delay = nextDelay(options.policy, n, elapsed, error.retryAfterMs, options.random);
+      if (delay === undefined) {
+        const { failure } = error;
+        throw new ServiceUnavailableError(
+          `${failure.message} (gave up after ${n} attempt${n === 1 ? '' : 's'} in ${elapsed} ms)`,
+          failure.retryAfterS,
+          { status: failure.status, cause: failure },
+        );
+      }
+      options.onRetry?.({ attempt: n, delayMs: delay });
+      await sleep(delay, options.signal);
+    }
+  }
 }
