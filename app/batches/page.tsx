@@ -1,15 +1,17 @@
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
 import { BatchExplorerClient } from '@/components/explorer/batch-explorer-client';
 import { SignOutButton } from '@/components/sign-out-button';
-import { readSession } from '@/lib/server/session';
+import { sessions } from '@/lib/server/session';
+import { SESSION_COOKIE } from '@/lib/server/session-rules';
 import styles from './batches.module.css';
 
 export const metadata: Metadata = { title: 'Batches' };
 
 export default async function BatchesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const session = await readSession();
+  const session = await sessions().read((await cookies()).get(SESSION_COOKIE)?.value);
   if (!session) {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(await searchParams)) for (const one of [v ?? []].flat()) params.append(k, one);

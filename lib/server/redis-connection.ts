@@ -1,7 +1,17 @@
 import 'server-only';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { getConfig } from './config';
-import { connectRedis } from './redis-stores';
+import { logLine } from './log';
+
+/** Keys of this app in a Redis it may share with others. */
+export const REDIS_PREFIX = 'tsb:';
+
+/** A connection whose commands fail fast (not queued for minutes) when Redis is away. */
+export function connectRedis(url: string): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableAutoPipelining: true });
+  redis.on('error', (error) => logLine('error', 'redis', { error: String(error.message) }));
+  return redis;
+}
 
 const holder = globalThis as unknown as { __redis?: Redis };
 

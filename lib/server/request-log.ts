@@ -1,4 +1,5 @@
 import 'server-only';
+import { logLine } from './log';
 import type { RequestStats } from './request-context';
 
 /**
@@ -8,19 +9,14 @@ import type { RequestStats } from './request-context';
 export function logRequest(request: Request, response: Response, started: number, stats: RequestStats): Response {
   const base = { method: request.method, path: new URL(request.url).pathname, status: response.status };
   const write = (extra: Record<string, unknown>) =>
-    console.log(
-      JSON.stringify({
-        time: new Date().toISOString(),
-        level: response.status >= 500 ? 'error' : response.status >= 400 ? 'warn' : 'info',
-        msg: 'request',
-        ...base,
-        durationMs: Math.round(performance.now() - started),
-        upstreamCalls: stats.upstreamCalls,
-        upstreamMs: Math.round(stats.upstreamMs),
-        upstreamFailures: stats.upstreamFailures,
-        ...extra,
-      }),
-    );
+    logLine(response.status >= 500 ? 'error' : response.status >= 400 ? 'warn' : 'info', 'request', {
+      ...base,
+      durationMs: Math.round(performance.now() - started),
+      upstreamCalls: stats.upstreamCalls,
+      upstreamMs: Math.round(stats.upstreamMs),
+      upstreamFailures: stats.upstreamFailures,
+      ...extra,
+    });
   const type = response.headers.get('content-type') ?? '';
   if (!response.body || type.startsWith('application/json')) {
     write({});

@@ -1,12 +1,13 @@
 import 'server-only';
 import type { z } from 'zod';
-import { BatchApiError } from '../batch-api';
 import { firstIssue } from '../zod-issue';
-import { ApiError, errorResponse, fromUpstream } from './api-error';
+import { AppError } from './app-error';
 import { getConfig } from './config';
+import { problemOf, problemResponse } from './error-table';
+import { logLine } from './log';
 import { withRequestStats } from './request-context';
 import { logRequest } from './request-log';
-import { requireSession } from './session';
+import { SessionCookies, sessions } from './session';
 import type { SessionData } from './session-rules';
 
 const MAX_BODY_BYTES = 8 * 1024;
@@ -16,6 +17,8 @@ type Context<Q, B, Auth extends boolean> = {
   query: Q;
   body: B;
   session: Auth extends true ? SessionData : undefined;
+  /** This request's cookies: read what the browser sent, write what goes back (sign-in, sign-out). */
+  cookies: SessionCookies;
 };
 
 type Options<QS extends z.ZodType | undefined, BS extends z.ZodType | undefined, Auth extends boolean> = {
@@ -26,10 +29,10 @@ type Options<QS extends z.ZodType | undefined, BS extends z.ZodType | undefined,
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
-/** First zod issue as `field: message`, the shape every 422 of ours has. */
-function describeIssue(error: z.ZodError, fallback: string): string {
+/** A zod failure as the AppError every 422 of ours is: the first issue's field, and what is wrong with it. */
+function invalid(error: z.ZodError, fallback: string): AppError {
   const { field, message, unknownKey } = firstIssue(error, fallback);
-  return `${field}: ${unknownKey ? 'unknown parameter' : message}`;
+  return new AppError('invalid_input', unknownKey ? 'unknown parameter' : message, { field });
 }
 
 /** Same-origin check for state-changing requests: Origin first, Sec-Fetch-Site when Origin is absent. */
@@ -37,12 +40,12 @@ function checkOrigin(request: Request) {
   const origin = request.headers.get('origin');
   if (origin !== null) {
     const expected = getConfig().appOrigin ?? requestOrigin(request);
-    if (origin !== expected) throw new ApiError(403, `origin: ${origin.slice(0, 100)} may not change this session`);
+    if (origin !== expected) throw new AppError('foreign_origin', `${origin.slice(0, 100)} may not change this session`, { field: 'origin' });
     return;
   }
   const site = request.headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none') {
-    throw new ApiError(403, `origin: a ${site} request may not change this session`);
+    throw new AppError('foreign_origin', `a ${site} request may not change this session`, { field: 'origin' });
   }
 }
 
@@ -53,33 +56,36 @@ function requestOrigin(request: Request): string {
   return `${proto}://${host}`;
 }
 
-function parseQuery(request: Request, schema: z.ZodType): unknown {
+/** Query parameters by the schema; a repeated parameter is refused, an empty one counts as absent. */
+export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
   const params = new URL(request.url).searchParams;
   const query: Record<string, string> = {};
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
-    if (values.length > 1) throw new ApiError(422, `${key.slice(0, 50)}: given more than once`);
+    if (values.length > 1) throw new AppError('invalid_input', 'given more than once', { field: key.slice(0, 50) });
     if (values[0] !== '') query[key] = values[0]!;
   }
   const parsed = schema.safeParse(query);
-  if (!parsed.success) throw new ApiError(422, describeIssue(parsed.error, 'query'));
+  if (!parsed.success) throw invalid(parsed.error, 'query');
   return parsed.data;
 }
 
+const tooLarge = () => new AppError('body_too_large', `larger than ${MAX_BODY_BYTES} bytes`, { field: 'body' });
+
 async function parseBody(request: Request, schema: z.ZodType): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
-  if (!type.toLowerCase().startsWith('application/json')) throw new ApiError(415, 'body: must be application/json');
+  if (!type.toLowerCase().startsWith('application/json')) throw new AppError('unsupported_body', 'must be application/json', { field: 'body' });
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new ApiError(413, `body: larger than ${MAX_BODY_BYTES} bytes`);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
   const text = await readLimited(request);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError(422, 'body: not valid JSON');
+    throw new AppError('invalid_input', 'not valid JSON', { field: 'body' });
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ApiError(422, describeIssue(parsed.error, 'body'));
+  if (!parsed.success) throw invalid(parsed.error, 'body');
   return parsed.data;
 }
 
@@ -94,7 +100,7 @@ async function readLimited(request: Request): Promise<string> {
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
       await reader.cancel();
-      throw new ApiError(413, `body: larger than ${MAX_BODY_BYTES} bytes`);
+      throw tooLarge();
     }
     chunks.push(value);
   }
@@ -103,7 +109,8 @@ async function readLimited(request: Request): Promise<string> {
 
 /**
  * The one wrapper for route handlers: origin check, session, zod parsing of query and body, and the single
- * mapping from error to `{detail}` + status. The handler body reads as the happy path.
+ * mapping from error to `{detail}` + status (lib/server/error-table.ts). The handler body reads as the happy
+ * path. It takes a plain Request and returns a plain Response: Vitest calls it as Next.js does.
  */
 export function route<
   QS extends z.ZodType | undefined = undefined,
@@ -114,21 +121,21 @@ export function route<
   handler: (ctx: Context<Infer<QS>, Infer<BS>, Auth>) => Promise<Response>,
 ): (request: Request) => Promise<Response> {
   const handle = async (request: Request): Promise<Response> => {
+    const cookies = new SessionCookies(request);
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') checkOrigin(request);
-      const session = options.auth ? await requireSession(request) : undefined;
+      const session = options.auth ? await sessions().require(cookies) : undefined;
       const query = options.query ? parseQuery(request, options.query) : undefined;
       const body = options.body ? await parseBody(request, options.body) : undefined;
-      const response = await handler({ request, query, body, session } as Context<Infer<QS>, Infer<BS>, Auth>);
+      const response = await handler({ request, query, body, session, cookies } as Context<Infer<QS>, Infer<BS>, Auth>);
       if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
-      return response;
+      return cookies.applyTo(response);
     } catch (error) {
       // The browser went away (navigation, new range): nobody reads this answer, and it is no server error.
       if (request.signal.aborted) return new Response(null, { status: 499 });
-      if (error instanceof ApiError) return errorResponse(error);
-      if (error instanceof BatchApiError) return errorResponse(fromUpstream(error));
-      console.error(JSON.stringify({ level: 'error', msg: 'unhandled route error', path: new URL(request.url).pathname, error: String(error) }));
-      return errorResponse(new ApiError(500, 'internal error'));
+      const problem = problemOf(error);
+      if (problem.status === 500) logLine('error', 'unhandled route error', { path: new URL(request.url).pathname, error: String(error) });
+      return cookies.applyTo(problemResponse(problem));
     }
   };
   return (request) => {

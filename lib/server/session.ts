@@ -1,29 +1,37 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { getIronSession, type IronSession, type SessionOptions } from 'iron-session';
-import { cookies } from 'next/headers';
-import { ApiError } from './api-error';
+import { AppError } from './app-error';
 import { getConfig } from './config';
-import { MemoryRevocationStore, type RevocationStore } from './revocations';
-import { sharedRedis } from './redis-connection';
-import { RedisRevocationStore } from './redis-stores';
+import type { RevocationStore } from './revocations';
+import { revocationStore } from './shared-stores';
 import { SealedSessionCache } from './sealed-sessions';
-import { judgeSession, needsTouch, SESSION_COOKIE, type SessionData } from './session-rules';
+import { judgeSession, needsTouch, SESSION_COOKIE, type SessionData, type SessionLimits } from './session-rules';
 
-const holder = globalThis as unknown as { __revocations?: RevocationStore; __sealedSessions?: SealedSessionCache };
-const revocations = (): RevocationStore =>
-  (holder.__revocations ??= getConfig().redisUrl ? new RedisRevocationStore(sharedRedis()) : new MemoryRevocationStore());
-const sealedSessions = () => (holder.__sealedSessions ??= new SealedSessionCache(getConfig().sessionPasswords, getConfig().sessionTtlS));
+/**
+ * The cookies of one request: what the browser sent (the Request) and what to send back. iron-session writes
+ * `Set-Cookie` lines onto `outgoing`, and the route wrapper copies them onto the answer it sends, so the
+ * session works from a plain Request and Response: no Next.js request scope, testable in Vitest.
+ */
+export class SessionCookies {
+  readonly outgoing = new Response(null);
 
-/** The cookie lives exactly as long as the session has left (iron-session's own default would be ttl - 60 s). */
-function options(secure: boolean, maxAgeS = getConfig().sessionTtlS): SessionOptions {
-  const config = getConfig();
-  return {
-    cookieName: SESSION_COOKIE,
-    password: config.sessionPasswords,
-    ttl: config.sessionTtlS,
-    cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: Math.max(1, Math.floor(maxAgeS)) },
-  };
+  constructor(readonly request: Request) {}
+
+  /** The raw value of a cookie the browser sent. */
+  get(name: string): string | undefined {
+    for (const pair of (this.request.headers.get('cookie') ?? '').split(';')) {
+      const at = pair.indexOf('=');
+      if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+    }
+    return undefined;
+  }
+
+  /** Copies what the session wrote onto `response`. */
+  applyTo(response: Response): Response {
+    for (const cookie of this.outgoing.headers.getSetCookie()) response.headers.append('set-cookie', cookie);
+    return response;
+  }
 }
 
 /** `Secure` whenever the app is reached over https (directly or behind a TLS-terminating proxy). */
@@ -32,77 +40,118 @@ export function isHttps(request: Request): boolean {
   return (forwarded ?? new URL(request.url).protocol.replace(':', '')) === 'https';
 }
 
-async function open(request: Request): Promise<IronSession<Partial<SessionData>>> {
-  return getIronSession<Partial<SessionData>>(await cookies(), options(isHttps(request)));
-}
+export type SessionSettings = SessionLimits & {
+  /** iron-session passwords: the highest key seals, every key unseals (secret rotation). */
+  passwords: Record<string, string>;
+};
 
-const limits = () => ({ ttlS: getConfig().sessionTtlS, idleS: getConfig().sessionIdleS });
-
-const DETAILS = {
-  missing: 'session: not signed in',
-  expired: 'session: expired; sign in again',
-  idle: 'session: ended after inactivity; sign in again',
-  revoked: 'session: signed out; sign in again',
+const REFUSED = {
+  missing: ['not_signed_in', 'not signed in'],
+  expired: ['session_expired', 'expired; sign in again'],
+  idle: ['session_idle', 'ended after inactivity; sign in again'],
+  revoked: ['session_revoked', 'signed out; sign in again'],
 } as const;
 
-/** Lifetime rules first, then the revocation list: why a cookie does not (or does) open a session. */
-async function verdictOf(session: Partial<SessionData>, now: number): Promise<keyof typeof DETAILS | 'live'> {
-  const verdict = judgeSession(session, limits(), now);
-  if (verdict !== 'live') return verdict;
-  return (await revocations().isRevoked(session.sid!)) ? 'revoked' : 'live';
-}
-
-/** The session sealed in this request's cookie, opened once per cookie value (see SealedSessionCache). */
-async function peek(): Promise<Partial<SessionData>> {
-  return sealedSessions().open<SessionData>((await cookies()).get(SESSION_COOKIE)?.value);
-}
-
 /**
- * The live session of this request, or a 401 that says why. Slides the idle timeout: the cookie is
- * re-sealed at most once a minute (needsTouch), through iron-session as at sign-in.
+ * Sessions in a sealed cookie (iron-session): who signed in, with the credentials the server needs to fetch
+ * new tokens, judged on every request against the absolute lifetime, the idle timeout and the revocation list.
  */
-export async function requireSession(request: Request): Promise<SessionData> {
-  const data = await peek();
-  const now = Date.now();
-  const verdict = await verdictOf(data, now);
-  if (verdict !== 'live') throw new ApiError(401, DETAILS[verdict]);
-  const live = data as SessionData;
-  const touch = needsTouch(live, limits(), now);
-  if (touch) {
-    const session = await open(request);
-    Object.assign(session, { ...live, lastSeenAt: now });
-    session.updateConfig(options(isHttps(request), (live.createdAt + limits().ttlS * 1000 - now) / 1000));
+export class Sessions {
+  private sealed: SealedSessionCache;
+
+  constructor(
+    private settings: SessionSettings,
+    private revocations: RevocationStore,
+  ) {
+    this.sealed = new SealedSessionCache(settings.passwords, settings.ttlS);
+  }
+
+  /**
+   * The live session of this request, or an AppError that says why not. Slides the idle timeout: the cookie
+   * is re-sealed at most once a minute (needsTouch), through iron-session as at sign-in.
+   */
+  async require(cookies: SessionCookies): Promise<SessionData> {
+    const data = await this.peek(cookies);
+    const now = Date.now();
+    const verdict = await this.verdict(data, now);
+    if (verdict !== 'live') {
+      const [code, message] = REFUSED[verdict];
+      throw new AppError(code, message, { field: 'session' });
+    }
+    const live = data as SessionData;
+    const touch = needsTouch(live, this.settings, now);
+    if (touch) {
+      const session = await this.iron(cookies);
+      Object.assign(session, { ...live, lastSeenAt: now });
+      session.updateConfig(this.options(isHttps(cookies.request), (live.createdAt + this.settings.ttlS * 1000 - now) / 1000));
+      await session.save();
+    }
+    const { sid, clientId, clientSecret, createdAt } = live;
+    return { sid, clientId, clientSecret, createdAt, lastSeenAt: touch ? now : live.lastSeenAt };
+  }
+
+  /** The signed-in session behind a cookie value, for a page render (no sliding: the page's API calls slide it). */
+  async read(sealed: string | undefined): Promise<SessionData | null> {
+    const data = await this.sealed.open<SessionData>(sealed);
+    return (await this.verdict(data, Date.now())) === 'live' ? (data as SessionData) : null;
+  }
+
+  /** A new session (new id) on every sign-in; a session this browser held before is revoked. */
+  async start(cookies: SessionCookies, credentials: { clientId: string; clientSecret: string }): Promise<void> {
+    const session = await this.iron(cookies);
+    await this.revokeCurrent(session);
+    const now = Date.now();
+    Object.assign(session, { sid: randomBytes(18).toString('base64url'), ...credentials, createdAt: now, lastSeenAt: now });
     await session.save();
   }
-  const { sid, clientId, clientSecret, createdAt } = live;
-  return { sid, clientId, clientSecret, createdAt, lastSeenAt: touch ? now : live.lastSeenAt };
-}
 
-/** The signed-in session for a page render (no sliding: pages are followed by API calls that slide it). */
-export async function readSession(): Promise<SessionData | null> {
-  const data = await peek();
-  return (await verdictOf(data, Date.now())) === 'live' ? (data as SessionData) : null;
-}
-
-/** A new session (new id) on every sign-in; a session this browser held before is revoked. */
-export async function startSession(request: Request, credentials: { clientId: string; clientSecret: string }) {
-  const session = await open(request);
-  await revokeCurrent(session);
-  const now = Date.now();
-  Object.assign(session, { sid: randomBytes(18).toString('base64url'), ...credentials, createdAt: now, lastSeenAt: now });
-  await session.save();
-}
-
-export async function endSession(request: Request) {
-  const session = await open(request);
-  await revokeCurrent(session);
-  // Revocation already refuses it; this also drops the opened copy (and its secret) from memory.
-  sealedSessions().forget((await cookies()).get(SESSION_COOKIE)?.value);
-  session.destroy();
-}
-
-async function revokeCurrent(session: Partial<SessionData>) {
-  if (session.sid && session.createdAt) {
-    await revocations().revoke(session.sid, session.createdAt + getConfig().sessionTtlS * 1000);
+  async end(cookies: SessionCookies): Promise<void> {
+    const session = await this.iron(cookies);
+    await this.revokeCurrent(session);
+    // Revocation already refuses it; this also drops the opened copy (and its secret) from memory.
+    this.sealed.forget(cookies.get(SESSION_COOKIE));
+    session.destroy();
   }
+
+  /** The session sealed in this request's cookie, opened once per cookie value (see SealedSessionCache). */
+  private peek(cookies: SessionCookies): Promise<Partial<SessionData>> {
+    return this.sealed.open<SessionData>(cookies.get(SESSION_COOKIE));
+  }
+
+  /** Lifetime rules first, then the revocation list. */
+  private async verdict(session: Partial<SessionData>, now: number): Promise<keyof typeof REFUSED | 'live'> {
+    const verdict = judgeSession(session, this.settings, now);
+    if (verdict !== 'live') return verdict;
+    return (await this.revocations.isRevoked(session.sid!)) ? 'revoked' : 'live';
+  }
+
+  /** The cookie lives exactly as long as the session has left (iron-session's own default would be ttl - 60 s). */
+  private options(secure: boolean, maxAgeS = this.settings.ttlS): SessionOptions {
+    return {
+      cookieName: SESSION_COOKIE,
+      password: this.settings.passwords,
+      ttl: this.settings.ttlS,
+      cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: Math.max(1, Math.floor(maxAgeS)) },
+    };
+  }
+
+  private iron(cookies: SessionCookies): Promise<IronSession<Partial<SessionData>>> {
+    return getIronSession<Partial<SessionData>>(cookies.request, cookies.outgoing, this.options(isHttps(cookies.request)));
+  }
+
+  private async revokeCurrent(session: Partial<SessionData>) {
+    if (session.sid && session.createdAt) await this.revocations.revoke(session.sid, session.createdAt + this.settings.ttlS * 1000);
+  }
+}
+
+const holder = globalThis as unknown as { __sessions?: Sessions };
+
+/** The process's sessions, from the configuration (one revocation list: memory, or Redis when REDIS_URL is set). */
+export function sessions(): Sessions {
+  const config = getConfig();
+  holder.__sessions ??= new Sessions(
+    { passwords: config.sessionPasswords, ttlS: config.sessionTtlS, idleS: config.sessionIdleS },
+    revocationStore(),
+  );
+  return holder.__sessions;
 }

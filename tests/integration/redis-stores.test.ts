@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisRevocationStore, RedisTokenStore } from '@/lib/server/redis-stores';
+import { AppError } from '@/lib/server/app-error';
+import { REDIS_PREFIX } from '@/lib/server/redis-connection';
+import { RedisRevocationStore } from '@/lib/server/redis-revocation-store';
+import { RedisTokenStore } from '@/lib/server/redis-token-store';
 
 const PORT = 6392;
 let server: ChildProcess;
@@ -19,26 +22,50 @@ afterAll(() => {
   server.kill('SIGTERM');
 });
 
+/** A clock the test moves: the stores compute each entry's lifetime from it, Redis keeps the lifetime. */
+const fixedClock = (t: number) => () => t;
+const NOW = Date.UTC(2026, 0, 1);
+
 describe('Redis stores (a real redis-server)', () => {
   it('tokens: shared, expiring with the token, removed only while still the refused one', async () => {
-    const store = new RedisTokenStore(redis);
-    await store.set('org', { token: 'first', expiresAt: Date.now() + 60_000 });
+    const store = new RedisTokenStore(redis, fixedClock(NOW));
+    await store.set('org', { token: 'first', expiresAt: NOW + 60_000 });
     expect((await store.get('org'))?.token).toBe('first');
+    // Redis holds the entry exactly as long as the token has left (give or take the command's own time).
+    const pttl = await redis.pttl(`${REDIS_PREFIX}token:org`);
+    expect(pttl).toBeGreaterThan(59_000);
+    expect(pttl).toBeLessThanOrEqual(60_000);
     await store.delete('org', 'stale');
     expect((await store.get('org'))?.token).toBe('first');
     await store.delete('org', 'first');
     expect(await store.get('org')).toBeUndefined();
-    await store.set('short', { token: 't', expiresAt: Date.now() + 50 });
-    await new Promise((r) => setTimeout(r, 120));
-    expect(await store.get('short')).toBeUndefined();
+    // A token without a known lifetime is kept until refused.
+    await store.set('open', { token: 't', expiresAt: null });
+    expect(await redis.pttl(`${REDIS_PREFIX}token:open`)).toBe(-1);
   });
 
   it('revocations: refused until the session would have expired, then forgotten', async () => {
-    const store = new RedisRevocationStore(redis);
-    await store.revoke('sid-1', Date.now() + 100);
+    const store = new RedisRevocationStore(redis, fixedClock(NOW));
+    await store.revoke('sid-1', NOW + 90_000);
     expect(await store.isRevoked('sid-1')).toBe(true);
     expect(await store.isRevoked('sid-2')).toBe(false);
-    await new Promise((r) => setTimeout(r, 180));
-    expect(await store.isRevoked('sid-1')).toBe(false);
+    const pttl = await redis.pttl(`${REDIS_PREFIX}revoked:sid-1`);
+    expect(pttl).toBeGreaterThan(89_000);
+    expect(pttl).toBeLessThanOrEqual(90_000);
+    // Redis itself drops the entry at its end: shown here by ending it now.
+    await redis.pexpire(`${REDIS_PREFIX}revoked:sid-1`, 1);
+    await expect.poll(() => store.isRevoked('sid-1'), { interval: 5, timeout: 1000 }).toBe(false);
+  });
+
+  it('a Redis that cannot answer is a store_unavailable error for sessions, a cache miss for tokens', async () => {
+    const gone = new Redis(`redis://127.0.0.1:${PORT + 1}`, { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+    gone.on('error', () => {});
+    const refused = await new RedisRevocationStore(gone).isRevoked('sid').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'store_unavailable', field: 'session', retryAfterS: 5 });
+    const tokens = new RedisTokenStore(gone);
+    await tokens.set('org', { token: 't', expiresAt: null });
+    expect(await tokens.get('org')).toBeUndefined();
+    gone.disconnect();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WindowCounter } from '@/lib/server/sign-in-throttle';
+import { WindowCounter } from '@/lib/server/window-counter';
 
 describe('WindowCounter', () => {
   it('allows `limit` hits per window, says how long to wait, and forgets after the window', () => {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ApiError } from '@/lib/server/api-error';
+import { AuthenticationError } from '@/lib/batch-api';
+import { AppError } from '@/lib/server/app-error';
 import { route } from '@/lib/server/route';
-import { endSession, startSession } from '@/lib/server/session';
+import { sessions } from '@/lib/server/session';
 import { admitSignIn, noteFailedSignIn } from '@/lib/server/sign-in-throttle';
 import { clientFor } from '@/lib/server/upstream';
-import { AuthenticationError } from '@/lib/batch-api';
 
 const SignInSchema = z
   .object({
@@ -14,25 +14,25 @@ const SignInSchema = z
   .strict();
 
 /** Sign in with the organisation's client credentials, verified against the service's auth endpoint. */
-export const POST = route({ auth: false, body: SignInSchema }, async ({ request, body }) => {
+export const POST = route({ auth: false, body: SignInSchema }, async ({ request, body, cookies }) => {
   admitSignIn(request, body.clientId);
   try {
     await clientFor(body).authenticate({ fresh: true });
   } catch (error) {
     if (error instanceof AuthenticationError) {
       noteFailedSignIn(body.clientId);
-      throw new ApiError(401, 'clientSecret: the client ID or client secret is not right');
+      throw new AppError('credentials_refused', 'the client ID or client secret is not right', { field: 'clientSecret' });
     }
     throw error;
   }
-  await startSession(request, body);
+  await sessions().start(cookies, body);
   return new Response(null, { status: 204 });
 });
 
 /** Who is signed in: the client ID only, never the secret. */
 export const GET = route({ auth: true }, async ({ session }) => Response.json({ clientId: session.clientId }));
 
-export const DELETE = route({ auth: false }, async ({ request }) => {
-  await endSession(request);
+export const DELETE = route({ auth: false }, async ({ cookies }) => {
+  await sessions().end(cookies);
   return new Response(null, { status: 204 });
 });

@@ -1,10 +1,11 @@
-import { BATCH_FIELDS, type BatchPage } from '@/lib/batch-api';
+import type { BatchPage } from '@/lib/batch-api';
+import { BATCH_FIELDS, type DateRange } from '@/lib/contract';
 import { csvRow, csvRows } from '@/lib/csv';
 import { RangeQuerySchema } from '@/lib/server/batch-query';
 import { route } from '@/lib/server/route';
 import { clientFor } from '@/lib/server/upstream';
 
-function filename(range: { start_date?: string; end_date?: string }): string {
+function filename(range: DateRange): string {
   const day = (d?: string) => (d ? d.slice(0, 10) : 'all');
   return `batches-${day(range.start_date)}-to-${day(range.end_date)}.csv`;
 }

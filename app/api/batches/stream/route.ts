@@ -1,24 +1,18 @@
-import { BatchApiError, RangeLoad, type Batch } from '@/lib/batch-api';
-import { fromUpstream } from '@/lib/server/api-error';
-import { formatParts, StreamQuerySchema } from '@/lib/server/batch-query';
+import { RangeLoad } from '@/lib/batch-api';
+import { encodeStreamLine, formatParts, NDJSON_TYPE, type Batch } from '@/lib/contract';
+import { StreamQuerySchema } from '@/lib/server/batch-query';
 import { getConfig } from '@/lib/server/config';
+import { problemOf } from '@/lib/server/error-table';
+import { logLine } from '@/lib/server/log';
 import { route } from '@/lib/server/route';
 import { clientFor } from '@/lib/server/upstream';
 
-/** Newline-delimited JSON. */
-const NDJSON_TYPE = 'text/x-ndjson; charset=utf-8';
-
-/** One line of the stream. The browser reads them with `lib/explorer/batch-stream.ts`. */
-export type StreamLine =
-  | { batches: Batch[] }
-  | { done: true; count: number }
-  | { error: { status: number; detail: string; retryAfterS: number | null }; remaining: string };
-
 /**
- * Every batch of the range as NDJSON, fetched in parallel parts (see RangeLoad) and sent as each page
- * arrives, each batch once. The first chunk is awaited before answering, so bad input, a refused session
- * or an outage at the start get their own status. A failure later ends the stream with an `error` line
- * naming the parts still to fetch: the browser keeps what it has and asks for just those (`parts=`).
+ * Every batch of the range as NDJSON (lines: lib/contract/stream.ts), fetched in parallel parts (see
+ * RangeLoad) and sent as each page arrives, each batch once. The first chunk is awaited before answering, so
+ * bad input, a refused session or an outage at the start get their own status. A failure later ends the
+ * stream with an `error` line naming the parts still to fetch: the browser keeps what it has and asks for
+ * just those (`parts=`).
  */
 export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ query, session, request }) => {
   const { parts, ...range } = query;
@@ -26,29 +20,30 @@ export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ quer
   const chunks = load.chunks();
   const first = await chunks.next();
   const encoder = new TextEncoder();
-  const line = (value: StreamLine) => encoder.encode(JSON.stringify(value) + '\n');
   let pending: Batch[] | undefined = first.done ? undefined : first.value;
   let ended = first.done === true;
 
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (pending) {
-        controller.enqueue(line({ batches: pending }));
+        controller.enqueue(encoder.encode(encodeStreamLine({ batches: pending })));
         pending = undefined;
         return;
       }
       if (!ended) {
         try {
           const next = await chunks.next();
-          if (!next.done) return controller.enqueue(line({ batches: next.value }));
+          if (!next.done) return controller.enqueue(encoder.encode(encodeStreamLine({ batches: next.value })));
         } catch (error) {
           if (request.signal.aborted) return controller.close();
-          controller.enqueue(line(failureLine(error, formatParts(load.remaining()))));
+          const problem = problemOf(error);
+          if (problem.status === 500) logLine('error', 'batch stream failed', { error: String(error) });
+          controller.enqueue(encoder.encode(encodeStreamLine({ error: problem, remaining: formatParts(load.remaining()) })));
           return controller.close();
         }
       }
       ended = true;
-      controller.enqueue(line({ done: true, count: load.count }));
+      controller.enqueue(encoder.encode(encodeStreamLine({ done: true, count: load.count })));
       controller.close();
     },
     async cancel() {
@@ -68,13 +63,3 @@ export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ quer
     },
   });
 });
-
-function failureLine(error: unknown, remaining: string): StreamLine {
-  if (error instanceof BatchApiError) {
-    const mapped = fromUpstream(error);
-    const retryAfter = Number(mapped.headers['retry-after']);
-    return { error: { status: mapped.status, detail: mapped.detail, retryAfterS: retryAfter > 0 ? retryAfter : null }, remaining };
-  }
-  console.error('batch stream failed', error);
-  return { error: { status: 500, detail: 'The batch stream failed unexpectedly', retryAfterS: null }, remaining };
-}

@@ -1,0 +1,75 @@
+import 'server-only';
+import { BatchApiError, ServiceUnavailableError, type BatchApiErrorCode } from '../batch-api';
+import type { Problem } from '../contract';
+import { AppError, type AppErrorCode } from './app-error';
+
+/**
+ * Every error our API answers, by code: ours (AppError) and the upstream client's (BatchApiError). The status
+ * comes from here and nowhere else. Wording rules for `detail`:
+ * 1. A detail that concerns a field starts with it, `field: what is wrong`; the field comes from structured
+ *    data (a zod path, the service's `loc`), never from reading a sentence.
+ * 2. Fields carry our API's names (the service's `next_token` is our `cursor`).
+ * 3. A failure of the Batch Data Service says so first, then what it said.
+ * 4. A failure of our own code says only "internal error": nothing of its inside reaches the browser.
+ */
+export const ERROR_STATUS: Record<AppErrorCode | BatchApiErrorCode, number> = {
+  not_signed_in: 401,
+  session_expired: 401,
+  session_idle: 401,
+  session_revoked: 401,
+  credentials_refused: 401,
+  foreign_origin: 403,
+  body_too_large: 413,
+  unsupported_body: 415,
+  invalid_input: 422,
+  too_many_attempts: 429,
+  internal: 500,
+  store_unavailable: 503,
+  // The upstream client's codes: `auth_failed` is the session's credentials refused, not our sign-in form's.
+  auth_failed: 401,
+  bad_response: 502,
+  unexpected: 502,
+  unavailable: 503,
+  timeout: 504,
+};
+
+/** The service's parameter names where ours differ. */
+const OUR_FIELD: Record<string, string> = { next_token: 'cursor' };
+
+const withField = (field: string | undefined, text: string) => (field ? `${field}: ${text}` : text);
+
+function upstreamDetail(error: BatchApiError): string {
+  switch (error.code) {
+    case 'auth_failed':
+      return 'session: the organisation credentials were refused by the Batch Data Service; sign in again';
+    case 'invalid_input':
+      // Refused by our own check before any call: the client wrote `field: why` from the zod path already.
+      if (error.status === undefined) return error.message;
+      return withField(error.field && (OUR_FIELD[error.field] ?? error.field), `refused by the Batch Data Service (${error.message})`);
+    case 'unavailable':
+      return `Batch Data Service unavailable: ${error.message}`;
+    case 'timeout':
+      return `Batch Data Service timed out: ${error.message}`;
+    default:
+      return `Batch Data Service answered something unexpected: ${error.message}`;
+  }
+}
+
+/** The answer for any error: its status from the table, its sentence, and the wait to suggest. */
+export function problemOf(error: unknown): Problem {
+  if (error instanceof AppError) {
+    return { status: ERROR_STATUS[error.code], detail: withField(error.field, error.message), retryAfterS: error.retryAfterS ?? null };
+  }
+  if (error instanceof BatchApiError) {
+    const retryAfterS = error instanceof ServiceUnavailableError ? Math.max(1, error.retryAfterS) : null;
+    return { status: ERROR_STATUS[error.code], detail: upstreamDetail(error), retryAfterS };
+  }
+  return { status: ERROR_STATUS.internal, detail: 'internal error', retryAfterS: null };
+}
+
+/** `{detail}` with the status, never cached, and Retry-After from the problem's number. */
+export function problemResponse(problem: Problem): Response {
+  const headers: Record<string, string> = { 'cache-control': 'no-store' };
+  if (problem.retryAfterS !== null) headers['retry-after'] = String(problem.retryAfterS);
+  return Response.json({ detail: problem.detail }, { status: problem.status, headers });
+}
