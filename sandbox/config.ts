@@ -21,7 +21,7 @@ export const SandboxConfigSchema = z.object({
 export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
 export type SandboxOptions = z.input<typeof SandboxConfigSchema>;
 
-const ENV_NAMES: Record<keyof SandboxConfig, string> = {
+export const ENV_NAMES: Record<keyof SandboxConfig, string> = {
   port: 'SANDBOX_PORT',
   host: 'SANDBOX_HOST',
   pageSize: 'SANDBOX_PAGE_SIZE',

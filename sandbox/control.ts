@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { firstIssue } from '../lib/zod-issue';
 import { FaultSettingsSchema, InjectSchema, type Faults } from './faults';
 import { HttpError, readBody, sendJson } from './http';
-import type { SandboxStats } from './server';
+import type { SandboxStats } from './stats';
 import type { TokenStore } from './tokens';
 
 type Deps = { faults: Faults; tokens: TokenStore; tokenTtlS: number; stats: () => SandboxStats; resetStats: () => void };

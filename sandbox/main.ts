@@ -1,9 +1,12 @@
 /** `npm run sandbox`: the emulated Batch Data Service on its own, configured by SANDBOX_* variables. */
+import { loadEnvFiles } from '../scripts/load-env';
 import { sandboxConfigFromEnv } from './config';
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from './organisations';
 import { startSandbox } from './server';
 
 async function main() {
+  // The sandbox is a development tool, never production: it reads the files `next dev` reads.
+  loadEnvFiles('development');
   const started = Date.now();
   const sandbox = await startSandbox(sandboxConfigFromEnv());
   const total = sandbox.organisations.reduce((n, o) => n + o.batches.length, 0);

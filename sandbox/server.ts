@@ -7,15 +7,8 @@ import { CursorCodec } from './cursor';
 import { Faults, type FaultKind } from './faults';
 import { HttpError, readBody, sendError, sendJson, sleep, streamJsonArray } from './http';
 import { buildOrganisations, type Organisation } from './organisations';
+import { emptyStats, type SandboxStats } from './stats';
 import { TokenStore } from './tokens';
-
-export type SandboxStats = {
-  authRequests: number;
-  /** Successful token grants per organisation id. */
-  tokensIssuedByOrg: Record<string, number>;
-  batchRequests: number;
-  faultsServed: number;
-};
 
 export type Sandbox = {
   url: string;
@@ -30,10 +23,6 @@ export type Sandbox = {
 };
 
 const VERSIONED = /^\/(v1|v2)\/(auth|batches)$/;
-
-function emptyStats(): SandboxStats {
-  return { authRequests: 0, tokensIssuedByOrg: {}, batchRequests: 0, faultsServed: 0 };
-}
 
 /** Starts the emulated Batch Data Service. Port 0 picks a free port (tests). */
 export async function startSandbox(

@@ -1,15 +1,19 @@
 /**
  * `npm run demo` (after the build) and `npm run dev`: the dashboard against the bundled sandbox,
- * or against BATCH_API_BASE_URL when it is set. Ctrl-C stops both.
+ * or against BATCH_API_BASE_URL when it is set (in the environment or a `.env*` file). Ctrl-C stops both.
  */
 import { spawn } from 'node:child_process';
 import { sandboxConfigFromEnv } from '../sandbox/config';
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from '../sandbox/organisations';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import { loadEnvFiles } from './load-env';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
-const port = process.env.PORT ?? '3000';
-const host = process.env.HOST ?? '127.0.0.1';
+// First, so that PORT, HOST, BATCH_API_BASE_URL and SANDBOX_* from `.env.local` count as they do for Next.
+const shellEnv = loadEnvFiles(mode === 'dev' ? 'development' : 'production');
+// Empty means unset here, as in .env.example, where every line may be left blank.
+const port = process.env.PORT || '3000';
+const host = process.env.HOST || '127.0.0.1';
 
 async function main() {
   let sandbox: Sandbox | undefined;
@@ -18,9 +22,11 @@ async function main() {
     sandbox = await startSandbox(sandboxConfigFromEnv());
     baseUrl = sandbox.url;
   }
+  // Next gets the environment from before the files were loaded and loads them itself (same directory, same
+  // mode): `next dev` then reloads an edited `.env.local`. Only what the launcher decided is passed on top.
   const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', mode, '-p', port, '-H', host], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, BATCH_API_BASE_URL: baseUrl, DASHBOARD_DEMO: sandbox ? '1' : process.env.DASHBOARD_DEMO, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...shellEnv, BATCH_API_BASE_URL: baseUrl, ...(sandbox && { DASHBOARD_DEMO: '1' }), NEXT_TELEMETRY_DISABLED: '1' },
   });
 
   let announced = false;

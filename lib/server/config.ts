@@ -6,7 +6,7 @@ import { ApiVersionSchema } from '../batch-api/schemas';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   NODE_ENV: z.string().optional(),
   /** Set by `npm run demo` / `npm run dev`: the app runs on the bundled sandbox. */
   DASHBOARD_DEMO: z.enum(['0', '1']).optional(),

@@ -1,5 +1,12 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+
+const REPO = path.resolve(__dirname, '..', '..');
+/** What the launcher and `next start` need from a project directory (the build included). */
+const PROJECT_ENTRIES = ['node_modules', '.next', 'package.json', 'next.config.mjs', 'scripts', 'sandbox', 'lib', 'tsconfig.json'];
 
 /** `npm run demo` after its build step: the sandbox and the app start together and stop together on Ctrl-C. */
 test('the demo launcher prints the URL and demo credentials, serves the app, and stops both on SIGINT', async ({ page }) => {
@@ -34,5 +41,62 @@ test('the demo launcher prints the URL and demo credentials, serves the app, and
     await expect(fetch('http://127.0.0.1:4520/_sandbox/stats')).rejects.toThrow();
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+/**
+ * `.env.local` configures the demo as it configures Next. It is written into a throw-away project directory
+ * (symlinks to this one) because a developer's own `.env.local` in the repository must stay untouched.
+ */
+test('the demo launcher takes its ports, sandbox switches and session secret from .env.local', async ({ page }) => {
+  const project = await mkdtemp(path.join(tmpdir(), 'demo-env-'));
+  await Promise.all(PROJECT_ENTRIES.map((entry) => symlink(path.join(REPO, entry), path.join(project, entry))));
+  await writeFile(
+    path.join(project, '.env.local'),
+    ['PORT=3522', 'SANDBOX_PORT=4522', 'SANDBOX_BATCHES=120', `SESSION_SECRET=${'env-local-secret-'.repeat(3)}`, 'BATCH_API_BASE_URL=', ''].join('\n'),
+  );
+  // Only the file may supply these. NODE_ENV=test would make Next (and so the launcher) skip .env.local.
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(PORT|HOST|NODE_ENV|BATCH_API_BASE_URL|SESSION_SECRET|SANDBOX_.*)$/.test(name)) delete env[name];
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/run-with-sandbox.ts'), 'start'], {
+    cwd: project,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    await expect.poll(() => output, { timeout: 30_000 }).toContain('Press Ctrl-C to stop');
+    expect(output).toContain('http://127.0.0.1:3522');
+    expect(output).toContain('Sandbox service: http://127.0.0.1:4522');
+
+    // The blank BATCH_API_BASE_URL meant the bundled sandbox, and it generated the file's number of batches.
+    const auth = await fetch('http://127.0.0.1:4522/v1/auth', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=demo-client&client_secret=demo-secret',
+    });
+    expect(auth.status).toBe(200);
+    const { access_token: token } = (await auth.json()) as { access_token: string };
+    const batches = await fetch('http://127.0.0.1:4522/v1/batches', { headers: { authorization: `Bearer ${token}` } });
+    expect(((await batches.json()) as unknown[]).length).toBe(120);
+
+    await page.goto('http://127.0.0.1:3522/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tray-scan batches');
+    await expect(page.getByRole('complementary', { name: 'Demo credentials' })).toContainText('demo-secret');
+    // The app validated its configuration at start-up with the file's secret instead of generating one.
+    expect(output).not.toContain('SESSION_SECRET is not set');
+
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    await expect(fetch('http://127.0.0.1:3522/')).rejects.toThrow();
+    await expect(fetch('http://127.0.0.1:4522/_sandbox/stats')).rejects.toThrow();
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await rm(project, { recursive: true, force: true });
   }
 });
