@@ -1,0 +1,200 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as batches from '@/app/api/batches/route';
+import * as stream from '@/app/api/batches/stream/route';
+import * as session from '@/app/api/session/route';
+import { StreamLineSchema, type StreamLine } from '@/lib/contract';
+import { bffForFile, DEMO, detailOf, request, sessionCookieOf } from '../helpers/bff';
+import { control, tokenFor, walkV2 } from '../helpers/sandbox';
+
+// Short limits, as an operator could set them: the clock of the idle and lifetime tests is faked below.
+// Every test signs in from the same (unknown) address: the sign-in throttle is tested on its own.
+const sandbox = bffForFile(
+  { SESSION_IDLE_S: '2', SESSION_TTL_S: '5', BATCH_API_TIMEOUT_MS: '500', SIGNIN_ATTEMPTS_PER_IP: '100000' },
+  { batches: 700 },
+);
+const stats = () => control(sandbox(), 'GET', '/_sandbox/stats');
+
+// A session of its own per test: sessions here end after 2 s of quiet.
+let cookie: string;
+beforeEach(async () => {
+  cookie = await signIn();
+});
+afterEach(() => vi.useRealTimers());
+
+async function signIn(): Promise<string> {
+  const response = await session.POST(request('/api/session', { method: 'POST', json: DEMO }));
+  expect(response.status).toBe(204);
+  return sessionCookieOf(response)!;
+}
+
+const lines = async (response: Response): Promise<StreamLine[]> => {
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  expect(text.endsWith('\n')).toBe(true);
+  // Every line the server writes is a line of the contract, every batch checked field by field.
+  return text.trimEnd().split('\n').map((l) => StreamLineSchema.parse(JSON.parse(l)));
+};
+
+describe('route(): session, origin, query and body', () => {
+  it('refuses a request without a session with 401 and a detail naming the session', async () => {
+    const response = await batches.GET(request('/api/batches'));
+    expect(response.status).toBe(401);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await detailOf(response)).toBe('session: not signed in');
+  });
+
+  it('signs in, tells who is signed in (never the secret), and signs out for good', async () => {
+    const mine = await signIn();
+    const me = await session.GET(request('/api/session', { cookie: mine }));
+    expect(me.status).toBe(200);
+    expect(await me.json()).toEqual({ clientId: 'demo-client' });
+    const out = await session.DELETE(request('/api/session', { method: 'DELETE', cookie: mine }));
+    expect(out.status).toBe(204);
+    expect(sessionCookieOf(out)).toBe('tsb_session=');
+    const after = await session.GET(request('/api/session', { cookie: mine }));
+    expect([after.status, await detailOf(after)]).toEqual([401, 'session: signed out; sign in again']);
+  });
+
+  it('wrong credentials are 401 naming clientSecret, and set no cookie', async () => {
+    const response = await session.POST(request('/api/session', { method: 'POST', json: { ...DEMO, clientSecret: 'nope' } }));
+    expect([response.status, await detailOf(response)]).toEqual([401, 'clientSecret: the client ID or client secret is not right']);
+    expect(sessionCookieOf(response)).toBeUndefined();
+  });
+
+  it.each([
+    [{ origin: 'https://evil.example' }, 'origin: https://evil.example may not change this session'],
+    [{ 'sec-fetch-site': 'cross-site', origin: '' }, 'origin: a cross-site request may not change this session'],
+  ])('refuses a state change from another site: %j', async (headers, detail) => {
+    const init = { method: 'POST', json: DEMO, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v)) };
+    const built = request('/api/session', init);
+    if (!headers.origin) built.headers.delete('origin');
+    const response = await session.POST(built);
+    expect([response.status, await detailOf(response)]).toEqual([403, detail]);
+  });
+
+  it.each([
+    ['content-type', { method: 'POST', json: JSON.stringify(DEMO), headers: { 'content-type': 'text/plain' } }, 415, 'body: must be application/json'],
+    ['not JSON', { method: 'POST', json: '{"clientId":' }, 422, 'body: not valid JSON'],
+    ['a wrong type', { method: 'POST', json: { clientId: 5, clientSecret: 'x' } }, 422, 'clientId: required, a string'],
+    ['an unknown key', { method: 'POST', json: { ...DEMO, admin: true } }, 422, 'admin: unknown parameter'],
+    ['too large', { method: 'POST', json: { clientId: 'x'.repeat(9000), clientSecret: 'y' } }, 413, 'body: larger than 8192 bytes'],
+  ])('refuses a sign-in body with %s', async (_what, init, status, detail) => {
+    const response = await session.POST(request('/api/session', init));
+    expect([response.status, await detailOf(response)]).toEqual([status, detail]);
+  });
+
+  it.each([
+    ['a day without a time', 'start_date=2025-03-01', /^start_date: "2025-03-01" must be an ISO 8601 UTC datetime/],
+    ['no timezone', 'end_date=2025-03-01T00:00:00', /^end_date: .* has no timezone/],
+    ['another offset', 'start_date=2025-03-01T00:00:00%2B02:00', /^start_date: .* is not UTC/],
+    ['February 30', 'end_date=2025-02-30T00:00:00Z', /^end_date: .* is not a real calendar date/],
+    ['a repeated parameter', 'start_date=a&start_date=b', /^start_date: given more than once$/],
+    ['an unknown parameter', 'limit=5', /^limit: unknown parameter$/],
+    ['a 5,000-character cursor', `cursor=${'x'.repeat(5000)}`, /^cursor: at most 4096 characters$/],
+  ])('422 for %s, before any upstream call', async (_what, query, detail) => {
+    await control(sandbox(), 'POST', '/_sandbox/reset');
+    const response = await batches.GET(request(`/api/batches?${query}`, { cookie }));
+    expect(response.status).toBe(422);
+    expect(await detailOf(response)).toMatch(detail);
+    expect((await stats()).batchRequests).toBe(0);
+  });
+
+  it('an empty parameter counts as absent', async () => {
+    const response = await batches.GET(request('/api/batches?start_date=&end_date=', { cookie }));
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('the batch routes against the sandbox', () => {
+  it('one upstream page per call, exactly as the service sent it; a cursor the service refuses is 422 naming cursor', async () => {
+    const token = await tokenFor(sandbox());
+    const reference = await walkV2(sandbox(), token);
+    const first = await batches.GET(request('/api/batches', { cookie }));
+    const body = (await first.json()) as { data: { batch_id: string }[]; nextCursor: string };
+    expect(body.data.map((b) => b.batch_id)).toEqual(reference.batches.slice(0, 100).map((b) => b.batch_id));
+    const refused = await batches.GET(request('/api/batches?cursor=forged', { cookie }));
+    expect(refused.status).toBe(422);
+    expect(await detailOf(refused)).toBe('cursor: refused by the Batch Data Service (next_token: not a valid cursor for this client)');
+  });
+
+  it('a service still down after the retries: 503 with the Retry-After number of the error', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/faults', { outage: true, retryAfterS: 0 });
+    const response = await batches.GET(request('/api/batches', { cookie }));
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await detailOf(response)).toMatch(/^Batch Data Service unavailable: /);
+  });
+
+  it.each([
+    ['malformed-json', 502, /^Batch Data Service answered something unexpected: body: /],
+    ['500', 502, /answered 500/],
+    ['hang', 504, /^Batch Data Service timed out: /],
+  ])('an upstream %s is %i', async (kind, status, detail) => {
+    await control(sandbox(), 'POST', '/_sandbox/inject', { kind });
+    const response = await batches.GET(request('/api/batches', { cookie }));
+    expect(response.status).toBe(status);
+    expect(await detailOf(response)).toMatch(detail);
+  });
+
+  it('the stream: every batch once, in contract lines, ending with done', async () => {
+    const all = await lines(await stream.GET(request('/api/batches/stream', { cookie })));
+    const ids = all.flatMap((l) => ('batches' in l ? l.batches.map((b) => b.batch_id) : []));
+    expect(new Set(ids).size).toBe(700);
+    expect(ids).toHaveLength(700);
+    expect(all.at(-1)).toEqual({ done: true, count: 700 });
+  });
+
+  it('a failure mid-stream ends with an error line whose remaining parts complete the range', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/faults', { latencyMs: 30 });
+    const started = stream.GET(request('/api/batches/stream', { cookie }));
+    const response = await started;
+    await control(sandbox(), 'POST', '/_sandbox/inject', { kind: '500', count: 1 });
+    const first = await lines(response);
+    const end = first.at(-1)!;
+    expect('error' in end && end.error).toMatchObject({ status: 502, retryAfterS: null });
+    expect('remaining' in end && end.remaining).toMatch(/~/);
+    const remaining = (end as { remaining: string }).remaining;
+    const rest = await lines(await stream.GET(request(`/api/batches/stream?parts=${encodeURIComponent(remaining)}`, { cookie })));
+    const ids = new Set([...first, ...rest].flatMap((l) => ('batches' in l ? l.batches.map((b) => b.batch_id) : [])));
+    expect(ids.size).toBe(700);
+    expect(rest.at(-1)).toMatchObject({ done: true });
+  });
+});
+
+describe('session limits through the route, on a fake clock (SESSION_IDLE_S=2, SESSION_TTL_S=5)', () => {
+  /** Calls /api/session and follows the cookie the server re-seals (as a browser would). */
+  async function whoAmI(current: string) {
+    const response = await session.GET(request('/api/session', { cookie: current }));
+    const body = (await response.json()) as { detail?: string };
+    return { status: response.status, detail: body.detail, cookie: sessionCookieOf(response) ?? current };
+  }
+
+  it('the idle timeout ends a quiet session, and activity slides it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let active = await signIn();
+    for (let i = 0; i < 4; i++) {
+      vi.advanceTimersByTime(800);
+      const me = await whoAmI(active);
+      expect(me.status).toBe(200);
+      active = me.cookie;
+    }
+    const quiet = await signIn();
+    vi.advanceTimersByTime(2200);
+    expect(await whoAmI(quiet)).toMatchObject({ status: 401, detail: 'session: ended after inactivity; sign in again' });
+  });
+
+  it('the absolute lifetime ends a session however active it is', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let current = await signIn();
+    const started = Date.now();
+    let last = await whoAmI(current);
+    while (Date.now() - started < 5500) {
+      vi.advanceTimersByTime(700);
+      last = await whoAmI(current);
+      current = last.cookie;
+      if (last.status === 401) break;
+    }
+    expect(last).toMatchObject({ status: 401, detail: 'session: expired; sign in again' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
+  });
+});

@@ -1,0 +1,143 @@
+import { sealData } from 'iron-session';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppError } from '@/lib/server/app-error';
+import { MemoryRevocationStore } from '@/lib/server/revocations';
+import { SessionCookies, Sessions } from '@/lib/server/session';
+import { SESSION_COOKIE } from '@/lib/server/session-rules';
+
+const OLD = 'previous-session-secret-0123456789-abcdef';
+const NEW = 'current-session-secret-0123456789-abcdefgh';
+const CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+const T0 = Date.UTC(2026, 0, 1, 8);
+
+/** A request as the browser sends it, with the cookie of the last answer. */
+const requestWith = (cookie?: string, headers: Record<string, string> = {}) =>
+  new Request('http://app.test/api/session', { headers: cookie ? { cookie, ...headers } : headers });
+/** The `name=value` the browser keeps from an answer's Set-Cookie, and the attributes it came with. */
+const cookieOf = (cookies: SessionCookies) => cookies.outgoing.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0];
+
+let sessions: Sessions;
+let revocations: MemoryRevocationStore;
+const make = (passwords: Record<string, string> = { 1: NEW }, limits = { ttlS: 5, idleS: 2 }) =>
+  new Sessions({ passwords, ...limits }, (revocations = new MemoryRevocationStore()));
+
+/** Signs in; the cookie a browser would hold afterwards. */
+async function signIn(previous?: string): Promise<string> {
+  const cookies = new SessionCookies(requestWith(previous));
+  await sessions.start(cookies, CREDENTIALS);
+  return valueOf(cookieOf(cookies))!;
+}
+
+/** One authenticated request: the session, and the cookie the browser holds after it (re-sealed or not). */
+async function visit(cookie: string) {
+  const cookies = new SessionCookies(requestWith(cookie));
+  const session = await sessions.require(cookies);
+  return { session, cookie: valueOf(cookieOf(cookies)) ?? cookie };
+}
+
+const refusal = (cookie: string) => visit(cookie).then(() => null, (e: unknown) => e as AppError);
+
+beforeEach(() => {
+  // Only Date: iron-session checks its seals' expiry against Date.now, and so do our lifetime rules.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(T0);
+  sessions = make();
+});
+afterEach(() => vi.useRealTimers());
+
+describe('sessions (iron-session seals, lifetime, idle timeout, revocation, rotation)', () => {
+  it('a sign-in seals the credentials into an HttpOnly, SameSite=Lax cookie that lives as long as the session', async () => {
+    const cookies = new SessionCookies(requestWith());
+    await sessions.start(cookies, CREDENTIALS);
+    const setCookie = cookieOf(cookies)!;
+    expect(setCookie).toMatch(/; HttpOnly/);
+    expect(setCookie).toMatch(/; SameSite=Lax/);
+    expect(setCookie).toMatch(/; Path=\//);
+    expect(setCookie).toMatch(/; Max-Age=5(;|$)/);
+    expect(setCookie).not.toMatch(/; Secure/);
+    expect(setCookie).not.toContain('demo-secret');
+    const { session } = await visit(valueOf(setCookie)!);
+    expect(session).toMatchObject({ ...CREDENTIALS, createdAt: T0, lastSeenAt: T0 });
+  });
+
+  it('is Secure behind a proxy that terminated https', async () => {
+    const cookies = new SessionCookies(requestWith(undefined, { 'x-forwarded-proto': 'https' }));
+    await sessions.start(cookies, CREDENTIALS);
+    expect(cookieOf(cookies)).toMatch(/; Secure/);
+  });
+
+  it('no cookie, or a cookie that does not open, is "not signed in"', async () => {
+    const none = await sessions.require(new SessionCookies(requestWith())).catch((e: unknown) => e);
+    expect(none).toMatchObject({ code: 'not_signed_in', field: 'session', message: 'not signed in' });
+    expect(await refusal(`${SESSION_COOKIE}=Fe26.2*forged`)).toMatchObject({ code: 'not_signed_in' });
+  });
+
+  it('the idle timeout ends a quiet session, and activity slides it', async () => {
+    let active = await signIn();
+    for (let i = 0; i < 4; i++) {
+      vi.advanceTimersByTime(800);
+      const visited = await visit(active);
+      expect(visited.session.lastSeenAt).toBe(Date.now());
+      expect(visited.cookie).not.toBe(active); // re-sealed with the new lastSeenAt
+      active = visited.cookie;
+    }
+    const quiet = await signIn();
+    vi.advanceTimersByTime(2200);
+    expect(await refusal(quiet)).toMatchObject({ code: 'session_idle', message: 'ended after inactivity; sign in again' });
+  });
+
+  it('the absolute lifetime ends a session however active it is; a re-sealed cookie keeps only the time left', async () => {
+    let cookie = await signIn();
+    for (let elapsed = 700; elapsed < 5000; elapsed += 700) {
+      vi.setSystemTime(T0 + elapsed);
+      const cookies = new SessionCookies(requestWith(cookie));
+      await sessions.require(cookies);
+      const setCookie = cookieOf(cookies)!;
+      expect(Number(/Max-Age=(\d+)/.exec(setCookie)![1])).toBe(Math.floor((5000 - elapsed) / 1000) || 1);
+      cookie = valueOf(setCookie)!;
+    }
+    vi.setSystemTime(T0 + 4999);
+    expect((await visit(cookie)).session.createdAt).toBe(T0);
+    vi.setSystemTime(T0 + 5000);
+    expect(await refusal(cookie)).toMatchObject({ code: 'session_expired', message: 'expired; sign in again' });
+  });
+
+  it('a signed-out cookie is refused even though its seal is still good', async () => {
+    const cookie = await signIn();
+    const out = new SessionCookies(requestWith(cookie));
+    await sessions.end(out);
+    expect(cookieOf(out)).toMatch(new RegExp(`^${SESSION_COOKIE}=;`)); // the browser's copy is cleared
+    expect(await refusal(cookie)).toMatchObject({ code: 'session_revoked', message: 'signed out; sign in again' });
+    expect(await sessions.read(cookie.split('=')[1])).toBeNull();
+  });
+
+  it('every sign-in makes a new session id and revokes the one this browser held', async () => {
+    const first = await signIn();
+    const second = await signIn(first);
+    const [a, b] = [(await sessions.read(first.split('=')[1]))?.sid, (await visit(second)).session.sid];
+    expect(a).toBeUndefined(); // revoked
+    expect(b).toEqual(expect.any(String));
+    expect(await refusal(first)).toMatchObject({ code: 'session_revoked' });
+  });
+
+  it('rotation: a cookie sealed with the previous secret still opens, and is re-sealed with the current one', async () => {
+    const old = await sealData({ sid: 'rotated', ...CREDENTIALS, createdAt: T0, lastSeenAt: T0 }, { password: { 1: OLD }, ttl: 5 });
+    sessions = make({ 1: OLD, 2: NEW });
+    vi.advanceTimersByTime(1000);
+    const { session, cookie } = await visit(`${SESSION_COOKIE}=${old}`);
+    expect(session.sid).toBe('rotated');
+    expect(cookie).not.toBe(`${SESSION_COOKIE}=${old}`);
+    // Only the current secret is needed for the re-sealed cookie; the old one alone no longer opens it.
+    sessions = make({ 2: NEW });
+    expect((await visit(cookie)).session.sid).toBe('rotated');
+    sessions = make({ 1: OLD });
+    expect(await refusal(cookie)).toMatchObject({ code: 'not_signed_in' });
+  });
+
+  it('a store that cannot answer refuses the request rather than letting a signed-out session through', async () => {
+    const cookie = await signIn();
+    revocations.isRevoked = () => Promise.reject(new AppError('store_unavailable', 'the session store is unavailable', { field: 'session', retryAfterS: 5 }));
+    expect(await refusal(cookie)).toMatchObject({ code: 'store_unavailable' });
+  });
+});
