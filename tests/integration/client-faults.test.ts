@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   BadResponseError,
   ServiceUnavailableError,
@@ -24,6 +24,8 @@ const fetchWithoutExpiry: typeof fetch = async (input, init) => {
   return new Response(JSON.stringify({ access_token }), { status: 200, headers: { 'content-type': 'application/json' } });
 };
 
+afterEach(() => vi.useRealTimers());
+
 describe('upstream client: faults from the sandbox switches', () => {
   it('retries through a burst of 503s and returns every batch exactly once', async () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { fail503Every: 3 });
@@ -34,22 +36,38 @@ describe('upstream client: faults from the sandbox switches', () => {
     expect(calls.filter((c) => c.status === 503).length).toBeGreaterThanOrEqual(3);
   });
 
-  it('waits 3 to 5 s between attempts by default', async () => {
-    await inject('503', 1);
-    const started = Date.now();
-    await client({ retry: {} }).page({});
-    const waited = Date.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(3000);
-    expect(waited).toBeLessThan(6000);
-  }, 10_000);
+  /**
+   * The client's waits on a fake clock: the request runs over real HTTP, the retry's wait is only a timer.
+   * Resolves once the client has said how long it will wait, and checks it waits exactly that long.
+   */
+  async function waitOfOneRetry(options: Partial<BatchApiClientOptions>): Promise<number> {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let told!: (delayMs: number) => void;
+    const delay = new Promise<number>((resolve) => (told = resolve));
+    let done = false;
+    const page = client(options)
+      .page({}, null, { onRetry: ({ delayMs }) => told(delayMs) })
+      .then((p) => ((done = true), p));
+    const delayMs = await delay;
+    await vi.advanceTimersByTimeAsync(delayMs - 1);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await page).data).toHaveLength(100);
+    return delayMs;
+  }
 
-  it('honours Retry-After', async () => {
+  it('waits 3 to 5 s between attempts by default, spread by jitter', async () => {
+    for (const [random, expected] of [[0, 3000], [0.5, 4000], [0.999, 4998]] as const) {
+      await inject('503', 1);
+      expect(await waitOfOneRetry({ retry: {}, random: () => random })).toBe(expected);
+      vi.useRealTimers();
+    }
+  });
+
+  it('honours Retry-After, shorter than the default wait', async () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { retryAfterS: 1 });
     await inject('503', 1);
-    const started = Date.now();
-    await client({ retry: { ...FAST_RETRY, minDelayMs: 3000, maxDelayMs: 5000 } }).page({});
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    expect(Date.now() - started).toBeLessThan(2500);
+    expect(await waitOfOneRetry({ retry: { ...FAST_RETRY, minDelayMs: 3000, maxDelayMs: 5000 } })).toBe(1000);
   });
 
   it('gives up after the bounded attempts with ServiceUnavailableError and a retry hint', async () => {

@@ -1,17 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchApiClient } from '@/lib/batch-api/client';
-import { RangeLoad } from '@/lib/batch-api/range-load';
-import type { Batch, DateRange } from '@/lib/contract';
+import { MAX_CONCURRENCY, RangeLoad } from '@/lib/batch-api/range-load';
+import { maxUnfinishedParts, planParts } from '@/lib/batch-api/range-parts';
+import { formatParts, type Batch, type DateRange } from '@/lib/contract';
+import { StreamQuerySchema } from '@/lib/server/batch-query';
 
 /**
- * The spec does not say in which order the service pages through a range, and the sandbox always answers
+ * The contract does not say in which order the service pages through a range, and the sandbox always answers
  * oldest first. This in-memory service answers in any order (the one thing the sandbox cannot do), so the
  * loader can be held to the same batches, and to a bounded number of requests, whatever the order.
  */
 const T0 = Date.parse('2024-01-01T00:00:00Z');
 const N = 20_000;
 const PAGE = 100;
-const batches = Array.from({ length: N }, (_, i) => ({ batch_id: `b${i}`, batch_creation_date: new Date(T0 + i * 1_500_000).toISOString() }) as Batch);
+const STEP_MS = 1_500_000;
+const batches = Array.from({ length: N }, (_, i) => ({ batch_id: `b${i}`, batch_creation_date: new Date(T0 + i * STEP_MS).toISOString() }) as Batch);
+
+/** Index of the first batch at or after `ms` (the batches are STEP_MS apart from T0). */
+const indexAt = (ms: number) => Math.min(N, Math.max(0, Math.ceil((ms - T0) / STEP_MS)));
 
 function service(order: 'oldest' | 'newest' | 'scrambled') {
   let calls = 0;
@@ -23,9 +29,9 @@ function service(order: 'oldest' | 'newest' | 'scrambled') {
       most = Math.max(most, ++inFlight);
       await new Promise((r) => setTimeout(r, 1));
       inFlight--;
-      const lo = query.start_date ? Date.parse(query.start_date) : -Infinity;
-      const hi = query.end_date ? Date.parse(query.end_date) : Infinity;
-      let match = batches.filter((b) => Date.parse(b.batch_creation_date) >= lo && Date.parse(b.batch_creation_date) <= hi);
+      const from = query.start_date ? indexAt(Date.parse(query.start_date)) : 0;
+      const to = query.end_date ? indexAt(Date.parse(query.end_date) + 1) : N;
+      let match = batches.slice(from, Math.max(from, to));
       if (order === 'newest') match = match.reverse();
       if (order === 'scrambled') match = match.map((b, i) => [b, (i * 7919) % match.length] as const).sort((a, b) => a[1] - b[1]).map(([b]) => b);
       const offset = cursor ? Number(cursor) : 0;
@@ -38,12 +44,42 @@ function service(order: 'oldest' | 'newest' | 'scrambled') {
 describe('RangeLoad whatever order the service pages in', () => {
   it.each(['oldest', 'newest', 'scrambled'] as const)('%s first: every batch once, in few more requests than sequential paging', async (order) => {
     const { client, stats } = service(order);
-    const load = new RangeLoad(client, {}, { concurrency: 8, now: () => T0 + N * 1_500_000 });
+    const load = new RangeLoad(client, {}, { concurrency: 8, now: () => T0 + N * STEP_MS });
     const ids: string[] = [];
     for await (const chunk of load.chunks()) for (const b of chunk) ids.push(b.batch_id);
     expect(ids).toHaveLength(N);
     expect(new Set(ids).size).toBe(N);
     expect(stats().calls).toBeLessThan((N / PAGE) * 1.5);
     expect(stats().most).toBeLessThanOrEqual(8);
+  });
+
+  it.each(['oldest', 'newest', 'scrambled'] as const)(
+    '%s first, at the most request slots: never more unfinished parts than a resume may send back',
+    async (order) => {
+      const { client } = service(order);
+      const load = new RangeLoad(client, {}, { concurrency: MAX_CONCURRENCY, now: () => T0 + N * STEP_MS });
+      let most = 0;
+      for await (const _chunk of load.chunks()) {
+        const remaining = load.remaining();
+        most = Math.max(most, remaining.length);
+        if (remaining.length === most && most > 0) {
+          // What a Retry would send after a failure now is a query the stream route accepts.
+          expect(StreamQuerySchema.safeParse({ parts: formatParts(remaining) }).success).toBe(true);
+        }
+      }
+      expect(most).toBeLessThanOrEqual(maxUnfinishedParts(MAX_CONCURRENCY));
+    },
+  );
+
+  it('the plan for an open start on a newest-first service fits what a Retry may send, in a URL Node accepts', async () => {
+    const { client } = service('newest');
+    const first = await client.page({}, null);
+    const plan = planParts({}, MAX_CONCURRENCY, first.data, T0 + N * STEP_MS);
+    expect(plan.length).toBeGreaterThan(128); // the old fixed limit of 128 refused the Retry of such a load
+    expect(plan.length).toBeLessThanOrEqual(maxUnfinishedParts(MAX_CONCURRENCY));
+    const parts = formatParts(plan);
+    expect(StreamQuerySchema.safeParse({ parts }).success).toBe(true);
+    const url = `/api/batches/stream?${new URLSearchParams({ parts })}`;
+    expect(url.length).toBeLessThan(16 * 1024 - 1024); // Node refuses request heads over 16 kB
   });
 });

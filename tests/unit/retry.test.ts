@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, nextDelay, parseRetryAfter, sleep } from '@/lib/batch-api/retry';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ServiceUnavailableError, UnexpectedError } from '@/lib/batch-api/errors';
+import { DEFAULT_RETRY_POLICY, nextDelay, parseRetryAfter, sleep, TransientFailure, withRetries } from '@/lib/batch-api/retry';
 
 describe('retry policy', () => {
-  it('waits 3 to 5 s with jitter by default (spec 7)', () => {
+  it('waits 3 to 5 s with jitter by default (docs/batch-data-service.md#retries)', () => {
     expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, undefined, () => 0)).toBe(3000);
     expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, undefined, () => 0.5)).toBe(4000);
     expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, undefined, () => 0.999999)).toBe(5000);
@@ -34,5 +35,74 @@ describe('retry policy', () => {
     const pending = sleep(10_000, controller.signal);
     controller.abort(new Error('gone'));
     await expect(pending).rejects.toThrow('gone');
+  });
+});
+
+describe('the retry loop', () => {
+  afterEach(() => vi.useRealTimers());
+
+  const unavailable = (retryAfterMs?: number) =>
+    new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503 }), retryAfterMs);
+
+  /** An attempt that fails transiently `failures` times, then answers; it records when each attempt ran. */
+  function flaky(failures: number, retryAfterMs?: number) {
+    const at: number[] = [];
+    const attempt = async () => {
+      at.push(Date.now());
+      if (at.length <= failures) throw unavailable(retryAfterMs);
+      return 'answer';
+    };
+    return { at, attempt };
+  }
+
+  it('tries again after each transient failure, waiting the policy’s jittered delay, and tells before each wait', async () => {
+    vi.useFakeTimers();
+    const { at, attempt } = flaky(2);
+    const told: { attempt: number; delayMs: number }[] = [];
+    const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY, random: () => 0.25, onRetry: (r) => told.push(r) });
+    await vi.runAllTimersAsync();
+    expect(await result).toBe('answer');
+    expect(told).toEqual([{ attempt: 1, delayMs: 3500 }, { attempt: 2, delayMs: 3500 }]);
+    expect(at.map((t) => t - at[0]!)).toEqual([0, 3500, 7000]);
+  });
+
+  it('waits what the service asks for in Retry-After instead', async () => {
+    vi.useFakeTimers();
+    const { at, attempt } = flaky(1, 1200);
+    const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY });
+    await vi.runAllTimersAsync();
+    expect(await result).toBe('answer');
+    expect(at[1]! - at[0]!).toBe(1200);
+  });
+
+  it('gives up after the last attempt with the last failure, saying how long it tried, and its wait hint', async () => {
+    vi.useFakeTimers();
+    const { at, attempt } = flaky(10);
+    const result = withRetries(attempt, { policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 3 }, random: () => 0 }).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+    const error = (await result) as ServiceUnavailableError;
+    expect(at).toHaveLength(3);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error.message).toBe('down (gave up after 3 attempts in 6000 ms)');
+    expect([error.retryAfterS, error.status]).toEqual([4, 503]);
+  });
+
+  it('stops at the deadline rather than start a wait that would cross it', async () => {
+    vi.useFakeTimers();
+    const { at, attempt } = flaky(10);
+    const result = withRetries(attempt, { policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 50, deadlineMs: 10_000 }, random: () => 0 }).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+    expect(await result).toBeInstanceOf(ServiceUnavailableError);
+    expect(at.map((t) => t - at[0]!)).toEqual([0, 3000, 6000, 9000]);
+  });
+
+  it('lets any other error through at once, and an abort ends a wait', async () => {
+    const fatal = new UnexpectedError('/v2/batches answered 500', { status: 500 });
+    let calls = 0;
+    await expect(withRetries(async () => { calls++; throw fatal; }, { policy: DEFAULT_RETRY_POLICY })).rejects.toBe(fatal);
+    expect(calls).toBe(1);
+    const controller = new AbortController();
+    const waiting = withRetries(flaky(5).attempt, { policy: DEFAULT_RETRY_POLICY, signal: controller.signal, onRetry: () => controller.abort(new Error('gone')) });
+    await expect(waiting).rejects.toThrow('gone');
   });
 });
