@@ -27,16 +27,15 @@ export const SPECIAL_CREDENTIALS = { clientId: 'spécial+client/=&%', clientSecr
 
 /** Orders the batches as the cursor walks them and indexes them for range look-ups. */
 export function organisationOf(seed: OrganisationSeed, batches: Batch[]): Organisation {
-  batches.sort((a, b) =>
-    a.batch_creation_date === b.batch_creation_date
-      ? a.batch_id < b.batch_id ? -1 : a.batch_id > b.batch_id ? 1 : 0
-      : Date.parse(a.batch_creation_date) - Date.parse(b.batch_creation_date),
-  );
+  // Each date parsed once, not twice per comparison: 200,000 batches sort in a fraction of the time.
+  const keyed = batches.map((batch) => ({ batch, ms: Date.parse(batch.batch_creation_date) }));
+  keyed.sort((a, b) => a.ms - b.ms || (a.batch.batch_id < b.batch.batch_id ? -1 : a.batch.batch_id > b.batch.batch_id ? 1 : 0));
+  const sorted = keyed.map((k) => k.batch);
   return {
     ...seed,
-    batches,
-    times: Float64Array.from(batches, (b) => Date.parse(b.batch_creation_date)),
-    json: batches.map((b) => JSON.stringify(b)),
+    batches: sorted,
+    times: Float64Array.from(keyed, (k) => k.ms),
+    json: sorted.map((b) => JSON.stringify(b)),
   };
 }
 

@@ -41,8 +41,10 @@ function creationTimes(rand: Random, count: number, anchorMs: number): number[] 
   return times.sort((a, b) => a - b);
 }
 
+const CROP_WEIGHTS = CROPS.map((c) => [c, c.weight] as const);
+
 function batchFor(rand: Random, ms: number, seq: number, opts: GenerateOptions): Batch {
-  const crop: CropProfile = rand.weighted(CROPS.map((c) => [c, c.weight] as const));
+  const crop: CropProfile = rand.weighted(CROP_WEIGHTS);
   const id = rand.uuid();
   const season = Math.sin((2 * Math.PI * ((ms / DAY_MS) % 365.25 - 80)) / 365.25);
   const failedScan = rand.chance(0.005);
