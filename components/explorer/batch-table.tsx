@@ -5,7 +5,7 @@ import { useRef } from 'react';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
-import type { Column } from './columns';
+import type { CellContext, Column } from './columns';
 import styles from './explorer.module.css';
 
 const ROW_HEIGHT = 36;
@@ -36,6 +36,7 @@ export function BatchTable({ rows, columns, zone, target, sort, dir, onSort, onO
   const before = items[0]?.start ?? 0;
   const after = virtual.getTotalSize() - (items.at(-1)?.end ?? 0);
   const width = columns.reduce((w, c) => w + c.width, 0);
+  const cell: CellContext = { zone, target, onOpen };
 
   return (
     <div ref={scroller} className={styles.tableBox} tabIndex={0} role="region" aria-label="Batches table">
@@ -86,13 +87,7 @@ export function BatchTable({ rows, columns, zone, target, sort, dir, onSort, onO
               >
                 {columns.map((c) => (
                   <td key={c.id} className={c.numeric ? styles.num : undefined}>
-                    {c.id === 'name' ? (
-                      <button type="button" className={styles.linkButton} onClick={() => onOpen(row)} title={row.batch.batch_name}>
-                        {row.batch.batch_name}
-                      </button>
-                    ) : (
-                      c.render(row, zone, target)
-                    )}
+                    {c.render(row, cell)}
                   </td>
                 ))}
               </tr>

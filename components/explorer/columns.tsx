@@ -6,22 +6,32 @@ import { AnalysisLink } from './analysis-link';
 import { DASH, fmtArea, fmtDate, fmtDecimal, fmtInt, fmtPercent, fmtText } from './format';
 import styles from './explorer.module.css';
 
+/** What a cell needs besides its row: the zone dates are shown in, the target, and how to open a batch. */
+export type CellContext = { zone: Zone; target: number; onOpen: (row: Row) => void };
+
 export type Column = {
   id: string;
   label: string;
   sort?: SortField;
   numeric?: boolean;
   width: number;
-  render: (row: Row, zone: Zone, target: number) => ReactNode;
+  render: (row: Row, ctx: CellContext) => ReactNode;
 };
 
 export const COLUMNS: Column[] = [
-  { id: 'date', label: 'Created', sort: 'batch_creation_date', width: 170, render: (r, zone) => fmtDate(r.time, zone) },
-  { id: 'name', label: 'Batch', sort: 'batch_name', width: 260, render: (r) => r.batch.batch_name },
+  { id: 'date', label: 'Created', sort: 'batch_creation_date', width: 170, render: (r, { zone }) => fmtDate(r.time, zone) },
+  {
+    id: 'name', label: 'Batch', sort: 'batch_name', width: 260,
+    render: (r, { onOpen }) => (
+      <button type="button" className={styles.linkButton} onClick={() => onOpen(r)} title={r.batch.batch_name}>
+        {r.batch.batch_name}
+      </button>
+    ),
+  },
   { id: 'crop', label: 'Crop', sort: 'crop_type', width: 120, render: (r) => fmtText(r.batch.crop_type) },
   {
     id: 'germination', label: 'Germination', sort: 'avg_germination_rate', numeric: true, width: 115,
-    render: (r, _z, target) => <span className={r.germination !== null && r.germination < target ? styles.below : undefined}>{fmtPercent(r.germination)}</span>,
+    render: (r, { target }) => <span className={r.germination !== null && r.germination < target ? styles.below : undefined}>{fmtPercent(r.germination)}</span>,
   },
   { id: 'usable', label: 'Usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 95, render: (r) => fmtPercent(r.usable) },
   { id: 'cells', label: 'Cells/tray', sort: 'total_cells_per_tray', numeric: true, width: 95, render: (r) => fmtInt(r.cells) },

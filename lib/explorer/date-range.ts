@@ -1,4 +1,5 @@
 /** Calendar days in the URL become UTC instants covering whole days in the chosen zone (DST included). */
+import { dateRange, type DateRange } from '../contract';
 
 export type Zone = 'local' | 'utc';
 export type Preset = '7d' | '30d' | '90d' | 'ytd' | 'all';
@@ -31,11 +32,11 @@ function startOfDay(day: string, zone: Zone, offsetDays = 0): number {
  * `from` 00:00 and `to` 23:59:59.999999 in the zone, as the service's UTC ISO strings. The end carries
  * microseconds so that a service storing them cannot put a batch between one day's end and the next day's start.
  */
-export function rangeToQuery(from: string | undefined, to: string | undefined, zone: Zone) {
-  return {
-    start_date: from ? new Date(startOfDay(from, zone)).toISOString() : undefined,
-    end_date: to ? new Date(startOfDay(to, zone, 1) - 1).toISOString().replace(/Z$/, '999Z') : undefined,
-  };
+export function rangeToQuery(from: string | undefined, to: string | undefined, zone: Zone): DateRange {
+  return dateRange(
+    from ? new Date(startOfDay(from, zone)).toISOString() : undefined,
+    to ? new Date(startOfDay(to, zone, 1) - 1).toISOString().replace(/Z$/, '999Z') : undefined,
+  );
 }
 
 export function formatDay(ms: number, zone: Zone): string {

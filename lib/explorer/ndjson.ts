@@ -4,10 +4,11 @@ const SLICE_MS = 8;
 const yieldToMain = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * Reads newline-delimited JSON as it arrives, one value per line, in short slices of work so a stream of
- * 100,000 batches never blocks the main thread. Returns false when the body ended in the middle of a line.
+ * Reads newline-delimited text as it arrives, handing out each non-empty line, in short slices of work so
+ * that a stream of 100,000 batches never blocks the main thread. A line may arrive split across chunks,
+ * a character across bytes. Returns false when the body ended in the middle of a line.
  */
-export async function readNdjson(body: ReadableStream<Uint8Array>, onValue: (value: unknown) => void): Promise<boolean> {
+export async function readNdjson(body: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<boolean> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -21,7 +22,7 @@ export async function readNdjson(body: ReadableStream<Uint8Array>, onValue: (val
       for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n', start)) {
         const line = buffer.slice(start, end);
         start = end + 1;
-        if (line.trim() !== '') onValue(JSON.parse(line));
+        if (line.trim() !== '') onLine(line);
         if (performance.now() - slice > SLICE_MS) {
           await yieldToMain();
           slice = performance.now();

@@ -1,0 +1,110 @@
+'use client';
+
+import dynamic from 'next/dynamic';
+import { useCallback, useMemo, useState } from 'react';
+import { rangeToQuery } from '@/lib/explorer/date-range';
+import { exportFileName, rowsToCsv } from '@/lib/explorer/export-csv';
+import { cropsOf, type Row } from '@/lib/explorer/rows';
+import type { SortField } from '@/lib/explorer/url-state';
+import { BatchDetail } from './batch-detail';
+import { BatchTable } from './batch-table';
+import { COLUMNS } from './columns';
+import { downloadText } from './download';
+import { FiltersBar } from './filters-bar';
+import { LoadStatus } from './load-status';
+import { RangePicker } from './range-picker';
+import { useRangeRows } from './range-query';
+import { SummaryCards } from './summary-cards';
+import { useExplorerState } from './use-explorer-state';
+import { useSearchText } from './use-search-text';
+import { useShownRows } from './use-shown-rows';
+import { useSignInOnExpiry } from './use-sign-in-on-expiry';
+import { WhenVisible } from './when-visible';
+import styles from './explorer.module.css';
+
+const Charts = dynamic(() => import('./charts'), {
+  ssr: false,
+  loading: () => <p className={styles.muted}>Loading charts…</p>,
+});
+
+/** The page's layout: range, filters, status, summary, table, charts and the detail dialog. */
+export function ExplorerView() {
+  const { state, dateError, update } = useExplorerState();
+  const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
+  const { rows, complete, error, loading, retry } = useRangeRows(range, !dateError);
+  useSignInOnExpiry(error);
+  const [open, setOpen] = useState<Row | null>(null);
+
+  const [search, setSearch] = useSearchText(state.q, update);
+  const filterNow = useMemo(
+    () => ({ q: search, crop: state.crop, warn: state.warn, below: state.below, target: state.target }),
+    [search, state.crop, state.warn, state.below, state.target],
+  );
+  const { sorted, summary, chartRows } = useShownRows(rows, filterNow, state.sort, state.dir);
+  const crops = useMemo(() => cropsOf(rows), [rows]);
+  const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
+  const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
+
+  const onSort = useCallback(
+    (field: SortField) => update({ sort: field, dir: state.sort === field && state.dir === 'desc' ? 'asc' : 'desc' }),
+    [update, state.sort, state.dir],
+  );
+  const onCrop = useCallback((crop: string) => update({ crop }), [update]);
+  const exportCsv = () => downloadText(exportFileName(state.from, state.to), rowsToCsv(sorted), 'text/csv;charset=utf-8');
+  const clearFilters = () => {
+    setSearch('');
+    update({ q: '', crop: undefined, warn: undefined, below: undefined });
+  };
+  const filtersActive = !!(search || state.crop || state.warn || state.below);
+
+  return (
+    <div className={styles.explorer}>
+      <RangePicker state={state} update={update} />
+      {dateError ? (
+        <div role="alert" className={styles.error}>
+          <p>
+            <strong>Invalid date:</strong> {dateError}. Pick the days again, or choose a preset.
+          </p>
+        </div>
+      ) : (
+        <>
+          <FiltersBar state={state} search={search} onSearch={setSearch} crops={crops} hidden={hidden} update={update} onExport={exportCsv} canExport={sorted.length > 0} />
+          <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} error={error} onRetry={retry} />
+          <SummaryCards summary={summary} />
+          {loading ? (
+            <div className={styles.skeleton} aria-hidden="true">
+              {Array.from({ length: 8 }, (_, i) => (
+                <div key={i} />
+              ))}
+            </div>
+          ) : complete && rows.length === 0 ? (
+            <div className={styles.empty}>
+              <h2>No batches in this range</h2>
+              <p>Try a wider date range, or choose “All time”.</p>
+            </div>
+          ) : complete && sorted.length === 0 && filtersActive ? (
+            <div className={styles.empty}>
+              <h2>No batches match these filters</h2>
+              <button type="button" className="button" onClick={clearFilters}>
+                Clear filters
+              </button>
+            </div>
+          ) : (
+            <BatchTable rows={sorted} columns={columns} zone={state.tz} target={state.target} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={setOpen} />
+          )}
+          {/* Charts wait for the whole range (parts arrive side by side, so a partial chart would show gaps
+              that are not in the data) and for someone to scroll to them: the heaviest code and drawing. */}
+          {rows.length > 0 &&
+            (complete || error ? (
+              <WhenVisible placeholder={<p className={styles.muted}>Charts appear here when you scroll to them.</p>}>
+                <Charts rows={chartRows} zone={state.tz} target={state.target} onCrop={onCrop} />
+              </WhenVisible>
+            ) : (
+              <p className={styles.muted}>The charts are drawn once every batch of the range has arrived.</p>
+            ))}
+        </>
+      )}
+      <BatchDetail row={open} zone={state.tz} onClose={() => setOpen(null)} />
+    </div>
+  );
+}

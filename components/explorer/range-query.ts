@@ -1,0 +1,65 @@
+'use client';
+
+import { isServer, QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import type { DateRange } from '@/lib/contract';
+import type { ApiFailure } from '@/lib/explorer/api-failure';
+import { loadRange, type RangeData } from '@/lib/explorer/batch-load';
+import type { Row } from '@/lib/explorer/rows';
+
+const FIVE_MINUTES = 5 * 60_000;
+
+/**
+ * React Query as it is meant to be used: one query per date range, whose data (RangeData) the loader streams
+ * into with setQueryData as batches arrive, so the cache, staleness and refetching are the library's:
+ *
+ * - Going back to a range shown in the last five minutes is instant; two views of one range share it.
+ * - An incomplete range is stale at once: leaving it cancels the load (the loader reads the query's signal)
+ *   and keeps what arrived; coming back resumes it, asking only for what is missing.
+ * - The server retries the service (one layer of retries): no query retries by itself, nor on mount after an
+ *   error. `retry()` is the person's Retry, and continues from the rows already here.
+ * - 100,000 rows are never deep-compared (no structural sharing).
+ */
+export function rangeQueryOptions(range: DateRange) {
+  return queryOptions<RangeData, ApiFailure>({
+    queryKey: ['batches', range.start_date ?? null, range.end_date ?? null],
+    queryFn: ({ client, queryKey, signal }) => {
+      const here = client.getQueryData<RangeData>(queryKey);
+      return loadRange(range, {
+        // A range that was complete and went stale loads again from the start (its batches may have changed).
+        from: here && !here.complete ? here : undefined,
+        signal,
+        publish: (data) => client.setQueryData(queryKey, data),
+      });
+    },
+    staleTime: (query) => (query.state.data?.complete ? FIVE_MINUTES : 0),
+    gcTime: FIVE_MINUTES,
+    retry: false,
+    retryOnMount: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    structuralSharing: false,
+  });
+}
+
+let browserClient: QueryClient | undefined;
+
+/** One QueryClient in the browser (the early load and the explorer share it), a new one per server render. */
+export function getQueryClient(): QueryClient {
+  if (isServer) return new QueryClient();
+  return (browserClient ??= new QueryClient());
+}
+
+const NO_ROWS: readonly Row[] = [];
+
+/** Every batch of the range as it streams in, and the person's Retry. */
+export function useRangeRows(range: DateRange, enabled: boolean) {
+  const query = useQuery({ ...rangeQueryOptions(range), enabled });
+  return {
+    rows: query.data?.rows ?? NO_ROWS,
+    complete: query.data?.complete ?? false,
+    /** Nothing has arrived yet. */
+    loading: enabled && !query.data && !query.error,
+    error: query.error,
+    retry: () => void query.refetch(),
+  };
+}
