@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { parseCsv } from '../../lib/csv';
+import { readCsv } from '../helpers/csv';
 import { APP_URL, sandbox } from './support';
 
 const EDGE = { clientId: 'edge-client', clientSecret: 'edge-secret' };
@@ -143,7 +143,7 @@ test('the detail panel shows all 18 fields', async ({ page }) => {
 async function exportedRows(page: Page): Promise<string[][]> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
   const chunks = await (await download.createReadStream()).toArray();
-  return parseCsv(Buffer.concat(chunks).toString('utf8'));
+  return readCsv(Buffer.concat(chunks).toString('utf8'));
 }
 
 test('export holds exactly the rows the table shows, sorted, with formulas neutralized', async ({ page }) => {
