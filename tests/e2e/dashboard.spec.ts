@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readCsv } from '../helpers/csv';
-import { APP_URL, sandbox } from './support';
+import { APP_URL, api, sandbox } from './support';
 
 const EDGE = { clientId: 'edge-client', clientSecret: 'edge-secret' };
 const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -216,8 +216,14 @@ test('an outage is explained once the server has given up; the browser adds no r
 test('an expired session sends the person to sign in and back to the same view', async ({ page }) => {
   await openSignedIn(page, '/batches?tz=utc');
   await expect(status(page)).toHaveText('22 batches');
-  await page.request.delete('/api/session', { headers: { origin: APP_URL } });
-  await page.context().addCookies([]); // the browser still holds its copy of the (now revoked) cookie
+  const sessionCookies = async () => (await page.context().cookies()).filter((c) => c.name === 'tsb_session').map((c) => c.value);
+  const [held] = await sessionCookies();
+  expect(held).toBeTruthy();
+  // Revoked by a call of its own: page.request would take the response's cookie-clearing Set-Cookie into the
+  // browser, and the test would only show that no cookie at all is refused.
+  expect((await api('/api/session', { method: 'DELETE', cookie: `tsb_session=${held}`, headers: { origin: APP_URL } })).status).toBe(204);
+  // The browser still holds its copy of the (now revoked) cookie, so what follows shows that this copy is refused.
+  expect(await sessionCookies()).toEqual([held]);
   await page.getByRole('button', { name: 'Last 7 days' }).click();
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fbatches%3F/);
   await page.getByLabel('Client ID').fill(EDGE.clientId);
