@@ -201,11 +201,18 @@ test('an outage is explained once the server has given up; the browser adds no r
   page.on('request', (r) => {
     if (r.url().includes('/api/batches/stream')) streams.push(r.url());
   });
+  // The page's timers from this load on are Playwright's; they keep pace with real time until told otherwise, so the
+  // page loads as usual (its rendering is throttled with setTimeout).
+  await page.clock.install();
   await page.reload();
   await expect(alert(page)).toContainText('unavailable');
   await expect(alert(page)).toContainText('The service suggests trying again in 1 s');
-  // One layer of retries: the server retried the service; the page waits for the person.
-  await page.waitForTimeout(2500);
+  // One layer of retries: the server retried the service; the page waits for the person. Three seconds of the page's
+  // time pass at once, well past the Retry-After of 1 s. runFor fires every timer due in them, those set by earlier
+  // ones too (fastForward would fire each timer that is already set at most once), so no delay, nor chain of
+  // delays, that ends within 3 s can hide a retry.
+  await page.clock.runFor('00:03');
+  await expect(alert(page)).toContainText('The service suggests trying again in 1 s');
   expect(streams).toHaveLength(1);
   await sandbox('POST', '/_sandbox/faults', { outage: false });
   await page.getByRole('button', { name: 'Retry' }).click();
