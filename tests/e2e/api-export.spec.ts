@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { parseCsv } from '../../lib/csv';
+import { readCsv } from '../helpers/csv';
 import { api, sandbox, signIn, walkApi } from './support';
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
@@ -12,7 +12,7 @@ test('streams every batch of the range with a header row of the service field na
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
   expect(response.headers.get('content-disposition')).toBe('attachment; filename="batches-2025-01-01-to-2025-12-31.csv"');
-  const rows = parseCsv(await response.text());
+  const rows = readCsv(await response.text());
   expect(rows[0]).toEqual(Object.keys(batches[0]!));
   expect(rows).toHaveLength(batches.length + 1);
   expect(rows.slice(1).map((r) => r[0])).toEqual(batches.map((b) => b.batch_id));
@@ -21,7 +21,7 @@ test('streams every batch of the range with a header row of the service field na
 test('hostile text round-trips and formulas are neutralized', async () => {
   const cookie = await signIn({ clientId: 'edge-client', clientSecret: 'edge-secret' });
   const { batches } = await walkApi(cookie);
-  const rows = parseCsv(await (await api('/api/batches/export', { cookie })).text());
+  const rows = readCsv(await (await api('/api/batches/export', { cookie })).text());
   const header = rows[0]!;
   const byId = new Map(rows.slice(1).map((r) => [r[0], Object.fromEntries(header.map((h, i) => [h, r[i]]))]));
   expect(byId.size).toBe(batches.length);

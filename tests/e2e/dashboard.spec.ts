@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { parseCsv } from '../../lib/csv';
-import { APP_URL, sandbox } from './support';
+import { readCsv } from '../helpers/csv';
+import { APP_URL, api, sandbox } from './support';
 
 const EDGE = { clientId: 'edge-client', clientSecret: 'edge-secret' };
 const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -143,7 +143,7 @@ test('the detail panel shows all 18 fields', async ({ page }) => {
 async function exportedRows(page: Page): Promise<string[][]> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
   const chunks = await (await download.createReadStream()).toArray();
-  return parseCsv(Buffer.concat(chunks).toString('utf8'));
+  return readCsv(Buffer.concat(chunks).toString('utf8'));
 }
 
 test('export holds exactly the rows the table shows, sorted, with formulas neutralized', async ({ page }) => {
@@ -201,11 +201,18 @@ test('an outage is explained once the server has given up; the browser adds no r
   page.on('request', (r) => {
     if (r.url().includes('/api/batches/stream')) streams.push(r.url());
   });
+  // The page's timers from this load on are Playwright's; they keep pace with real time until told otherwise, so the
+  // page loads as usual (its rendering is throttled with setTimeout).
+  await page.clock.install();
   await page.reload();
   await expect(alert(page)).toContainText('unavailable');
   await expect(alert(page)).toContainText('The service suggests trying again in 1 s');
-  // One layer of retries: the server retried the service; the page waits for the person.
-  await page.waitForTimeout(2500);
+  // One layer of retries: the server retried the service; the page waits for the person. Three seconds of the page's
+  // time pass at once, well past the Retry-After of 1 s. runFor fires every timer due in them, those set by earlier
+  // ones too (fastForward would fire each timer that is already set at most once), so no delay, nor chain of
+  // delays, that ends within 3 s can hide a retry.
+  await page.clock.runFor('00:03');
+  await expect(alert(page)).toContainText('The service suggests trying again in 1 s');
   expect(streams).toHaveLength(1);
   await sandbox('POST', '/_sandbox/faults', { outage: false });
   await page.getByRole('button', { name: 'Retry' }).click();
@@ -216,8 +223,14 @@ test('an outage is explained once the server has given up; the browser adds no r
 test('an expired session sends the person to sign in and back to the same view', async ({ page }) => {
   await openSignedIn(page, '/batches?tz=utc');
   await expect(status(page)).toHaveText('22 batches');
-  await page.request.delete('/api/session', { headers: { origin: APP_URL } });
-  await page.context().addCookies([]); // the browser still holds its copy of the (now revoked) cookie
+  const sessionCookies = async () => (await page.context().cookies()).filter((c) => c.name === 'tsb_session').map((c) => c.value);
+  const [held] = await sessionCookies();
+  expect(held).toBeTruthy();
+  // Revoked by a call of its own: page.request would take the response's cookie-clearing Set-Cookie into the
+  // browser, and the test would only show that no cookie at all is refused.
+  expect((await api('/api/session', { method: 'DELETE', cookie: `tsb_session=${held}`, headers: { origin: APP_URL } })).status).toBe(204);
+  // The browser still holds its copy of the (now revoked) cookie, so what follows shows that this copy is refused.
+  expect(await sessionCookies()).toEqual([held]);
   await page.getByRole('button', { name: 'Last 7 days' }).click();
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fbatches%3F/);
   await page.getByLabel('Client ID').fill(EDGE.clientId);

@@ -13,9 +13,20 @@ function filesUnder(dir: string): string[] {
 
 const SECRETS = [E2E_SESSION_SECRET, DEMO.clientSecret];
 
+/** The headers that guard a page, with the per-request nonce blanked so two pages can be compared. */
+const PAGE_GUARDS = ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'permissions-policy'];
+const guardsOf = (response: Response) =>
+  Object.fromEntries(PAGE_GUARDS.map((name) => [name, response.headers.get(name)?.replace(/'nonce-[^']*'/, "'nonce-…'") ?? null]));
+
 test('security headers: CSP without unsafe-eval or inline scripts, no framing, nosniff, referrer policy', async () => {
-  for (const path of ['/sign-in']) {
-    const response = await api(path);
+  const cookie = await signIn();
+  // The signed-in page as well as sign-in: each is the page itself (200), not a redirect, and all carry one policy.
+  const pages: [string, string?][] = [['/sign-in'], ['/sign-in?next=%2Fbatches'], ['/batches', cookie]];
+  const guards: Record<string, string | null>[] = [];
+  for (const [path, pageCookie] of pages) {
+    const response = await api(path, { cookie: pageCookie });
+    expect(response.status, path).toBe(200);
+    guards.push(guardsOf(response));
     const csp = response.headers.get('content-security-policy')!;
     expect(csp, path).toBeTruthy();
     const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src'))!;
@@ -26,6 +37,8 @@ test('security headers: CSP without unsafe-eval or inline scripts, no framing, n
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
   }
+  expect(Object.values(guards[0]!)).not.toContain(null);
+  for (const [i, [path]] of pages.entries()) expect(guards[i], path).toEqual(guards[0]);
 });
 
 test('the API allows nothing to load or frame from its answers', async () => {

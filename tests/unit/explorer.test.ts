@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { germinationHistogram, germinationOverTime, MAX_POINTS, perCrop } from '@/lib/explorer/aggregate';
 import { matchingPreset, presetRange, rangeToQuery } from '@/lib/explorer/date-range';
-import { filterRows, sortRows, summarize, toRow } from '@/lib/explorer/rows';
+import type { Batch } from '@/lib/batch-api/schemas';
+import { filterRows, sortRows, summarize, toRow, type Row, type RowFilter } from '@/lib/explorer/rows';
 import { readState, writeState } from '@/lib/explorer/url-state';
 import { safeNextPath } from '@/lib/safe-next';
 import { generateBatches } from '@/sandbox/data/generate';
 
 const rows = generateBatches({ seed: 'explorer', count: 20_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' }).map(toRow);
+const idsOf = (list: readonly Row[]) => list.map((r) => r.batch.batch_id);
 
 describe('date range', () => {
   it('turns UTC calendar days into whole UTC days', () => {
@@ -59,6 +61,46 @@ describe('rows', () => {
     const below = filterRows(rows, { q: '', target: 80, below: '1' });
     expect(below.every((r) => r.germination !== null && r.germination < 80)).toBe(true);
     expect(filterRows(rows, { q: 'BASIL', target: 90 }).every((r) => r.haystack.includes('basil'))).toBe(true);
+  });
+
+  it('sorts the whole list: every value in order, every null at the end, the same rows', () => {
+    // Read from the batch itself, not from the parsed Row, so the test does not share toRow's parsing.
+    const rate = (r: Row) => (r.batch.avg_germination_rate === null ? null : Number(r.batch.avg_germination_rate));
+    const nulls = rows.filter((r) => rate(r) === null).length;
+    expect(nulls).toBeGreaterThan(0);
+    expect(nulls).toBeLessThan(rows.length - 1);
+    for (const dir of ['asc', 'desc'] as const) {
+      const sorted = sortRows(rows, 'avg_germination_rate', dir);
+      expect(idsOf(sorted).sort(), dir).toEqual(idsOf(rows).sort());
+      const values = sorted.map(rate);
+      expect(values.indexOf(null), `${dir}: the first null`).toBe(values.length - nulls);
+      expect(values.slice(values.length - nulls).every((v) => v === null), dir).toBe(true);
+      const known = values.slice(0, values.length - nulls) as number[];
+      const outOfOrder = known.findIndex((v, i) => i > 0 && (dir === 'asc' ? known[i - 1]! > v : known[i - 1]! < v));
+      expect(outOfOrder, `${dir}: the first value out of order`).toBe(-1);
+      expect(known[0], dir).not.toBe(known.at(-1));
+    }
+  });
+
+  it('filters exactly the rows a plain reading of each control picks', () => {
+    const rate = (b: Batch) => (b.avg_germination_rate === null ? null : Number(b.avg_germination_rate));
+    const mentions = (b: Batch, word: string) =>
+      [b.batch_name, b.crop_type, b.comment, b.scanned_by_email].some((text) => text !== null && text.toLowerCase().includes(word));
+    const cases: [RowFilter, (b: Batch) => boolean][] = [
+      [{ q: '', target: 80, below: '1' }, (b) => rate(b) !== null && rate(b)! < 80],
+      [{ q: 'BASIL', target: 90 }, (b) => mentions(b, 'basil')],
+      [{ q: '  Tomato ', target: 90 }, (b) => mentions(b, 'tomato')],
+      [{ q: '', target: 90, crop: 'Tomato' }, (b) => b.crop_type === 'Tomato'],
+      [{ q: '', target: 90, crop: '(none)' }, (b) => b.crop_type === null],
+      [{ q: '', target: 90, warn: '1' }, (b) => b.warnings],
+      [{ q: 'a@x', target: 85, crop: 'Tomato', warn: '1', below: '1' }, (b) => mentions(b, 'a@x') && b.crop_type === 'Tomato' && b.warnings && rate(b) !== null && rate(b)! < 85],
+    ];
+    for (const [filter, keep] of cases) {
+      const expected = rows.filter((r) => keep(r.batch));
+      expect(expected.length, JSON.stringify(filter)).toBeGreaterThan(0);
+      expect(expected.length, JSON.stringify(filter)).toBeLessThan(rows.length);
+      expect(idsOf(filterRows(rows, filter)), JSON.stringify(filter)).toEqual(idsOf(expected));
+    }
   });
 });
 
