@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BATCH_FIELDS, type Batch } from '@/lib/batch-api/schemas';
+import { BATCH_FIELDS, type Batch } from '@/lib/contract';
 import { csvCell, csvRow, csvRows } from '@/lib/csv';
 import { EDGE_CASE_BATCHES } from '@/sandbox/data/edge-cases';
 import { generateBatches } from '@/sandbox/data/generate';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { germinationHistogram, germinationOverTime, MAX_POINTS, perCrop } from '@/lib/explorer/aggregate';
 import { matchingPreset, presetRange, rangeToQuery } from '@/lib/explorer/date-range';
-import type { Batch } from '@/lib/batch-api/schemas';
+import type { Batch } from '@/lib/contract';
 import { filterRows, sortRows, summarize, toRow, type Row, type RowFilter } from '@/lib/explorer/rows';
 import { readState, writeState } from '@/lib/explorer/url-state';
 import { safeNextPath } from '@/lib/safe-next';
