@@ -27,7 +27,8 @@ describe('rows arriving out of order', () => {
     let ordered: Row[] = [];
     for (let i = 0; i < rows.length; i += 337) ordered = mergeInCreationOrder(ordered, rows.slice(i, i + 337));
     expect(ordered.map((r) => r.batch.batch_id)).toEqual(inOrder.map((r) => r.batch.batch_id));
-    for (let i = 1; i < ordered.length; i++) expect(compareCreation(ordered[i - 1]!, ordered[i]!)).toBeLessThan(0);
+    const unordered = ordered.flatMap((r, i) => (i > 0 && compareCreation(ordered[i - 1]!, r) >= 0 ? [i] : []));
+    expect(unordered).toEqual([]);
   });
 
   it('sorts numbers and text with nulls last both ways, ties in creation order', () => {
@@ -40,13 +41,17 @@ describe('rows arriving out of order', () => {
           return v === null ? null : typeof v === 'number' ? v : field === 'crop_type' || field === 'batch_name' ? v.toLowerCase() : Number(v);
         };
         const position = new Map(inOrder.map((r, i) => [r, i]));
+        // Every adjacent pair checked; the ones out of order listed (one expect, not one per row).
+        const wrong: string[] = [];
         for (let i = 1; i < sorted.length; i++) {
           const a = key(sorted[i - 1]!), b = key(sorted[i]!);
           if (b === null) continue;
-          expect(a, `${field} ${dir} at ${i}`).not.toBeNull();
-          if (a === b) expect(position.get(sorted[i - 1]!)!).toBeLessThan(position.get(sorted[i]!)!);
-          else expect((a! < b! ? -1 : 1) * (dir === 'asc' ? 1 : -1), `${field} ${dir} at ${i}`).toBe(-1);
+          if (a === null) wrong.push(`${field} ${dir} at ${i}: a null before a value`);
+          else if (a === b) {
+            if (position.get(sorted[i - 1]!)! > position.get(sorted[i]!)!) wrong.push(`${field} ${dir} at ${i}: a tie out of creation order`);
+          } else if ((a < b ? -1 : 1) * (dir === 'asc' ? 1 : -1) !== -1) wrong.push(`${field} ${dir} at ${i}: ${a} before ${b}`);
         }
+        expect(wrong).toEqual([]);
       }
     }
     expect(sortRows(inOrder, 'batch_creation_date', 'desc')).toEqual([...inOrder].reverse());
