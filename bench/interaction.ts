@@ -4,10 +4,9 @@
  * sorting a column take from the input event to the updated table on screen (DOM change, then next frame).
  */
 import type { Page } from '@playwright/test';
-import { launchChromium, signedInContext } from './support/browser';
+import { signedInContext, withBrowserStack } from './support/browser';
 import { runDirectly } from './support/main';
 import { installMarks, readMarks } from './support/page-marks';
-import { signIn, startBenchApp, startBenchSandbox } from './support/stack';
 import { fmtMs, median, type BenchResult } from './support/stats';
 
 const BATCHES = Number(process.env.BENCH_INTERACTION_BATCHES ?? 100_000);
@@ -57,18 +56,14 @@ async function timed(page: Page, watch: string, act: () => Promise<void>): Promi
   return (await page.evaluate('window.__done')) as number;
 }
 
-export async function run(): Promise<BenchResult[]> {
-  const sandbox = await startBenchSandbox({ batches: BATCHES, pageSize: 100, latencyMs: 0, seed: 'bench' });
-  const app = await startBenchApp({ port: APP_PORT, sandboxUrl: sandbox.url });
-  const browser = await launchChromium();
-  try {
-    const cookie = await signIn(app.url);
-    const total = sandbox.organisations[0]!.batches.length;
-    const context = await signedInContext(browser, app.url, cookie, { width: 1280, height: 900 });
+export function run(): Promise<BenchResult[]> {
+  const sandboxOptions = { batches: BATCHES, pageSize: 100, latencyMs: 0, seed: 'bench' };
+  return withBrowserStack({ sandbox: sandboxOptions, appPort: APP_PORT }, async ({ sandbox, appUrl, browser, cookie, total }) => {
+    const context = await signedInContext(browser, appUrl, cookie, { width: 1280, height: 900 });
     const page = await context.newPage();
     await installProbes(page);
     await installMarks(page);
-    await page.goto(app.url + '/batches');
+    await page.goto(appUrl + '/batches');
     const status = page.getByRole('status').first();
     await status.filter({ hasText: `${total.toLocaleString('en-US')} batches` }).waitFor({ timeout: 180_000 });
     const marks = await readMarks(page);
@@ -134,11 +129,7 @@ export async function run(): Promise<BenchResult[]> {
       },
       { target: '3d. JS heap with every batch loaded', figure: `${heapMb.toFixed(0)} MB`, goal: '< 300 MB', ok: heapMb < 300 },
     ];
-  } finally {
-    await browser.close();
-    await app.stop();
-    await sandbox.close();
-  }
+  });
 }
 
 runDirectly(import.meta.url, 'interaction', 'Target 3: 100,000 batches in the browser', run);

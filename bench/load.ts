@@ -4,17 +4,16 @@
  * 100, 40 ms per request). Also checks that the fast path returns exactly the batches of sequential paging.
  */
 import type { Browser } from '@playwright/test';
-import { launchChromium, signedInContext } from './support/browser';
+import { parseStreamLine } from '../lib/contract';
+import { signedInContext, withBrowserStack } from './support/browser';
 import { runDirectly } from './support/main';
-import { signIn, startBenchApp, startBenchSandbox } from './support/stack';
+import type { Sandbox } from './support/stack';
 import { median, fmtMs, type BenchResult } from './support/stats';
 import { installMarks, readMarks } from './support/page-marks';
 
 const BATCHES = Number(process.env.BENCH_LOAD_BATCHES ?? 20_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const APP_PORT = 4651;
-
-type Sandbox = Awaited<ReturnType<typeof startBenchSandbox>>;
 
 /** The plain client: authenticate, then follow next_token until it is null. */
 async function sequential(sandbox: Sandbox): Promise<{ ms: number; ids: string[]; pages: number }> {
@@ -72,29 +71,25 @@ async function dashboard(browser: Browser, appUrl: string, cookie: string, path:
 async function streamedIds(appUrl: string, cookie: string): Promise<string[]> {
   const response = await fetch(`${appUrl}/api/batches/stream`, { headers: { cookie } });
   const ids: string[] = [];
-  for (const line of (await response.text()).split('\n')) {
-    if (!line) continue;
-    const value = JSON.parse(line) as { batches?: { batch_id: string }[]; error?: unknown };
-    if (value.error) throw new Error(`stream failed: ${JSON.stringify(value.error)}`);
-    for (const b of value.batches ?? []) ids.push(b.batch_id);
+  for (const text of (await response.text()).split('\n')) {
+    if (!text) continue;
+    const line = parseStreamLine(text);
+    if ('error' in line) throw new Error(`stream failed: ${JSON.stringify(line.error)}`);
+    if ('batches' in line) for (const b of line.batches) ids.push(b.batch_id);
   }
   return ids;
 }
 
-export async function run(): Promise<BenchResult[]> {
-  const sandbox = await startBenchSandbox({ batches: BATCHES, pageSize: 100, latencyMs: 40, seed: 'bench' });
-  const app = await startBenchApp({ port: APP_PORT, sandboxUrl: sandbox.url });
-  const browser = await launchChromium();
-  try {
-    const cookie = await signIn(app.url);
-    const total = sandbox.organisations[0]!.batches.length;
+export function run(): Promise<BenchResult[]> {
+  const sandboxOptions = { batches: BATCHES, pageSize: 100, latencyMs: 40, seed: 'bench' };
+  return withBrowserStack({ sandbox: sandboxOptions, appPort: APP_PORT }, async ({ sandbox, appUrl, browser, cookie, total }) => {
     // One quiet day of the newest week: a range that fits in a single page.
     const day = sandbox.organisations[0]!.batches.at(-1)!.batch_creation_date.slice(0, 10);
     const smallPath = `/batches?from=${day}&to=${day}&tz=utc`;
 
     // Warm-up: compiled routes, browser cache, connections, token.
-    await dashboard(browser, app.url, cookie, '/batches', total);
-    await dashboard(browser, app.url, cookie, smallPath);
+    await dashboard(browser, appUrl, cookie, '/batches', total);
+    await dashboard(browser, appUrl, cookie, smallPath);
 
     const seq: number[] = [], fast: number[] = [], firstBig: number[] = [], firstSmall: number[] = [], page: number[] = [];
     let pages = 0;
@@ -103,14 +98,14 @@ export async function run(): Promise<BenchResult[]> {
       const s = await sequential(sandbox);
       pages = s.pages;
       seq.push(s.ms);
-      const big = await dashboard(browser, app.url, cookie, '/batches', total);
+      const big = await dashboard(browser, appUrl, cookie, '/batches', total);
       fast.push(big.done);
       if (process.env.BENCH_VERBOSE) console.log(JSON.stringify(big));
       firstBig.push(big.firstRow);
-      firstSmall.push((await dashboard(browser, app.url, cookie, smallPath)).firstRow);
+      firstSmall.push((await dashboard(browser, appUrl, cookie, smallPath)).firstRow);
       page.push(await onePage(sandbox));
       if (i === 0) {
-        const streamed = await streamedIds(app.url, cookie);
+        const streamed = await streamedIds(appUrl, cookie);
         const a = [...streamed].sort(), b = [...s.ids].sort();
         same = streamed.length === new Set(streamed).size && a.length === b.length && a.every((id, k) => id === b[k]);
       }
@@ -133,11 +128,7 @@ export async function run(): Promise<BenchResult[]> {
         detail: `one upstream page alone: ${fmtMs(median(page))}; times from navigation start to the first table row`,
       },
     ];
-  } finally {
-    await browser.close();
-    await app.stop();
-    await sandbox.close();
-  }
+  });
 }
 
 runDirectly(import.meta.url, 'load', 'Targets 1-2: loading a large range', run);

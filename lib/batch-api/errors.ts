@@ -1,3 +1,5 @@
+import { CodedError, type CodedErrorOptions } from '../coded-error';
+
 /** Every failure of the upstream client is one of these; `code` is what callers map to their own answer. */
 export type BatchApiErrorCode =
   | 'auth_failed'
@@ -7,28 +9,18 @@ export type BatchApiErrorCode =
   | 'bad_response'
   | 'unexpected';
 
-export type BatchApiErrorOptions = {
+export type BatchApiErrorOptions = CodedErrorOptions & {
   /** The HTTP status the service answered; undefined when it did not answer or we refused before asking. */
   status?: number;
-  /** The field the failure concerns, from structured data (a zod path, a `loc`), never read out of a sentence. */
-  field?: string;
-  cause?: unknown;
 };
 
 /** As openai-node's APIError: `status` is the service's own, whatever status our API answers with. */
-export class BatchApiError extends Error {
+export class BatchApiError extends CodedError<BatchApiErrorCode> {
   readonly status: number | undefined;
-  readonly field: string | undefined;
 
-  constructor(
-    readonly code: BatchApiErrorCode,
-    message: string,
-    options: BatchApiErrorOptions = {},
-  ) {
-    super(message, { cause: options.cause });
-    this.name = new.target.name;
+  constructor(code: BatchApiErrorCode, message: string, options: BatchApiErrorOptions = {}) {
+    super(code, message, options);
     this.status = options.status;
-    this.field = options.field;
   }
 }
 
@@ -48,12 +40,10 @@ export class InvalidInputError extends BatchApiError {
 
 /** A 503 or no connection that outlasted the retry policy. `retryAfterS` is the wait to suggest to people. */
 export class ServiceUnavailableError extends BatchApiError {
-  constructor(
-    message: string,
-    readonly retryAfterS: number,
-    options: BatchApiErrorOptions = {},
-  ) {
-    super('unavailable', message, options);
+  declare readonly retryAfterS: number;
+
+  constructor(message: string, retryAfterS: number, options: BatchApiErrorOptions = {}) {
+    super('unavailable', message, { ...options, retryAfterS });
   }
 }
 

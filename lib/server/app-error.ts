@@ -1,7 +1,10 @@
+import { CodedError } from '../coded-error';
+
 /**
  * What our own code refuses or fails at, as a code from the error table (lib/server/error-table.ts) and a
- * sentence, with the field it concerns and the wait to suggest as structured data. Modules throw these and
- * know nothing of HTTP; the route wrapper turns them into answers.
+ * sentence, with the field it concerns (our API's name for it: `start_date`, `session`, `body`) and the wait
+ * to suggest as structured data. Modules throw these and know nothing of HTTP; the route wrapper turns them
+ * into answers.
  */
 export type AppErrorCode =
   | 'not_signed_in'
@@ -17,26 +20,4 @@ export type AppErrorCode =
   | 'store_unavailable'
   | 'internal';
 
-export type AppErrorOptions = {
-  /** Our API's name for the field or part of the request at fault (`start_date`, `session`, `body`). */
-  field?: string;
-  /** How long the client should wait before trying again, in whole seconds. */
-  retryAfterS?: number;
-  cause?: unknown;
-};
-
-export class AppError extends Error {
-  readonly field: string | undefined;
-  readonly retryAfterS: number | undefined;
-
-  constructor(
-    readonly code: AppErrorCode,
-    message: string,
-    options: AppErrorOptions = {},
-  ) {
-    super(message, { cause: options.cause });
-    this.name = 'AppError';
-    this.field = options.field;
-    this.retryAfterS = options.retryAfterS;
-  }
-}
+export class AppError extends CodedError<AppErrorCode> {}

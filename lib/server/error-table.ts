@@ -1,5 +1,5 @@
 import 'server-only';
-import { BatchApiError, ServiceUnavailableError, type BatchApiErrorCode } from '../batch-api';
+import { BatchApiError, type BatchApiErrorCode } from '../batch-api';
 import type { Problem } from '../contract';
 import { AppError, type AppErrorCode } from './app-error';
 
@@ -61,7 +61,8 @@ export function problemOf(error: unknown): Problem {
     return { status: ERROR_STATUS[error.code], detail: withField(error.field, error.message), retryAfterS: error.retryAfterS ?? null };
   }
   if (error instanceof BatchApiError) {
-    const retryAfterS = error instanceof ServiceUnavailableError ? Math.max(1, error.retryAfterS) : null;
+    // A wait of 0 (the service's Retry-After: 0) is still said as one second: "now" reads as "don't".
+    const retryAfterS = error.retryAfterS === undefined ? null : Math.max(1, error.retryAfterS);
     return { status: ERROR_STATUS[error.code], detail: upstreamDetail(error), retryAfterS };
   }
   return { status: ERROR_STATUS.internal, detail: 'internal error', retryAfterS: null };

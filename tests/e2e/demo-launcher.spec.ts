@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,20 +8,36 @@ const REPO = path.resolve(__dirname, '..', '..');
 /** What the launcher and `next start` need from a project directory (the build included). */
 const PROJECT_ENTRIES = ['node_modules', '.next', 'package.json', 'next.config.mjs', 'scripts', 'sandbox', 'lib', 'tsconfig.json'];
 
-/** `npm run demo` after its build step: the sandbox and the app start together and stop together on Ctrl-C. */
-test('the demo launcher prints the URL and demo credentials, serves the app, and stops both on SIGINT', async ({ page }) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-with-sandbox.ts', 'start'], {
-    env: { ...process.env, PORT: '3520', SANDBOX_PORT: '4520', BATCH_API_BASE_URL: '' },
+/** `npm run demo`'s launcher (after its build step) in `cwd`, with everything it prints collected. */
+function launch(cwd: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/run-with-sandbox.ts'), 'start'], {
+    cwd,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+/** Ctrl-C stops the app and the sandbox, both, with exit code 0. */
+async function stopsOnSigint(child: ChildProcess, appUrl: string, sandboxUrl: string) {
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.kill('SIGINT');
+  expect(await exited).toBe(0);
+  await expect(fetch(appUrl)).rejects.toThrow();
+  await expect(fetch(`${sandboxUrl}/_sandbox/stats`)).rejects.toThrow();
+}
+
+/** `npm run demo` after its build step: the sandbox and the app start together and stop together on Ctrl-C. */
+test('the demo launcher prints the URL and demo credentials, serves the app, and stops both on SIGINT', async ({ page }) => {
+  const { child, output } = launch(REPO, { ...process.env, PORT: '3520', SANDBOX_PORT: '4520', BATCH_API_BASE_URL: '' });
   try {
-    await expect.poll(() => output, { timeout: 30_000 }).toContain('Press Ctrl-C to stop');
-    expect(output).toContain('http://127.0.0.1:3520');
-    expect(output).toContain('client ID "demo-client", client secret "demo-secret"');
-    expect(output).toContain('http://127.0.0.1:4520');
+    await expect.poll(output, { timeout: 30_000 }).toContain('Press Ctrl-C to stop');
+    expect(output()).toContain('http://127.0.0.1:3520');
+    expect(output()).toContain('client ID "demo-client", client secret "demo-secret"');
+    expect(output()).toContain('http://127.0.0.1:4520');
 
     await page.goto('http://127.0.0.1:3520/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tray-scan batches');
@@ -33,12 +49,7 @@ test('the demo launcher prints the URL and demo credentials, serves the app, and
       body: 'grant_type=client_credentials&client_id=demo-client&client_secret=demo-secret',
     });
     expect(auth.status).toBe(200);
-
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
-    await expect(fetch('http://127.0.0.1:3520/')).rejects.toThrow();
-    await expect(fetch('http://127.0.0.1:4520/_sandbox/stats')).rejects.toThrow();
+    await stopsOnSigint(child, 'http://127.0.0.1:3520/', 'http://127.0.0.1:4520');
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
@@ -60,18 +71,11 @@ test('the demo launcher takes its ports, sandbox switches and session secret fro
   for (const name of Object.keys(env)) {
     if (/^(PORT|HOST|NODE_ENV|BATCH_API_BASE_URL|SESSION_SECRET|SANDBOX_.*)$/.test(name)) delete env[name];
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/run-with-sandbox.ts'), 'start'], {
-    cwd: project,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const { child, output } = launch(project, env);
   try {
-    await expect.poll(() => output, { timeout: 30_000 }).toContain('Press Ctrl-C to stop');
-    expect(output).toContain('http://127.0.0.1:3522');
-    expect(output).toContain('Sandbox service: http://127.0.0.1:4522');
+    await expect.poll(output, { timeout: 30_000 }).toContain('Press Ctrl-C to stop');
+    expect(output()).toContain('http://127.0.0.1:3522');
+    expect(output()).toContain('Sandbox service: http://127.0.0.1:4522');
 
     // The blank BATCH_API_BASE_URL meant the bundled sandbox, and it generated the file's number of batches.
     const auth = await fetch('http://127.0.0.1:4522/v1/auth', {
@@ -88,13 +92,8 @@ test('the demo launcher takes its ports, sandbox switches and session secret fro
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tray-scan batches');
     await expect(page.getByRole('complementary', { name: 'Demo credentials' })).toContainText('demo-secret');
     // The app validated its configuration at start-up with the file's secret instead of generating one.
-    expect(output).not.toContain('SESSION_SECRET is not set');
-
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
-    await expect(fetch('http://127.0.0.1:3522/')).rejects.toThrow();
-    await expect(fetch('http://127.0.0.1:4522/_sandbox/stats')).rejects.toThrow();
+    expect(output()).not.toContain('SESSION_SECRET is not set');
+    await stopsOnSigint(child, 'http://127.0.0.1:3522/', 'http://127.0.0.1:4522');
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     await rm(project, { recursive: true, force: true });

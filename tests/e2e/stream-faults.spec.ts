@@ -1,15 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { api, idsOf, sandbox, signIn, streamLines, walkApi } from './support';
+import { api, idsOf, sandbox, streamLines, wholeRangeFixture } from './support';
 
-let cookie: string;
-let everything: string[];
-
-test.beforeAll(async () => {
-  await sandbox('POST', '/_sandbox/reset');
-  cookie = await signIn();
-  everything = (await walkApi(cookie)).batches.map((b) => b.batch_id).sort();
-});
-test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
+const whole = wholeRangeFixture();
 
 /**
  * Loads the whole range as the browser does: read the stream; after an error line, ask for the parts it
@@ -21,7 +13,7 @@ async function loadResuming(during: () => Promise<unknown> = async () => {}) {
   const errors: { status: number; detail: string }[] = [];
   let parts: string | undefined;
   for (let attempt = 0; attempt < 4; attempt++) {
-    const response = await api(`/api/batches/stream${parts ? `?parts=${encodeURIComponent(parts)}` : ''}`, { cookie });
+    const response = await api(`/api/batches/stream${parts ? `?parts=${encodeURIComponent(parts)}` : ''}`, { cookie: whole.cookie });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
@@ -46,7 +38,7 @@ async function loadResuming(during: () => Promise<unknown> = async () => {}) {
 }
 
 function expectEverythingOnce(ids: string[]) {
-  expect([...new Set(ids)].sort()).toEqual(everything);
+  expect([...new Set(ids)].sort()).toEqual(whole.everything);
 }
 
 test('tokens expiring every 2 s while a slow load runs: every batch, no error', async () => {

@@ -1,3 +1,5 @@
+import { test } from '@playwright/test';
+import { StreamLineSchema, type StreamLine } from '../../lib/contract';
 import { SANDBOX_URL } from '../../playwright.config';
 
 export const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT ?? 3510}`;
@@ -55,20 +57,33 @@ export async function walkApi(cookie: string, query: Record<string, string> = {}
   return { batches: all, calls };
 }
 
-/** One line of `/api/batches/stream`. */
-export type StreamLine = {
-  batches?: ApiBatch[];
-  done?: true;
-  count?: number;
-  error?: { status: number; detail: string };
-  remaining?: string;
-};
+/** Any kind of line, its parts by name (for readable assertions on whichever kind a line is). */
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+export type LineView = Partial<UnionToIntersection<StreamLine>>;
 
-/** The lines of a whole stream body (every line, the last included, ends with a newline). */
-export function streamLines(text: string): StreamLine[] {
+/**
+ * The lines of a whole stream body, each checked against the wire contract, every batch field by field (every
+ * line, the last included, ends with a newline): a line of another shape fails the test.
+ */
+export function streamLines(text: string): LineView[] {
   if (!text.endsWith('\n')) throw new Error(`the stream ended mid-line: ${JSON.stringify(text.slice(-80))}`);
-  return text.trimEnd().split('\n').map((l) => JSON.parse(l) as StreamLine);
+  return text.trimEnd().split('\n').map((l) => StreamLineSchema.parse(JSON.parse(l)) as LineView);
 }
 
 /** Ids of every batch in these lines, in the order they came. */
-export const idsOf = (lines: StreamLine[]) => lines.flatMap((l) => (l.batches ?? []).map((b) => b.batch_id));
+export const idsOf = (lines: LineView[]) => lines.flatMap((l) => (l.batches ?? []).map((b) => b.batch_id));
+
+/**
+ * For a spec about the whole range: a session, and the id of every batch as the cursor walk gives them
+ * (the reference), taken once on a reset sandbox; the sandbox is reset before each test.
+ */
+export function wholeRangeFixture() {
+  const fixture = { cookie: '', everything: [] as string[] };
+  test.beforeAll(async () => {
+    await sandbox('POST', '/_sandbox/reset');
+    fixture.cookie = await signIn();
+    fixture.everything = (await walkApi(fixture.cookie)).batches.map((b) => b.batch_id).sort();
+  });
+  test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
+  return fixture;
+}
