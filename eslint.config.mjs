@@ -12,6 +12,26 @@ const config = [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // The browser fence: code that runs in the browser, or that the browser imports, takes the wire contract
+    // from lib/contract and never reaches the upstream client or server-only modules (credentials, tokens,
+    // sessions), even for a type.
+    files: ['components/**', 'lib/explorer/**', 'lib/contract/**', 'lib/csv.ts', 'lib/utc-date.ts', 'lib/safe-next.ts', 'lib/coded-error.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/batch-api', '**/batch-api/**'],
+              message: 'The upstream client is server code (credentials, tokens): browser code takes the wire contract from lib/contract.',
+            },
+            { group: ['**/lib/server/**', '../server/**', 'server-only', 'node:*'], message: 'Server-only code: not for the browser.' },
+          ],
+        },
+      ],
+    },
+  },
 ];
 
 export default config;
