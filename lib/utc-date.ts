@@ -1,5 +1,5 @@
 /**
- * The service's date rules (spec 4.4), in one place for the sandbox, the upstream client and the BFF.
+ * The service's date rules (docs/batch-data-service.md#dates), in one place for the sandbox, the upstream client and the BFF.
  *
  * Accepted: `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z` or `+00:00`.
  * Refused: no timezone, any other offset (even `-00:00`, which RFC 3339 reserves for "unknown"),

@@ -32,13 +32,13 @@ function firstAtOrAfter(times: Float64Array, ms: number): number {
   return lo;
 }
 
-/** Spec 4.2–4.4: inclusive filters on batch_creation_date, both optional. */
+/** Inclusive filters on batch_creation_date, both optional (docs/batch-data-service.md#dates). */
 export function resolveRange(org: Organisation, params: URLSearchParams): Range {
   const lower = bound(params, 'start_date');
   const upper = bound(params, 'end_date');
   const from = lower === null ? 0 : firstAtOrAfter(org.times, lower);
   const to = upper === null ? org.times.length : firstAtOrAfter(org.times, upper + 1);
-  // start_date after end_date is not an error in the spec: it is an empty range.
+  // start_date after end_date is not an error in the contract: the sandbox answers an empty range.
   return { lower, upper, from, to: Math.max(to, from) };
 }
 

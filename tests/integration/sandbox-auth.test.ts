@@ -5,7 +5,7 @@ import { authForm, getBatches, tokenFor, sandboxForFile } from '../helpers/sandb
 const sandbox = sandboxForFile({ tokenTtlS: 900 });
 const good = { grant_type: 'client_credentials', client_id: DEMO_CREDENTIALS.clientId, client_secret: DEMO_CREDENTIALS.clientSecret };
 
-describe('sandbox: POST /v1/auth and /v2/auth (spec 4.1, 5)', () => {
+describe('sandbox: POST /v1/auth and /v2/auth (docs/batch-data-service.md#authentication)', () => {
   it.each(['v1', 'v2'])('%s issues a bearer token for good credentials', async (version) => {
     const response = await authForm(sandbox(), version, good);
     expect(response.status).toBe(200);

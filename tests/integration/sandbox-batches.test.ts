@@ -7,7 +7,7 @@ import { getBatches, tokenFor, sandboxForFile, walkV2 } from '../helpers/sandbox
 const sandbox = sandboxForFile({ pageSize: 50, batches: 1200 });
 type Raw = Record<string, unknown> & { batch_id: string; batch_creation_date: string };
 
-describe('sandbox: GET /v1/batches and /v2/batches (spec 2, 4.2, 4.3)', () => {
+describe('sandbox: GET /v1/batches and /v2/batches (docs/batch-data-service.md: batches, listing, paging)', () => {
   it('v1 answers a flat array with every batch of the organisation', async () => {
     const token = await tokenFor(sandbox(), 'v1');
     const response = await getBatches(sandbox(), 'v1', token);
@@ -17,7 +17,7 @@ describe('sandbox: GET /v1/batches and /v2/batches (spec 2, 4.2, 4.3)', () => {
     expect(body).toHaveLength(1200);
   });
 
-  it('every batch has exactly the 18 fields with the spec types and serialization', async () => {
+  it('every batch has exactly the 18 fields with the contract's types and serialization', async () => {
     const token = await tokenFor(sandbox(), 'v1');
     const body = (await (await getBatches(sandbox(), 'v1', token)).json()) as Raw[];
     for (const batch of body) {

@@ -19,7 +19,7 @@ describe('seeded batch generator', () => {
     expect(generateBatches({ ...options, seed: 'other' })[0]!.batch_id).not.toBe(batches[0]!.batch_id);
   });
 
-  it('makes batches that match the spec, oldest first, within two years of the anchor', () => {
+  it('makes batches that match the contract, oldest first, within two years of the anchor', () => {
     for (const batch of batches) expect(BatchSchema.parse(batch)).toEqual(batch);
     const times = batches.map((b) => Date.parse(b.batch_creation_date));
     expect(times).toEqual([...times].sort((a, b) => a - b));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatUtcDate, lowerBoundMs, parseUtcDate, upperBoundMs } from '@/lib/utc-date';
 
-describe('UTC date rules (spec 4.4)', () => {
+describe('UTC date rules (docs/batch-data-service.md#dates)', () => {
   it.each([
     ['2025-01-31T00:00:00Z', Date.UTC(2025, 0, 31)],
     ['2025-01-31T00:00:00+00:00', Date.UTC(2025, 0, 31)],
