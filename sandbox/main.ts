@@ -1,5 +1,5 @@
 /** `npm run sandbox`: the emulated Batch Data Service on its own, configured by SANDBOX_* variables. */
-import { loadEnvFiles } from '../scripts/load-env';
+import { loadEnvFiles } from '../lib/env-files';
 import { sandboxConfigFromEnv } from './config';
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from './organisations';
 import { startSandbox } from './server';

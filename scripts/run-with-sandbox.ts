@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { sandboxConfigFromEnv } from '../sandbox/config';
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from '../sandbox/organisations';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { loadEnvFiles } from './load-env';
+import { loadEnvFiles } from '../lib/env-files';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
 // First, so that PORT, HOST, BATCH_API_BASE_URL and SANDBOX_* from `.env.local` count as they do for Next.

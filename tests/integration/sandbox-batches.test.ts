@@ -17,7 +17,7 @@ describe('sandbox: GET /v1/batches and /v2/batches (docs/batch-data-service.md: 
     expect(body).toHaveLength(1200);
   });
 
-  it('every batch has exactly the 18 fields with the contract's types and serialization', async () => {
+  it('every batch has exactly the 18 fields with the types and serialization of the contract', async () => {
     const token = await tokenFor(sandbox(), 'v1');
     const body = (await (await getBatches(sandbox(), 'v1', token)).json()) as Raw[];
     for (const batch of body) {
