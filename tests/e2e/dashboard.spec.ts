@@ -193,6 +193,36 @@ test('an error mid-way keeps the rows loaded; retry resumes without duplicates',
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
 });
 
+test('a range left while loading keeps its rows and resumes on return; a complete range reopens without asking again', async ({ page }) => {
+  // Slow enough that "All time" (3,000 batches, parts 8 at a time) is still loading when the person moves on.
+  await sandbox('POST', '/_sandbox/faults', { latencyMs: 250 });
+  const streams: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/batches/stream')) streams.push(r.url());
+  });
+  await openSignedIn(page, '/batches', DEMO);
+  await expect(status(page)).toHaveText(/Loaded [1-9][\d,]* batches…/);
+  const count = async () => Number((await status(page).textContent())!.replace(/\D/g, ''));
+  const left = await count();
+  await page.getByRole('button', { name: 'Last 7 days' }).click();
+  await expect(status(page)).toHaveText(/^[\d,]+ batch(es)?$/, { timeout: 20_000 });
+  const afterWeek = streams.length;
+
+  // Back to "All time", still slow: the rows loaded before are shown at once, and the load goes on.
+  await page.goBack();
+  await expect(status(page)).toHaveText(/Loaded [1-9][\d,]* batches…/);
+  expect(await count()).toBeGreaterThanOrEqual(left);
+  await sandbox('POST', '/_sandbox/faults', { latencyMs: 0 });
+  await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
+  expect(streams.length).toBe(afterWeek + 1);
+  // Forward to the week, complete a moment ago: it reopens from the cache, the server is not asked again.
+  await page.goForward();
+  await expect(status(page)).toHaveText(/^[\d,]+ batch(es)?$/);
+  await page.goBack();
+  await expect(status(page)).toHaveText('3,000 batches');
+  expect(streams.length).toBe(afterWeek + 1);
+});
+
 test('an outage is explained once the server has given up; the browser adds no retries of its own; Retry recovers', async ({ page }) => {
   await openSignedIn(page, '/batches');
   await expect(status(page)).toHaveText('22 batches');
