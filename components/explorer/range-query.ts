@@ -15,9 +15,12 @@ const FIVE_MINUTES = 5 * 60_000;
  * - Going back to a range shown in the last five minutes is instant; two views of one range share it.
  * - An incomplete range is stale at once: leaving it cancels the load (the loader reads the query's signal)
  *   and keeps what arrived; coming back resumes it, asking only for what is missing.
- * - The server retries the service (one layer of retries): no query retries by itself, nor on mount after an
- *   error. `retry()` is the person's Retry, and continues from the rows already here.
+ * - The server retries the service (one layer of retries): no query retries by itself, nor when a range that
+ *   failed is shown again (it keeps its rows, so React Query's own retryOnMount would not hold it back: the
+ *   refetchOnMount rule does). `retry()` is the person's Retry, and continues from the rows already here.
  * - 100,000 rows are never deep-compared (no structural sharing).
+ * - Unlike the loader this replaced, leaving a range cancels its load at once (no grace period): in
+ *   development, React's strict mode mounts twice and so resumes the load once, which costs one request.
  */
 export function rangeQueryOptions(range: DateRange) {
   return queryOptions<RangeData, ApiFailure>({
@@ -35,6 +38,7 @@ export function rangeQueryOptions(range: DateRange) {
     gcTime: FIVE_MINUTES,
     retry: false,
     retryOnMount: false,
+    refetchOnMount: (query) => query.state.status !== 'error',
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
     structuralSharing: false,
@@ -54,11 +58,13 @@ const NO_ROWS: readonly Row[] = [];
 /** Every batch of the range as it streams in, and the person's Retry. */
 export function useRangeRows(range: DateRange, enabled: boolean) {
   const query = useQuery({ ...rangeQueryOptions(range), enabled });
+  const rows = query.data?.rows ?? NO_ROWS;
+  const complete = query.data?.complete ?? false;
   return {
-    rows: query.data?.rows ?? NO_ROWS,
-    complete: query.data?.complete ?? false,
-    /** Nothing has arrived yet. */
-    loading: enabled && !query.data && !query.error,
+    rows,
+    complete,
+    /** Nothing has arrived yet (and nothing went wrong): the skeleton. */
+    loading: enabled && !query.error && !complete && rows.length === 0,
     error: query.error,
     retry: () => void query.refetch(),
   };

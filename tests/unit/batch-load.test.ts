@@ -4,46 +4,11 @@ import { ApiFailure } from '@/lib/explorer/api-failure';
 import { loadRange, type RangeData } from '@/lib/explorer/batch-load';
 import { readNdjson } from '@/lib/explorer/ndjson';
 import { generateBatches } from '@/sandbox/data/generate';
+import { body, bytes, chunked, held, ok, scripted, waitFor } from '../helpers/stream';
 
 const batches = generateBatches({ seed: 'batch-load', count: 60, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
 const ids = (rows: readonly { batch: Batch }[]) => rows.map((r) => r.batch.batch_id);
 const inCreationOrder = ids(batches.map((batch) => ({ batch })));
-const bytes = (text: string) => new TextEncoder().encode(text);
-
-/** A body that hands out exactly these chunks, one read at a time. */
-function body(chunks: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
-  const queue = chunks.map((c) => (typeof c === 'string' ? bytes(c) : c));
-  return new ReadableStream({
-    pull(controller) {
-      const next = queue.shift();
-      if (next) controller.enqueue(next);
-      else controller.close();
-    },
-  });
-}
-
-/** The text of a stream: these lines, cut into chunks of `size` bytes (lines and characters split anywhere). */
-function chunked(lines: StreamLine[], size: number): Uint8Array[] {
-  const all = bytes(lines.map(encodeStreamLine).join(''));
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < all.length; i += size) out.push(all.slice(i, i + size));
-  return out;
-}
-
-/** A fetch that answers each call with the next scripted answer, and records what was asked. */
-function scripted(...answers: ((signal: AbortSignal) => Response | Promise<Response>)[]) {
-  const calls: { url: string; signal: AbortSignal }[] = [];
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    calls.push({ url: String(input), signal: init!.signal! });
-    const answer = answers.shift();
-    if (!answer) throw new Error('no more answers scripted');
-    return answer(init!.signal!);
-  }) as typeof globalThis.fetch;
-  return { fetch, calls };
-}
-
-const ok = (chunks: Uint8Array[]) => () => new Response(body(chunks), { status: 200 });
-
 /** Runs a load, keeping everything it published. */
 async function load(fetch: typeof globalThis.fetch, options: { from?: RangeData; signal?: AbortSignal } = {}) {
   const published: RangeData[] = [];
@@ -148,27 +113,34 @@ describe('loadRange through its fetch seam', () => {
 
   it('an abort stops the stream, keeps what arrived, and rejects with the abort reason', async () => {
     const controller = new AbortController();
-    let push!: (text: string) => void;
-    const { fetch, calls } = scripted(
-      (signal) =>
-        new Response(
-          new ReadableStream<Uint8Array>({
-            start(c) {
-              push = (text) => c.enqueue(bytes(text));
-              signal.addEventListener('abort', () => c.error(signal.reason));
-            },
-          }),
-        ),
-    );
-    const running = load(fetch, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 0));
-    push(encodeStreamLine({ batches: batches.slice(0, 12) }));
-    await new Promise((r) => setTimeout(r, 20));
+    const stream = held();
+    const { fetch, calls } = scripted(stream.answer);
+    const arrived = waitFor<RangeData>((d) => d.rows.length === 12);
+    const running = loadRange({}, { fetch, signal: controller.signal, publish: arrived.notify });
+    stream.write({ batches: batches.slice(0, 12) });
+    const kept = await arrived.reached;
     controller.abort(new Error('nobody watches'));
-    const { result, last } = await running;
-    expect(result).toEqual(new Error('nobody watches'));
+    await expect(running).rejects.toEqual(new Error('nobody watches'));
     expect(calls[0]!.signal.aborted).toBe(true);
-    expect(last!.rows).toHaveLength(12);
-    expect(last!.complete).toBe(false);
+    expect(kept).toMatchObject({ complete: false, remaining: null });
+  });
+
+  it('a load resumed after an abort keeps its rows, asks for the range again and adds nothing twice', async () => {
+    const controller = new AbortController();
+    const stream = held();
+    const first = scripted(stream.answer);
+    const arrived = waitFor<RangeData>((d) => d.rows.length === 12);
+    const paused = loadRange({}, { fetch: first.fetch, signal: controller.signal, publish: arrived.notify }).catch(() => undefined);
+    stream.write({ batches: batches.slice(0, 12) });
+    const kept = await arrived.reached;
+    controller.abort(new Error('nobody watches'));
+    await paused;
+
+    // The whole range comes again (which parts were done is not known after a pause): every batch once.
+    const { fetch, calls } = scripted(ok(chunked([{ batches }, { done: true, count: 60 }], 512)));
+    const { result, published } = await load(fetch, { from: kept });
+    expect(published[0]!.rows).toBe(kept.rows); // shown at once
+    expect(new URL(calls[0]!.url, 'http://app.test').searchParams.has('parts')).toBe(false);
+    expect(ids((result as RangeData).rows)).toEqual(inCreationOrder);
   });
 });
