@@ -144,6 +144,8 @@ export class BatchApiClient {
     schema: S,
     { signal, onRetry }: RequestOptions = {},
   ): Promise<z.infer<S>> {
+    // The deadline covers the whole call, a token fetched first included.
+    const startedAt = Date.now();
     let token = await this.tokens.get(this.tokenKey, () => this.fetchToken());
     let reauthenticated = false;
     const attempt = async (): Promise<z.infer<S>> => {
@@ -155,7 +157,7 @@ export class BatchApiClient {
         token = await this.tokens.renew(this.tokenKey, token, () => this.fetchToken());
       }
     };
-    return withRetries(attempt, { policy: this.retry, signal, onRetry, random: this.random });
+    return withRetries(attempt, { policy: this.retry, signal, onRetry, random: this.random, startedAt });
   }
 
   /** One GET; what is worth another attempt (a 503, a connection that failed or dropped) is a TransientFailure. */
@@ -180,9 +182,8 @@ export class BatchApiClient {
 
 /**
  * The JSON body of a 2xx answer; every other status (but 401 and 503, which the callers handle) as its typed
- * error. A 422 names its field when the service's detail does so in structure (`loc`); otherwise, a refused
- * request that carried a cursor was refused for its cursor, since its dates passed the service's own rules
- * before we sent them.
+ * error. A 422's field comes from structure: the `loc` of the service's detail, or else the parameter of this
+ * very request that the detail opens with (`next_token: …`), matched against the names we sent.
  */
 function ensureOk(path: string, response: RawResponse, query: Record<string, string | undefined>): unknown {
   const status = response.status;
@@ -193,7 +194,8 @@ function ensureOk(path: string, response: RawResponse, query: Record<string, str
   }
   const detail = describeDetail(safeJson(response.text));
   if (status === 422) {
-    const field = detail?.field ?? (query.next_token !== undefined ? 'next_token' : undefined);
+    const sent = Object.keys(query).filter((name) => query[name] !== undefined);
+    const field = detail?.field ?? sent.find((name) => detail?.text.startsWith(`${name}: `));
     throw new InvalidInputError(detail?.text ?? 'The service refused the request as invalid', { field, status });
   }
   if (status === 503) throw new ServiceUnavailableError(detail?.text ?? 'The service is unavailable', 5, { status });

@@ -38,14 +38,23 @@ const OUR_FIELD: Record<string, string> = { next_token: 'cursor' };
 
 const withField = (field: string | undefined, text: string) => (field ? `${field}: ${text}` : text);
 
+/**
+ * A refused input in our API's words. The client wrote `field: why` (from a zod path, or as the service
+ * did); the field is known from structure, so its name is swapped for ours without reading the sentence.
+ */
+function inOurWords(error: BatchApiError): string {
+  const { field, message } = error;
+  if (!field) return message;
+  const name = OUR_FIELD[field] ?? field;
+  return message.startsWith(`${field}: `) ? name + message.slice(field.length) : `${name}: ${message}`;
+}
+
 function upstreamDetail(error: BatchApiError): string {
   switch (error.code) {
     case 'auth_failed':
       return 'session: the organisation credentials were refused by the Batch Data Service; sign in again';
     case 'invalid_input':
-      // Refused by our own check before any call: the client wrote `field: why` from the zod path already.
-      if (error.status === undefined) return error.message;
-      return withField(error.field && (OUR_FIELD[error.field] ?? error.field), `refused by the Batch Data Service (${error.message})`);
+      return inOurWords(error);
     case 'unavailable':
       return `Batch Data Service unavailable: ${error.message}`;
     case 'timeout':

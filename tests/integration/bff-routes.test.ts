@@ -114,7 +114,7 @@ describe('the batch routes against the sandbox', () => {
     expect(body.data.map((b) => b.batch_id)).toEqual(reference.batches.slice(0, 100).map((b) => b.batch_id));
     const refused = await batches.GET(request('/api/batches?cursor=forged', { cookie }));
     expect(refused.status).toBe(422);
-    expect(await detailOf(refused)).toBe('cursor: refused by the Batch Data Service (next_token: not a valid cursor for this client)');
+    expect(await detailOf(refused)).toBe('cursor: not a valid cursor for this client');
   });
 
   it('a service still down after the retries: 503 with the Retry-After number of the error', async () => {

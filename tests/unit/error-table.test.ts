@@ -58,11 +58,13 @@ describe('the error table', () => {
   it('names the field in our API’s words, from the error’s structure', () => {
     // Our own check, before any call: the client already wrote `field: why`.
     expect(problemOf(new InvalidInputError('start_date: has no timezone', { field: 'start_date' })).detail).toBe('start_date: has no timezone');
-    // The service refused it: its `next_token` is our `cursor`, and the sentence is the service's.
+    // The service refused it: its `next_token` is our `cursor`, the rest is the service's sentence.
     const refused = new InvalidInputError('next_token: not a valid cursor', { field: 'next_token', status: 422 });
-    expect(problemOf(refused)).toEqual({ status: 422, detail: 'cursor: refused by the Batch Data Service (next_token: not a valid cursor)', retryAfterS: null });
+    expect(problemOf(refused)).toEqual({ status: 422, detail: 'cursor: not a valid cursor', retryAfterS: null });
+    // A field known from a `loc` whose sentence does not open with it is put in front.
+    expect(problemOf(new InvalidInputError('something; end_date: too late', { field: 'end_date', status: 422 })).detail).toBe('end_date: something; end_date: too late');
     const unnamed = new InvalidInputError('something is off', { status: 422 });
-    expect(problemOf(unnamed).detail).toBe('refused by the Batch Data Service (something is off)');
+    expect(problemOf(unnamed).detail).toBe('something is off');
   });
 
   it('says nothing of our own failures but "internal error", and every problem fits the wire contract', () => {
