@@ -4,7 +4,7 @@ import { firstIssue } from '../zod-issue';
 import { AppError } from './app-error';
 import { getConfig } from './config';
 import { problemOf, problemResponse } from './error-table';
-import { logLine } from './log';
+import { errorFields, logLine } from './log';
 import { withRequestStats } from './request-context';
 import { logRequest } from './request-log';
 import { SessionCookies, sessions } from './session';
@@ -57,7 +57,7 @@ function requestOrigin(request: Request): string {
 }
 
 /** Query parameters by the schema; a repeated parameter is refused, an empty one counts as absent. */
-export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
+function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
   const params = new URL(request.url).searchParams;
   const query: Record<string, string> = {};
   for (const key of new Set(params.keys())) {
@@ -134,7 +134,7 @@ export function route<
       // The browser went away (navigation, new range): nobody reads this answer, and it is no server error.
       if (request.signal.aborted) return new Response(null, { status: 499 });
       const problem = problemOf(error);
-      if (problem.status === 500) logLine('error', 'unhandled route error', { path: new URL(request.url).pathname, error: String(error) });
+      if (problem.status === 500) logLine('error', 'unhandled route error', { path: new URL(request.url).pathname, ...errorFields(error) });
       return cookies.applyTo(problemResponse(problem));
     }
   };

@@ -3,7 +3,7 @@ import { encodeStreamLine, formatParts, NDJSON_TYPE, type Batch } from '@/lib/co
 import { StreamQuerySchema } from '@/lib/server/batch-query';
 import { getConfig } from '@/lib/server/config';
 import { problemOf } from '@/lib/server/error-table';
-import { logLine } from '@/lib/server/log';
+import { errorFields, logLine } from '@/lib/server/log';
 import { route } from '@/lib/server/route';
 import { clientFor } from '@/lib/server/upstream';
 
@@ -37,7 +37,7 @@ export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ quer
         } catch (error) {
           if (request.signal.aborted) return controller.close();
           const problem = problemOf(error);
-          if (problem.status === 500) logLine('error', 'batch stream failed', { error: String(error) });
+          if (problem.status === 500) logLine('error', 'batch stream failed', errorFields(error));
           controller.enqueue(encoder.encode(encodeStreamLine({ error: problem, remaining: formatParts(load.remaining()) })));
           return controller.close();
         }
