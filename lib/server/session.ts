@@ -110,6 +110,8 @@ export class Sessions {
     await this.revokeCurrent(session);
     // Revocation already refuses it; this also drops the opened copy (and its secret) from memory.
     this.sealed.forget(cookies.get(SESSION_COOKIE));
+    // destroy() writes Max-Age=0 but keeps the configured Expires: make that one a moment already past too.
+    session.updateConfig(this.options(isHttps(cookies.request), 0));
     session.destroy();
   }
 
@@ -125,13 +127,18 @@ export class Sessions {
     return (await this.revocations.isRevoked(session.sid!)) ? 'revoked' : 'live';
   }
 
-  /** The cookie lives exactly as long as the session has left (iron-session's own default would be ttl - 60 s). */
+  /**
+   * The cookie lives exactly as long as the session has left (iron-session's own default would be ttl - 60 s),
+   * said both as Max-Age and, for clients that read only that, as Expires.
+   */
   private options(secure: boolean, maxAgeS = this.settings.ttlS): SessionOptions {
+    const maxAge = Math.max(1, Math.floor(maxAgeS));
+    const expires = new Date(Date.now() + (maxAgeS > 0 ? maxAge * 1000 : 0));
     return {
       cookieName: SESSION_COOKIE,
       password: this.settings.passwords,
       ttl: this.settings.ttlS,
-      cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: Math.max(1, Math.floor(maxAgeS)) },
+      cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge, expires },
     };
   }
 

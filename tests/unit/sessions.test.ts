@@ -55,6 +55,7 @@ describe('sessions (iron-session seals, lifetime, idle timeout, revocation, rota
     expect(setCookie).toMatch(/; SameSite=Lax/);
     expect(setCookie).toMatch(/; Path=\//);
     expect(setCookie).toMatch(/; Max-Age=5(;|$)/);
+    expect(Date.parse(/; Expires=([^;]+)/.exec(setCookie)![1]!)).toBe(Math.floor((T0 + 5000) / 1000) * 1000);
     expect(setCookie).not.toMatch(/; Secure/);
     expect(setCookie).not.toContain('demo-secret');
     const { session } = await visit(valueOf(setCookie)!);
@@ -107,7 +108,10 @@ describe('sessions (iron-session seals, lifetime, idle timeout, revocation, rota
     const cookie = await signIn();
     const out = new SessionCookies(requestWith(cookie));
     await sessions.end(out);
-    expect(cookieOf(out)).toMatch(new RegExp(`^${SESSION_COOKIE}=;`)); // the browser's copy is cleared
+    const cleared = cookieOf(out)!;
+    expect(cleared).toMatch(new RegExp(`^${SESSION_COOKIE}=;`)); // the browser's copy is cleared
+    expect(cleared).toMatch(/; Max-Age=0(;|$)/);
+    expect(Date.parse(/; Expires=([^;]+)/.exec(cleared)![1]!)).toBeLessThanOrEqual(Date.now());
     expect(await refusal(cookie)).toMatchObject({ code: 'session_revoked', message: 'signed out; sign in again' });
     expect(await sessions.read(cookie.split('=')[1])).toBeNull();
   });
