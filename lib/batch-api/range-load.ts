@@ -163,7 +163,9 @@ export class RangeLoad {
    * only a part walked for a few pages is cut. Nothing here assumes the order of the service's pages.
    */
   private recut(part: RangePart, workers: Workers<RangePart>, lo: number, hi: number): boolean {
-    if (workers.idle === 0) return false;
+    // Only while nothing is queued: walkers woken together (a slow reader let them all go) would otherwise
+    // each cut for the same idle slots, and the unfinished parts could outgrow what a resume may send back.
+    if (workers.idle === 0 || this.queue.length > 0) return false;
     const parts = splitPart(part, workers.idle + 1, { lo: Number.isFinite(lo) ? lo : undefined, hi: Math.max(this.now(), hi) });
     if (parts.length < 2) return false;
     this.queue.unshift(...parts.reverse());

@@ -82,6 +82,8 @@ export type RetryOptions = {
   onRetry?: (retry: { attempt: number; delayMs: number }) => void;
   /** Jitter source, injectable for deterministic tests. */
   random?: () => number;
+  /** When the caller's work began (the deadline counts from there), if before the first attempt. */
+  startedAt?: number;
 };
 
 /**
@@ -90,7 +92,7 @@ export type RetryOptions = {
  * the loop at once. The last transient failure is thrown as a ServiceUnavailableError saying how long we tried.
  */
 export async function withRetries<T>(attempt: () => Promise<T>, options: RetryOptions): Promise<T> {
-  const started = Date.now();
+  const started = options.startedAt ?? Date.now();
   for (let n = 1; ; n++) {
     try {
       return await attempt();

@@ -106,3 +106,20 @@ describe('the retry loop', () => {
     await expect(waiting).rejects.toThrow('gone');
   });
 });
+
+describe('the retry loop’s deadline', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('counts from when the caller began, a token fetch before the first attempt included', async () => {
+    vi.useFakeTimers();
+    const began = Date.now();
+    vi.advanceTimersByTime(25_000); // e.g. a slow token fetch
+    const attempt = async () => {
+      throw new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503 }));
+    };
+    const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY, random: () => 0, startedAt: began }).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+    // 25 s gone, a 3 s wait fits under the 30 s deadline, a second one does not.
+    expect(((await result) as Error).message).toBe('down (gave up after 2 attempts in 28000 ms)');
+  });
+});
