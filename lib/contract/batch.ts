@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseUtcDate } from '../utc-date';
 
 /** A decimal travels as a string with exactly two digits after the point, or null (docs/batch-data-service.md#batches). */
-export const DecimalString = z
+const DecimalString = z
   .string()
   .regex(/^-?\d+\.\d{2}$/, 'expected a decimal string with two digits after the point');
 

@@ -16,7 +16,7 @@ export const PageQuerySchema = DateRangeSchema.extend({
  * The most parts an interrupted load can name, whatever BATCH_API_CONCURRENCY is (the retry may reach an
  * instance with another setting): 153, about 11 kB in a URL, well under Node's 16 kB header limit.
  */
-export const MAX_RESUME_PARTS = maxUnfinishedParts(MAX_CONCURRENCY);
+const MAX_RESUME_PARTS = maxUnfinishedParts(MAX_CONCURRENCY);
 
 /** Query of /api/batches/stream: the range, or the parts of it still to fetch after an interruption. */
 export const StreamQuerySchema = DateRangeSchema.extend({ parts: partsSchema(MAX_RESUME_PARTS).optional() })
