@@ -46,7 +46,7 @@ function inOurWords(error: BatchApiError): string {
   const { field, message } = error;
   if (!field) return message;
   const name = OUR_FIELD[field] ?? field;
-  return message.startsWith(`${field}: `) ? name + message.slice(field.length) : `${name}: ${message}`;
+  return message.startsWith(`${field}: `) ? name + message.slice(field.length) : withField(name, message);
 }
 
 function upstreamDetail(error: BatchApiError): string {
@@ -70,7 +70,7 @@ export function problemOf(error: unknown): Problem {
     return { status: ERROR_STATUS[error.code], detail: withField(error.field, error.message), retryAfterS: error.retryAfterS ?? null };
   }
   if (error instanceof BatchApiError) {
-    // A wait of 0 (the service's Retry-After: 0) is still said as one second: "now" reads as "don't".
+    // The service's Retry-After: 0 is still advised as a wait of at least a second.
     const retryAfterS = error.retryAfterS === undefined ? null : Math.max(1, error.retryAfterS);
     return { status: ERROR_STATUS[error.code], detail: upstreamDetail(error), retryAfterS };
   }
