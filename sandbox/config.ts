@@ -13,6 +13,9 @@ export const SandboxConfigSchema = z.object({
   fail503Rate: z.coerce.number().min(0).max(1).default(0),
   fail503Every: intFrom(0, 1_000_000).default(0),
   retryAfterS: intFrom(0, 3600).optional(),
+  /** Most batch requests of one organisation in flight at once (a gateway's rate limit); unset: none. */
+  rateLimitConcurrent: intFrom(1, 1000).optional(),
+  rateLimitRetryAfterS: intFrom(0, 3600).default(1),
   seed: z.string().min(1).default('tray-scan'),
   /** End of the generated history (exclusive); defaults to the current hour so presets like "last 7 days" have data. */
   anchor: z.coerce.date().optional(),
@@ -31,6 +34,8 @@ export const ENV_NAMES: Record<keyof SandboxConfig, string> = {
   fail503Rate: 'SANDBOX_FAIL_503_RATE',
   fail503Every: 'SANDBOX_FAIL_503_EVERY',
   retryAfterS: 'SANDBOX_RETRY_AFTER_S',
+  rateLimitConcurrent: 'SANDBOX_RATE_LIMIT_CONCURRENT',
+  rateLimitRetryAfterS: 'SANDBOX_RATE_LIMIT_RETRY_AFTER_S',
   seed: 'SANDBOX_SEED',
   anchor: 'SANDBOX_ANCHOR',
 };

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import type { SandboxConfig } from './config';
 import { createRandom } from './data/random';
 
-export const FAULT_KINDS = ['503', '500', 'malformed-json', 'wrong-shape', 'truncated', 'reset', 'hang'] as const;
+/**
+ * One-off faults. Besides the service's own (503, 500, a bad body, a dropped or silent connection), those a
+ * real deployment adds: a reverse proxy's HTML 502 and 504 pages, a rate limiter's 429, a crashed framework's
+ * text/plain 500, and a validation error answered as a list-shaped `detail`.
+ */
+export const FAULT_KINDS = [
+  '503', '500', 'malformed-json', 'wrong-shape', 'truncated', 'reset', 'hang',
+  'gateway-502', 'gateway-504', '429', 'crash-500', 'validation-list',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const FaultSettingsSchema = z
@@ -14,6 +22,10 @@ export const FaultSettingsSchema = z
     tokenTtlS: z.number().positive().max(86_400),
     /** Every request, auth included, answers 503 while true. */
     outage: z.boolean(),
+    /** Most batch requests of one organisation in flight at once; one more is answered 429 (null: no limit). */
+    rateLimitConcurrent: z.number().int().min(1).max(1000).nullable(),
+    /** Retry-After of those 429s, in seconds. */
+    rateLimitRetryAfterS: z.number().int().min(0).max(3600),
   })
   .partial()
   .strict();
@@ -34,6 +46,8 @@ export class Faults {
   fail503Rate: number;
   fail503Every: number;
   retryAfterS: number | null;
+  rateLimitConcurrent: number | null;
+  rateLimitRetryAfterS: number;
   outage = false;
   private queue: Injection[] = [];
   private batchRequests = 0;
@@ -44,6 +58,8 @@ export class Faults {
     this.fail503Rate = config.fail503Rate;
     this.fail503Every = config.fail503Every;
     this.retryAfterS = config.retryAfterS ?? null;
+    this.rateLimitConcurrent = config.rateLimitConcurrent ?? null;
+    this.rateLimitRetryAfterS = config.rateLimitRetryAfterS;
     this.random = createRandom(`${config.seed}/faults`);
   }
 
@@ -53,6 +69,8 @@ export class Faults {
     this.fail503Rate = this.config.fail503Rate;
     this.fail503Every = this.config.fail503Every;
     this.retryAfterS = this.config.retryAfterS ?? null;
+    this.rateLimitConcurrent = this.config.rateLimitConcurrent ?? null;
+    this.rateLimitRetryAfterS = this.config.rateLimitRetryAfterS;
     this.outage = false;
     this.queue = [];
     this.batchRequests = 0;
@@ -85,6 +103,8 @@ export class Faults {
       fail503Rate: this.fail503Rate,
       fail503Every: this.fail503Every,
       retryAfterS: this.retryAfterS,
+      rateLimitConcurrent: this.rateLimitConcurrent,
+      rateLimitRetryAfterS: this.rateLimitRetryAfterS,
       outage: this.outage,
       pendingInjections: this.queue.map((q) => ({ ...q })),
     };

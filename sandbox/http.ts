@@ -20,6 +20,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/** A body that is not JSON, as gateways and crashed frameworks answer. */
+export function sendText(res: ServerResponse, status: number, type: string, text: string) {
+  res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
 export function sendError(res: ServerResponse, error: HttpError) {
   sendJson(res, error.status, { detail: error.detail }, error.headers);
 }

@@ -5,7 +5,7 @@ import { parseSandboxOptions, type SandboxConfig, type SandboxOptions } from './
 import { handleControl } from './control';
 import { CursorCodec } from './cursor';
 import { Faults, type FaultKind } from './faults';
-import { HttpError, readBody, sendError, sendJson, sleep, streamJsonArray } from './http';
+import { HttpError, readBody, sendError, sendJson, sendText, sleep, streamJsonArray } from './http';
 import { buildOrganisations, type Organisation } from './organisations';
 import { emptyStats, type SandboxStats } from './stats';
 import { TokenStore } from './tokens';
@@ -23,6 +23,15 @@ export type Sandbox = {
 };
 
 const VERSIONED = /^\/(v1|v2)\/(auth|batches)$/;
+
+/** The error page a reverse proxy sends in front of a backend that restarted or answered too slowly. */
+const gatewayPage = (title: string) =>
+  `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+
+/** What a crashed web framework answers: a plain-text trace, with its paths, never meant for anyone's eyes. */
+const CRASH_TRACE =
+  'Internal Server Error\n\nTraceback (most recent call last):\n  File "/srv/batch-service/app/routes/batches.py", line 88, in list_batches\n' +
+  '    rows = await repo.fetch(filters)\nConnectionResetError: [Errno 104] Connection reset by peer\n';
 
 /** Starts the emulated Batch Data Service. Port 0 picks a free port (tests). */
 export async function startSandbox(
@@ -63,6 +72,16 @@ export async function startSandbox(
         return req.socket.destroy();
       case 'hang':
         return; // never answers; the socket is destroyed when the server closes
+      case 'gateway-502':
+        return sendText(res, 502, 'text/html', gatewayPage('502 Bad Gateway'));
+      case 'gateway-504':
+        return sendText(res, 504, 'text/html', gatewayPage('504 Gateway Time-out'));
+      case '429':
+        return sendJson(res, 429, { detail: 'Too many requests' }, { 'retry-after': String(faults.rateLimitRetryAfterS) });
+      case 'crash-500':
+        return sendText(res, 500, 'text/plain', CRASH_TRACE);
+      case 'validation-list':
+        return sendJson(res, 422, { detail: [{ loc: ['query', 'start_date'], msg: 'Input should be a valid datetime', type: 'datetime_parsing' }] });
     }
   }
 
@@ -99,6 +118,29 @@ export async function startSandbox(
     sendJson(res, 200, pageOf(org, url.searchParams, config.pageSize, cursors).body);
   }
 
+  /** Batch requests in flight per organisation, for the concurrency rate limit. */
+  const inFlight = new Map<string, number>();
+
+  /**
+   * A gateway's rate limit on concurrent batch requests of one organisation: one over the limit is answered
+   * 429 at once, before the service's own latency. Returns false when the request was answered here.
+   */
+  function admit(req: IncomingMessage, res: ServerResponse, version: string): boolean {
+    const limit = faults.rateLimitConcurrent;
+    if (limit === null) return true;
+    const check = tokens.check(req.headers.authorization, version);
+    if (!check.ok) return true; // the service itself answers 401
+    const now = inFlight.get(check.orgId) ?? 0;
+    if (now >= limit) {
+      stats.faultsServed++;
+      sendJson(res, 429, { detail: `Too many requests: at most ${limit} at once` }, { 'retry-after': String(faults.rateLimitRetryAfterS) });
+      return false;
+    }
+    inFlight.set(check.orgId, now + 1);
+    res.once('close', () => inFlight.set(check.orgId, (inFlight.get(check.orgId) ?? 1) - 1));
+    return true;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://sandbox.local');
     if (url.pathname.startsWith('/_sandbox/')) {
@@ -111,6 +153,7 @@ export async function startSandbox(
     if (req.method !== method) throw new HttpError(405, 'Method Not Allowed', { allow: method });
     if (resource === 'auth') stats.authRequests++;
     else stats.batchRequests++;
+    if (resource === 'batches' && !admit(req, res, version)) return;
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
     const fault = faults.pick(resource);
     if (fault) return serveFault(fault, req, res);

@@ -117,3 +117,51 @@ describe('sandbox: configuration', () => {
     }
   }, 60_000);
 });
+
+describe('sandbox: the faults of a real deployment', () => {
+  const inject = (kind: string) => control(sandbox(), 'POST', '/_sandbox/inject', { kind });
+
+  it('a reverse proxy’s HTML 502 and 504 pages, a crashed framework’s text/plain 500', async () => {
+    const token = await tokenFor(sandbox());
+    for (const [kind, status, type, text] of [
+      ['gateway-502', 502, 'text/html', '<title>502 Bad Gateway</title>'],
+      ['gateway-504', 504, 'text/html', '<title>504 Gateway Time-out</title>'],
+      ['crash-500', 500, 'text/plain', 'Traceback (most recent call last)'],
+    ] as const) {
+      await inject(kind);
+      const response = await getBatches(sandbox(), 'v2', token);
+      expect(response.status, kind).toBe(status);
+      expect(response.headers.get('content-type')).toMatch(new RegExp(`^${type}`));
+      expect(await response.text()).toContain(text);
+    }
+  });
+
+  it('a validation error with a list-shaped detail, and a 429 with Retry-After', async () => {
+    const token = await tokenFor(sandbox());
+    await inject('validation-list');
+    const invalid = await getBatches(sandbox(), 'v2', token);
+    expect([invalid.status, await invalid.json()]).toEqual([
+      422,
+      { detail: [{ loc: ['query', 'start_date'], msg: 'Input should be a valid datetime', type: 'datetime_parsing' }] },
+    ]);
+    await control(sandbox(), 'POST', '/_sandbox/faults', { rateLimitRetryAfterS: 2 });
+    await inject('429');
+    const limited = await getBatches(sandbox(), 'v2', token);
+    expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '2']);
+  });
+
+  it('a rate limit on concurrent batch requests per organisation: the one over it is answered 429 at once', async () => {
+    const demo = await tokenFor(sandbox());
+    const other = await tokenFor(sandbox(), 'v2', { clientId: 'other-client', clientSecret: 'other-secret' });
+    await control(sandbox(), 'POST', '/_sandbox/faults', { rateLimitConcurrent: 2, rateLimitRetryAfterS: 1, latencyMs: 150 });
+    const answers = await Promise.all([demo, demo, demo, other].map((t) => getBatches(sandbox(), 'v2', t)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+    expect(statuses[3]).toBe(200); // another organisation has its own allowance
+    const limited = answers.find((r) => r.status === 429)!;
+    expect(limited.headers.get('retry-after')).toBe('1');
+    await Promise.all(answers.map((r) => r.arrayBuffer()));
+    // Once they are answered, the allowance is free again.
+    expect((await getBatches(sandbox(), 'v2', demo)).status).toBe(200);
+  });
+});
