@@ -5,11 +5,12 @@ import { createRandom } from './data/random';
 /**
  * One-off faults. Besides the service's own (503, 500, a bad body, a dropped or silent connection), those a
  * real deployment adds: a reverse proxy's HTML 502 and 504 pages, a rate limiter's 429, a crashed framework's
- * text/plain 500, and a validation error answered as a list-shaped `detail`.
+ * text/plain 500, and a validation error answered as a list-shaped `detail`; and a token refused however
+ * fresh it is (a service that lost its token store).
  */
 export const FAULT_KINDS = [
   '503', '500', 'malformed-json', 'wrong-shape', 'truncated', 'reset', 'hang',
-  'gateway-502', 'gateway-504', '429', 'crash-500', 'validation-list',
+  'gateway-502', 'gateway-504', '429', 'crash-500', 'validation-list', 'token-refused',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

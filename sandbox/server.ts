@@ -80,6 +80,8 @@ export async function startSandbox(
         return sendJson(res, 429, { detail: 'Too many requests' }, { 'retry-after': String(faults.rateLimitRetryAfterS) });
       case 'crash-500':
         return sendText(res, 500, 'text/plain', CRASH_TRACE);
+      case 'token-refused':
+        return sendJson(res, 401, { detail: 'Invalid access token' }, { 'www-authenticate': 'Bearer' });
       case 'validation-list':
         return sendJson(res, 422, { detail: [{ loc: ['query', 'start_date'], msg: 'Input should be a valid datetime', type: 'datetime_parsing' }] });
     }

@@ -1,9 +1,26 @@
+/** How one HTTP exchange went, as far as the service's load is concerned. */
+export type GateOutcome =
+  /** An answer (2xx, or a 4xx about the request itself). */
+  | 'ok'
+  /** 429: more requests at once than the service (or its gateway) allows. */
+  | 'limited'
+  /** 503, a gateway's 502 or 504, a dropped connection: the service is struggling. */
+  | 'failed';
+
+/** Taken around every HTTP exchange with the service (not around the waits between retries). */
+export interface ConcurrencyGate {
+  acquire(signal?: AbortSignal): Promise<void>;
+  release(outcome: GateOutcome): void;
+}
+
 /**
- * How many requests may be in flight, adapted to the service: halved when it answers 503 (it is struggling),
- * grown back by one after a run of successes (additive increase, multiplicative decrease). The service's
- * rate limits are not published, so the ceiling is a setting and the floor is one request at a time.
+ * How many requests may be in flight, adapted to the service. Its rate limits are not published, so the
+ * ceiling is a setting and the floor is one request at a time:
+ * - a 429 says how much it carries: the limit drops to the requests still in flight (which it accepted);
+ * - a 503 or a gateway error says it struggles: the limit halves;
+ * - after a run of successes as long as the limit, it grows by one (and so probes again, slowly).
  */
-export class AdaptiveLimit {
+export class AdaptiveLimit implements ConcurrencyGate {
   private inFlight = 0;
   private successes = 0;
   private waiting: (() => void)[] = [];
@@ -36,18 +53,18 @@ export class AdaptiveLimit {
     });
   }
 
-  release(outcome: 'ok' | 'failed'): void {
+  release(outcome: GateOutcome): void {
     this.inFlight--;
-    if (outcome === 'ok' && this.limit < this.max && ++this.successes >= this.limit) {
+    if (outcome === 'limited') {
+      this.successes = 0;
+      this.limit = Math.max(1, Math.min(this.limit - 1, this.inFlight));
+    } else if (outcome === 'failed') {
+      this.successes = 0;
+      this.limit = Math.max(1, Math.floor(this.limit / 2));
+    } else if (this.limit < this.max && ++this.successes >= this.limit) {
       this.successes = 0;
       this.limit++;
     }
     while (this.inFlight < this.limit && this.waiting.length > 0) this.waiting.shift()!();
-  }
-
-  /** The service answered 503 (or dropped the connection): fewer requests at once from now on. */
-  backOff(): void {
-    this.successes = 0;
-    this.limit = Math.max(1, Math.floor(this.limit / 2));
   }
 }

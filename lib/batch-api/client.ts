@@ -1,15 +1,17 @@
 import type { z } from 'zod';
 import type { Batch } from '../contract';
 import { firstIssue } from '../zod-issue';
+import type { ConcurrencyGate, GateOutcome } from './adaptive-limit';
 import {
   AuthenticationError,
   BadResponseError,
   describeDetail,
   InvalidInputError,
   ServiceUnavailableError,
+  TokenRejectedError,
   UnexpectedError,
 } from './errors';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, TransientFailure, withRetries, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, TransientFailure, withRetries, type RetryPolicy, type TransientKind } from './retry';
 import {
   BatchListSchema,
   BatchPageSchema,
@@ -33,7 +35,7 @@ export type BatchApiClientOptions = {
   fetch?: typeof fetch;
   /** Per request, headers and body included. Default 15 s. */
   timeoutMs?: number;
-  /** Retries of GET after 503 or a dropped connection. */
+  /** Retries of GET after a transient answer: 503, 429, a gateway's 502 or 504, a dropped connection. */
   retry?: Partial<RetryPolicy>;
   /** Shared between clients so that one token serves every request of an organisation. */
   tokenCache?: TokenCache;
@@ -44,9 +46,17 @@ export type BatchApiClientOptions = {
 
 export type RequestOptions = {
   signal?: AbortSignal;
-  /** Told before each retry after a 503 or a dropped connection, so a caller running many requests can back off. */
+  /** Told before each wait for a retry. */
   onRetry?: (retry: { attempt: number; delayMs: number }) => void;
+  /**
+   * Taken around each HTTP exchange and told how it went (not held during the waits between retries): a
+   * caller running many requests passes one to adapt how many are in flight (see AdaptiveLimit).
+   */
+  gate?: ConcurrencyGate;
 };
+
+/** Answers worth another attempt, by status. */
+const TRANSIENT: Record<number, TransientKind> = { 429: 'rate-limited', 502: 'gateway', 503: 'unavailable', 504: 'gateway' };
 
 /** Tokens without `expires_in` are trusted until the service refuses them; with it, renewed a little early. */
 const EXPIRY_SKEW_MS = 5_000;
@@ -80,7 +90,7 @@ export class BatchApiClient {
    * cached (sign-in must not trust a token fetched before the credentials were withdrawn).
    */
   async authenticate(options: { fresh?: boolean } = {}): Promise<void> {
-    if (options.fresh) await this.tokens.fetchNew(this.tokenKey, () => this.fetchToken());
+    if (options.fresh) await this.tokens.fetchNew(this.tokenKey, () => this.fetchToken(), { shared: false });
     else await this.tokens.get(this.tokenKey, () => this.fetchToken());
   }
 
@@ -125,58 +135,81 @@ export class BatchApiClient {
     };
     const response = await send(this.transport, { method: 'POST', path, form });
     if (response.status === 401) {
-      throw new AuthenticationError(describeDetail(safeJson(response.text))?.text ?? 'Invalid client credentials', { status: 401 });
+      throw new AuthenticationError(`${path} refused the client credentials`, { status: 401, serviceDetail: describeDetail(safeJson(response.text))?.text });
     }
     const token = parseWith(TokenResponseSchema, ensureOk(path, response, {}), 'token response', response.status);
-    const expiresAt = token.expires_in
-      ? Date.now() + Math.max(token.expires_in * 1000 - EXPIRY_SKEW_MS, (token.expires_in * 1000) / 2)
-      : null;
-    return { token: token.access_token, expiresAt };
+    const issuedAt = Date.now();
+    const expiresAt = token.expires_in ? issuedAt + Math.max(token.expires_in * 1000 - EXPIRY_SKEW_MS, (token.expires_in * 1000) / 2) : null;
+    return { token: token.access_token, expiresAt, issuedAt };
   }
 
   /**
-   * GET with a bearer token, retried as the retry policy says (a 503, a dropped connection). A 401 is met
-   * with one new token, once per call: a token refused right after it was issued means the credentials are.
+   * GET with a bearer token, retried as the retry policy says. A 401 means this token is no longer good (it
+   * expired during a wait, it was revoked): a newer one is fetched and the request repeated, as often as the
+   * deadline allows. Only a token issued during this very attempt and refused at once ends the call
+   * (TokenRejectedError): then the service misbehaves, and the credentials are not to blame.
    */
   private async get<S extends z.ZodType>(
     path: string,
     query: Record<string, string | undefined>,
     schema: S,
-    { signal, onRetry }: RequestOptions = {},
+    { signal, onRetry, gate }: RequestOptions = {},
   ): Promise<z.infer<S>> {
     // The deadline covers the whole call, a token fetched first included.
     const startedAt = Date.now();
     let token = await this.tokens.get(this.tokenKey, () => this.fetchToken());
-    let reauthenticated = false;
     const attempt = async (): Promise<z.infer<S>> => {
+      const began = Date.now();
       for (;;) {
-        const response = await this.exchange(path, query, token, signal);
+        const response = await this.exchange(path, query, token.token, signal, gate);
         if (response.status !== 401) return parseWith(schema, ensureOk(path, response, query), 'response', response.status);
-        if (reauthenticated) throw new AuthenticationError('The service refused a freshly issued access token', { status: 401 });
-        reauthenticated = true;
+        if (token.issuedAt >= began) {
+          throw new TokenRejectedError(`${path} refused an access token issued ${Date.now() - token.issuedAt} ms before`, { status: 401 });
+        }
         token = await this.tokens.renew(this.tokenKey, token, () => this.fetchToken());
       }
     };
     return withRetries(attempt, { policy: this.retry, signal, onRetry, random: this.random, startedAt });
   }
 
-  /** One GET; what is worth another attempt (a 503, a connection that failed or dropped) is a TransientFailure. */
-  private async exchange(path: string, query: Record<string, string | undefined>, bearer: string, signal?: AbortSignal): Promise<RawResponse> {
-    let response: RawResponse;
+  /**
+   * One GET through the gate. What is worth another attempt (see TRANSIENT, and a connection that failed or
+   * dropped) is thrown as a TransientFailure; the gate hears how the exchange went.
+   */
+  private async exchange(
+    path: string,
+    query: Record<string, string | undefined>,
+    bearer: string,
+    signal?: AbortSignal,
+    gate?: ConcurrencyGate,
+  ): Promise<RawResponse> {
+    await gate?.acquire(signal);
+    let outcome: GateOutcome = 'ok';
     try {
-      response = await send(this.transport, { method: 'GET', path, query, bearer, signal });
-    } catch (error) {
-      if (error instanceof ServiceUnavailableError) throw new TransientFailure(error);
-      throw error;
+      let response: RawResponse;
+      try {
+        response = await send(this.transport, { method: 'GET', path, query, bearer, signal });
+      } catch (error) {
+        if (error instanceof ServiceUnavailableError) {
+          outcome = 'failed';
+          throw new TransientFailure(error, 'connection');
+        }
+        if (!signal?.aborted) outcome = 'failed'; // a timeout; an abort says nothing about the service
+        throw error;
+      }
+      const kind = TRANSIENT[response.status];
+      if (kind === undefined) return response;
+      outcome = kind === 'rate-limited' ? 'limited' : 'failed';
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+      const failure = new ServiceUnavailableError(
+        `${path} answered ${response.status}`,
+        Math.ceil((retryAfterMs ?? this.retry.maxDelayMs) / 1000),
+        { status: response.status, kind, serviceDetail: describeDetail(safeJson(response.text))?.text },
+      );
+      throw new TransientFailure(failure, kind, retryAfterMs);
+    } finally {
+      gate?.release(outcome);
     }
-    if (response.status !== 503) return response;
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    const failure = new ServiceUnavailableError(
-      describeDetail(safeJson(response.text))?.text ?? 'The service is unavailable',
-      Math.ceil((retryAfterMs ?? this.retry.maxDelayMs) / 1000),
-      { status: 503 },
-    );
-    throw new TransientFailure(failure, retryAfterMs);
   }
 }
 
@@ -189,7 +222,7 @@ function ensureOk(path: string, response: RawResponse, query: Record<string, str
   const status = response.status;
   if (status >= 200 && status < 300) {
     const body = safeJson(response.text);
-    if (body === undefined) throw new BadResponseError(`body: ${path} did not answer valid JSON`, { field: 'body', status });
+    if (body === undefined) throw new BadResponseError('body: not valid JSON', { field: 'body', status });
     return body;
   }
   const detail = describeDetail(safeJson(response.text));
@@ -198,8 +231,9 @@ function ensureOk(path: string, response: RawResponse, query: Record<string, str
     const field = detail?.field ?? sent.find((name) => detail?.text.startsWith(`${name}: `));
     throw new InvalidInputError(detail?.text ?? 'The service refused the request as invalid', { field, status });
   }
-  if (status === 503) throw new ServiceUnavailableError(detail?.text ?? 'The service is unavailable', 5, { status });
-  throw new UnexpectedError(`${path} answered ${status}${detail ? `: ${detail.text}` : ''}`, { status });
+  const kind = TRANSIENT[status];
+  if (kind) throw new ServiceUnavailableError(`${path} answered ${status}`, 5, { status, kind, serviceDetail: detail?.text });
+  throw new UnexpectedError(`${path} answered ${status}`, { status, serviceDetail: detail?.text });
 }
 
 function safeJson(text: string): unknown {

@@ -1,8 +1,10 @@
 import { CodedError, type CodedErrorOptions } from '../coded-error';
+import type { TransientKind } from './retry';
 
 /** Every failure of the upstream client is one of these; `code` is what callers map to their own answer. */
 export type BatchApiErrorCode =
   | 'auth_failed'
+  | 'token_rejected'
   | 'invalid_input'
   | 'unavailable'
   | 'timeout'
@@ -12,22 +14,37 @@ export type BatchApiErrorCode =
 export type BatchApiErrorOptions = CodedErrorOptions & {
   /** The HTTP status the service answered; undefined when it did not answer or we refused before asking. */
   status?: number;
+  /** The service's own sentence from a JSON `detail` (see describeDetail), bounded; never a body that was not JSON. */
+  serviceDetail?: string;
 };
 
-/** As openai-node's APIError: `status` is the service's own, whatever status our API answers with. */
+/**
+ * As openai-node's APIError: `status` is the service's own, whatever status our API answers with. The message
+ * is for logs (it may name the service's paths and statuses); what people read is built from the code, the
+ * field and `serviceDetail`.
+ */
 export class BatchApiError extends CodedError<BatchApiErrorCode> {
   readonly status: number | undefined;
+  readonly serviceDetail: string | undefined;
 
   constructor(code: BatchApiErrorCode, message: string, options: BatchApiErrorOptions = {}) {
     super(code, message, options);
     this.status = options.status;
+    this.serviceDetail = options.serviceDetail;
   }
 }
 
-/** The auth endpoint refused the credentials, or the service refused a token right after issuing it. */
+/** The auth endpoint refused the credentials (its 401): the one case where the credentials are wrong. */
 export class AuthenticationError extends BatchApiError {
   constructor(message: string, options: BatchApiErrorOptions = {}) {
     super('auth_failed', message, options);
+  }
+}
+
+/** The service refused a token issued moments before, at once: it misbehaves; the credentials are fine. */
+export class TokenRejectedError extends BatchApiError {
+  constructor(message: string, options: BatchApiErrorOptions = {}) {
+    super('token_rejected', message, options);
   }
 }
 
@@ -38,17 +55,29 @@ export class InvalidInputError extends BatchApiError {
   }
 }
 
-/** A 503 or no connection that outlasted the retry policy. `retryAfterS` is the wait to suggest to people. */
+/**
+ * A transient failure (503, 429, a gateway's 502 or 504, no connection) that outlasted the retry policy.
+ * `retryAfterS` is the wait to suggest to people; `kind` says which failure it was.
+ */
 export class ServiceUnavailableError extends BatchApiError {
   declare readonly retryAfterS: number;
+  readonly kind: TransientKind;
 
-  constructor(message: string, retryAfterS: number, options: BatchApiErrorOptions = {}) {
+  constructor(
+    message: string,
+    retryAfterS: number,
+    options: BatchApiErrorOptions & { kind?: TransientKind } = {},
+  ) {
     super('unavailable', message, { ...options, retryAfterS });
+    this.kind = options.kind ?? 'unavailable';
   }
 }
 
 export class TimeoutError extends BatchApiError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly timeoutMs: number,
+  ) {
     super('timeout', message);
   }
 }
@@ -70,34 +99,42 @@ export class UnexpectedError extends BatchApiError {
 /** The service's `detail` as one readable sentence, and the field it names when it names one in structure. */
 export type ServiceDetail = { text: string; field?: string };
 
-type Located = { loc?: unknown; msg: unknown };
-const isLocated = (item: unknown): item is Located => !!item && typeof item === 'object' && 'msg' in item;
+/** Longest sentence of the service's we pass on: a detail is a sentence, not a document. */
+const MAX_DETAIL_CHARS = 240;
+const MESSAGE_KEYS = ['msg', 'message', 'error', 'description', 'detail', 'title'] as const;
+const FIELD_KEYS = ['field', 'param', 'parameter', 'name'] as const;
+
+const bounded = (text: string) => (text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS - 1)}…` : text);
 
 /** `["query", "start_date"]` -> `start_date`: where a framework says the problem is, without its own prefixes. */
-function fieldOf(item: Located): string | undefined {
-  const path = Array.isArray(item.loc) ? item.loc.filter((p) => p !== 'query' && p !== 'body') : [];
+function locField(loc: unknown): string | undefined {
+  const path = Array.isArray(loc) ? loc.filter((p) => p !== 'query' && p !== 'body') : [];
   return path.length ? path.join('.') : undefined;
 }
 
+/** One item of a detail: `field: message` when it has a message and names a field, its message, or its JSON. */
+function describeItem(item: unknown): ServiceDetail {
+  if (typeof item === 'string') return { text: item };
+  if (!item || typeof item !== 'object') return { text: JSON.stringify(item) };
+  const record = item as Record<string, unknown>;
+  const message = MESSAGE_KEYS.map((k) => record[k]).find((v) => typeof v === 'string') as string | undefined;
+  if (message === undefined) return { text: JSON.stringify(item) };
+  const named = FIELD_KEYS.map((k) => record[k]).find((v) => typeof v === 'string' && v !== '') as string | undefined;
+  const field = locField(record.loc) ?? named;
+  return { text: field ? `${field}: ${message}` : message, field };
+}
+
 /**
- * `detail` may be a string, an object or a list of `{loc, msg, type}` objects (docs/batch-data-service.md#errors):
- * each shape becomes one sentence; the field comes from `loc`, never from the text.
+ * `detail` may be a string, an object or a list of objects such as `{loc, msg, type}`
+ * (docs/batch-data-service.md#errors): each shape becomes one bounded sentence; the field comes from `loc` (or
+ * a `field`-like key of the object), never from the text.
  */
 export function describeDetail(body: unknown): ServiceDetail | undefined {
   if (!body || typeof body !== 'object' || !('detail' in body)) return undefined;
   const detail = (body as { detail: unknown }).detail;
-  if (typeof detail === 'string') return { text: detail };
   if (detail === null || detail === undefined) return undefined;
-  const items = Array.isArray(detail) ? detail : isLocated(detail) ? [detail] : null;
-  if (!items) return { text: JSON.stringify(detail) };
-  let field: string | undefined;
-  const text = items
-    .map((item) => {
-      if (!isLocated(item)) return JSON.stringify(item);
-      const where = fieldOf(item);
-      field ??= where;
-      return where ? `${where}: ${String(item.msg)}` : String(item.msg);
-    })
-    .join('; ');
-  return { text, field };
+  const items = (Array.isArray(detail) ? detail : [detail]).map(describeItem);
+  if (items.length === 0) return undefined;
+  const field = items.find((i) => i.field)?.field;
+  return { text: bounded(items.map((i) => i.text).join('; ')), field };
 }

@@ -3,7 +3,7 @@ import { Workers } from '../async/workers';
 import type { Batch } from '../contract';
 import { AdaptiveLimit } from './adaptive-limit';
 import type { BatchApiClient } from './client';
-import { planParts, splitPart, spanOf, type RangePart } from './range-parts';
+import { inAnyPart, mergeParts, plannedParts, planParts, splitPart, spanOf, type RangePart } from './range-parts';
 import type { BatchQuery } from './schemas';
 
 /** Requests one load keeps in flight unless told otherwise (`BATCH_API_CONCURRENCY`). */
@@ -35,7 +35,8 @@ const MAX_BUFFERED_CHUNKS = 64;
  *   first page shows it holds more than a page is cut again while request slots would otherwise sit idle,
  *   so the split follows where the batches are. Nothing assumes the service's order within a page.
  * - Parts share their boundary instants (inclusive filters): each batch is given out once, by `batch_id`.
- * - A 503 halves the number of requests in flight (the client itself waits and retries it).
+ * - Requests in flight adapt to the service (AdaptiveLimit): a 429 drops them to what it carried, a 503 or a
+ *   gateway error halves them; the client itself waits and retries those.
  * - On failure, `remaining()` names the parts not finished; a new load of those parts resumes the range.
  */
 export class RangeLoad {
@@ -83,22 +84,24 @@ export class RangeLoad {
     const out = new Channel<Batch[]>(MAX_BUFFERED_CHUNKS);
 
     try {
-      if (this.options.parts) {
-        this.queue = [...this.options.parts];
-      } else {
-        const whole: RangePart = this.query;
-        this.active.add(whole);
-        const first = await this.request(whole, null, signal);
-        const fresh = this.fresh(first.data);
-        if (fresh.length) yield fresh;
-        this.active.delete(whole);
-        if (first.next_token === null) {
-          this.finished = true;
-          return;
-        }
-        // Newest parts first: tables open newest first, so the top of the view settles soonest.
-        this.queue = planParts(whole, this.slots, first.data, this.now()).reverse();
+      // The first page of the whole range first, for a resume too: a range of one page is answered from it
+      // (a resume's many small parts would each cost a request), and so a resume never costs more requests
+      // than loading the range again, plus this one.
+      const whole: RangePart = this.query;
+      const resumed = this.options.parts;
+      if (resumed) this.queue = [...resumed];
+      else this.active.add(whole);
+      const first = await this.request(whole, null, signal);
+      const wanted = resumed ? inAnyPart(resumed) : () => true;
+      const fresh = this.fresh(first.data.filter((b) => wanted(b.batch_creation_date)));
+      if (fresh.length) yield fresh;
+      this.active.delete(whole);
+      if (first.next_token === null) {
+        this.finished = true;
+        return;
       }
+      // Newest parts first: tables open newest first, so the top of the view settles soonest.
+      this.queue = (resumed ? mergeParts(resumed, plannedParts(this.slots)) : planParts(whole, this.slots, first.data, this.now())).reverse();
 
       // A part counts as active from the moment a worker takes it, so no other worker sees an empty moment.
       const take = () => {
@@ -173,16 +176,9 @@ export class RangeLoad {
     return true;
   }
 
-  private async request(part: RangePart, cursor: string | null, signal: AbortSignal) {
-    await this.limit.acquire(signal);
-    try {
-      const page = await this.client.page(part, cursor, { signal, onRetry: () => this.limit.backOff() });
-      this.limit.release('ok');
-      return page;
-    } catch (error) {
-      this.limit.release('failed');
-      throw error;
-    }
+  /** One page; the adaptive limit gates each HTTP exchange of it (not the waits between its retries). */
+  private request(part: RangePart, cursor: string | null, signal: AbortSignal) {
+    return this.client.page(part, cursor, { signal, gate: this.limit });
   }
 
   private fresh(batches: Batch[]): Batch[] {

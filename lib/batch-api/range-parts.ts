@@ -65,6 +65,11 @@ const STEPS_BACK = 6;
 /** Each step back is cut into this many parts. */
 const PARTS_PER_STEP = 4;
 
+/** Parts a plan gives the recent span (all of a range with a start): a resume never walks more than these. */
+export function plannedParts(concurrency: number): number {
+  return concurrency * PARTS_PER_SLOT;
+}
+
 /**
  * The most parts a load with `concurrency` request slots can have unfinished, and so the most a resumed load
  * can send back: its plan (the recent span in PARTS_PER_SLOT parts a slot, the steps back and the open part
@@ -95,7 +100,7 @@ export function oldestFirst(batches: readonly { batch_creation_date: string }[])
  * four, then one open part.
  */
 export function planParts(whole: RangePart, concurrency: number, first: readonly { batch_creation_date: string }[], now: number): RangePart[] {
-  const count = concurrency * PARTS_PER_SLOT;
+  const count = plannedParts(concurrency);
   const seen = spanOf(first);
   const hi = Math.max(now, seen.hi ?? 0);
   if (whole.start_date !== undefined || seen.lo === undefined || oldestFirst(first)) return splitPart(whole, count, { lo: seen.lo, hi });
@@ -108,4 +113,33 @@ export function planParts(whole: RangePart, concurrency: number, first: readonly
   }
   older.unshift(dateRange(undefined, iso(end)));
   return [...older, ...recent];
+}
+
+const startMs = (part: RangePart) => boundMs(part.start_date, 'start') ?? -Infinity;
+const endMs = (part: RangePart) => boundMs(part.end_date, 'end') ?? Infinity;
+
+/** Whether a creation instant falls in one of `parts` (both ends inclusive, an absent end open). */
+export function inAnyPart(parts: readonly RangePart[]): (date: string) => boolean {
+  const spans = parts.map((p) => [startMs(p), endMs(p)] as const);
+  return (date) => {
+    const at = Date.parse(date);
+    return spans.some(([from, to]) => at >= from && at <= to);
+  };
+}
+
+/**
+ * Disjoint parts merged with their neighbours into at most `max` parts, in time order. A merged part also
+ * covers the gaps between the parts it took in (batches fetched again, and given out once): what a resume
+ * sends back can never make more parts to walk than a fresh plan would (see plannedParts).
+ */
+export function mergeParts(parts: readonly RangePart[], max: number): RangePart[] {
+  const sorted = [...parts].sort((a, b) => startMs(a) - startMs(b));
+  if (sorted.length <= max) return sorted;
+  const size = Math.ceil(sorted.length / max);
+  const merged: RangePart[] = [];
+  for (let i = 0; i < sorted.length; i += size) {
+    const group = sorted.slice(i, i + size);
+    merged.push(dateRange(group[0]!.start_date, group.at(-1)!.end_date));
+  }
+  return merged;
 }

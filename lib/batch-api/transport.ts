@@ -7,7 +7,22 @@ export type UpstreamCall = {
   status: number | null;
   durationMs: number;
   error?: string;
+  /** The start of an error answer whose body is not JSON (a gateway's page, a crash trace): for the log only. */
+  rawBody?: string;
 };
+
+/** How much of a body that is not JSON goes to the log. */
+const RAW_BODY_CHARS = 500;
+
+function rawBodyOf(status: number, text: string): string | undefined {
+  if (status < 400 || text === '') return undefined;
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch {
+    return text.slice(0, RAW_BODY_CHARS);
+  }
+}
 
 export type TransportOptions = {
   baseUrl: string;
@@ -43,8 +58,8 @@ export async function send(options: TransportOptions, request: Request): Promise
   if (request.bearer) headers.authorization = `Bearer ${request.bearer}`;
   if (request.form) headers['content-type'] = 'application/x-www-form-urlencoded';
   const started = performance.now();
-  const report = (status: number | null, error?: string) =>
-    options.onCall?.({ method: request.method, path: request.path, status, durationMs: performance.now() - started, error });
+  const report = (status: number | null, error?: string, rawBody?: string) =>
+    options.onCall?.({ method: request.method, path: request.path, status, durationMs: performance.now() - started, error, rawBody });
 
   try {
     const response = await options.fetch(url, {
@@ -55,7 +70,7 @@ export async function send(options: TransportOptions, request: Request): Promise
       redirect: 'error',
     });
     const text = await response.text();
-    report(response.status);
+    report(response.status, undefined, rawBodyOf(response.status, text));
     return { status: response.status, headers: response.headers, text };
   } catch (error) {
     if (request.signal?.aborted) {
@@ -64,11 +79,11 @@ export async function send(options: TransportOptions, request: Request): Promise
     }
     if (timeout.signal.aborted) {
       report(null, 'timeout');
-      throw new TimeoutError(`${request.method} ${request.path}: no complete answer within ${options.timeoutMs} ms`);
+      throw new TimeoutError(`${request.method} ${request.path}: no complete answer within ${options.timeoutMs} ms`, options.timeoutMs);
     }
     report(null, 'connection');
     const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    throw new ServiceUnavailableError(`${request.method} ${request.path}: connection failed (${reason})`, 5, { cause: error });
+    throw new ServiceUnavailableError(`${request.method} ${request.path}: connection failed (${reason})`, 5, { cause: error, kind: 'connection' });
   } finally {
     clearTimeout(timer);
   }

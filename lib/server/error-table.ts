@@ -1,5 +1,5 @@
 import 'server-only';
-import { BatchApiError, type BatchApiErrorCode } from '../batch-api';
+import { BatchApiError, type BatchApiErrorCode, type ServiceUnavailableError, type TimeoutError } from '../batch-api';
 import type { Problem } from '../contract';
 import { AppError, type AppErrorCode } from './app-error';
 
@@ -27,6 +27,7 @@ export const ERROR_STATUS: Record<AppErrorCode | BatchApiErrorCode, number> = {
   store_unavailable: 503,
   // The upstream client's codes: `auth_failed` is the session's credentials refused, not our sign-in form's.
   auth_failed: 401,
+  token_rejected: 502,
   bad_response: 502,
   unexpected: 502,
   unavailable: 503,
@@ -49,18 +50,36 @@ function inOurWords(error: BatchApiError): string {
   return message.startsWith(`${field}: `) ? name + message.slice(field.length) : withField(name, message);
 }
 
+/** Ours, never the service's: what a failure that outlasted the retries was, for people. */
+const UNAVAILABLE: Record<string, string> = {
+  unavailable: 'it is unavailable right now; try again shortly',
+  'rate-limited': 'it is taking fewer requests at once right now; try again shortly',
+  gateway: 'a gateway in front of it got no answer from it; try again shortly',
+  connection: 'it could not be reached; try again shortly',
+};
+
+/**
+ * Our own sentence for an upstream failure: built from the error's code, field and the service's own
+ * (JSON) sentence, never from a body that was not JSON, nor from the service's paths or status lines, which
+ * the error's message carries for the log.
+ */
 function upstreamDetail(error: BatchApiError): string {
+  const said = error.serviceDetail;
   switch (error.code) {
     case 'auth_failed':
       return 'session: the organisation credentials were refused by the Batch Data Service; sign in again';
+    case 'token_rejected':
+      return 'the Batch Data Service refused an access token it had just issued; try again shortly';
     case 'invalid_input':
       return inOurWords(error);
     case 'unavailable':
-      return `Batch Data Service unavailable: ${error.message}`;
+      return `Batch Data Service unavailable: ${said ?? UNAVAILABLE[(error as ServiceUnavailableError).kind]}`;
     case 'timeout':
-      return `Batch Data Service timed out: ${error.message}`;
-    default:
+      return `Batch Data Service timed out: no complete answer within ${Math.round((error as TimeoutError).timeoutMs / 1000)} s`;
+    case 'bad_response':
       return `Batch Data Service answered something unexpected: ${error.message}`;
+    default:
+      return `Batch Data Service answered ${error.status ?? 'an error'}${said ? `: ${said}` : ', an error of its own'}`;
   }
 }
 

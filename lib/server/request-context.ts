@@ -1,6 +1,7 @@
 import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { UpstreamCall } from '../batch-api';
+import { logLine } from './log';
 import { noteUpstreamCall } from './upstream-health';
 
 /** What one request to our API did upstream, for its log line. */
@@ -17,6 +18,10 @@ export function withRequestStats<T>(work: (stats: RequestStats) => Promise<T>): 
 /** Every upstream call of the server goes through here: the request's counters and the health record. */
 export function recordUpstreamCall(call: UpstreamCall): void {
   noteUpstreamCall(call);
+  // What the service (or a gateway) answered in a body that is not JSON never reaches the browser: it is here.
+  if (call.rawBody !== undefined) {
+    logLine('warn', 'upstream answered something that is not JSON', { method: call.method, path: call.path, status: call.status, body: call.rawBody });
+  }
   const stats = storage.getStore();
   if (!stats) return;
   stats.upstreamCalls++;

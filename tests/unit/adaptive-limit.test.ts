@@ -17,13 +17,19 @@ describe('AdaptiveLimit', () => {
     expect(third).toBe(true);
   });
 
+  /** One exchange that ends the way the service answered it. */
+  const exchange = async (limit: AdaptiveLimit, outcome: 'ok' | 'limited' | 'failed') => {
+    await limit.acquire();
+    limit.release(outcome);
+  };
+
   it('halves on 503 down to one, then grows back by one per run of successes', async () => {
     const limit = new AdaptiveLimit(8);
-    limit.backOff();
+    await exchange(limit, 'failed');
     expect(limit.limit).toBe(4);
-    limit.backOff();
-    limit.backOff();
-    limit.backOff();
+    await exchange(limit, 'failed');
+    await exchange(limit, 'failed');
+    await exchange(limit, 'failed');
     expect(limit.limit).toBe(1);
     for (let i = 0; i < 1; i++) {
       await limit.acquire();
@@ -40,6 +46,22 @@ describe('AdaptiveLimit', () => {
       limit.release('ok');
     }
     expect(limit.limit).toBe(8);
+  });
+
+  it('a 429 drops the limit to the requests the service still carries, and it probes again only slowly', async () => {
+    const limit = new AdaptiveLimit(8);
+    for (let i = 0; i < 8; i++) await limit.acquire();
+    // A service that carries three at once: five of the eight come back 429, one after the other.
+    for (let i = 0; i < 5; i++) limit.release('limited');
+    expect(limit.limit).toBe(3);
+    for (let i = 0; i < 3; i++) limit.release('ok');
+    expect(limit.limit).toBe(4); // three successes at limit 3: one more is tried
+    await limit.acquire();
+    await limit.acquire();
+    await limit.acquire();
+    await limit.acquire();
+    limit.release('limited'); // the fourth was one too many: back to what was carried
+    expect(limit.limit).toBe(3);
   });
 
   it('a waiter leaves when its signal aborts', async () => {

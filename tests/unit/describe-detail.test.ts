@@ -25,3 +25,17 @@ describe('describeDetail: the service detail may be a string, an object or a lis
     expect(describeDetail(null)).toBeUndefined();
   });
 });
+
+describe('describeDetail: object-shaped details frameworks answer', () => {
+  it('reads the message and the field of one object', () => {
+    expect(describeDetail({ detail: { field: 'end_date', message: 'must not be in the future' } })).toEqual({ text: 'end_date: must not be in the future', field: 'end_date' });
+    expect(describeDetail({ detail: { error: 'rate limited' } })).toEqual({ text: 'rate limited' });
+    expect(describeDetail({ detail: [{ param: 'start_date', msg: 'bad' }, 'and a plain sentence'] })).toEqual({ text: 'start_date: bad; and a plain sentence', field: 'start_date' });
+  });
+
+  it('keeps what reaches people to one sentence of bounded length', () => {
+    const { text } = describeDetail({ detail: 'x'.repeat(5000) })!;
+    expect(text.length).toBeLessThanOrEqual(240);
+    expect(text.endsWith('…')).toBe(true);
+  });
+});

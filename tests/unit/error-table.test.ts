@@ -41,10 +41,14 @@ describe('the error table', () => {
   });
 
   it('answers upstream errors by their code, whatever status the service itself answered', () => {
-    const outage = new ServiceUnavailableError('backend down', 0, { status: 503 });
+    const outage = new ServiceUnavailableError('/v2/batches answered 503', 0, { status: 503, serviceDetail: 'backend down' });
     expect(problemOf(outage)).toEqual({ status: 503, detail: 'Batch Data Service unavailable: backend down', retryAfterS: 1 });
     expect(problemOf(new ServiceUnavailableError('connection failed', 7))).toMatchObject({ status: 503, retryAfterS: 7 });
-    expect(problemOf(new TimeoutError('no answer in 15000 ms'))).toEqual({ status: 504, detail: 'Batch Data Service timed out: no answer in 15000 ms', retryAfterS: null });
+    expect(problemOf(new TimeoutError('GET /v2/batches: no complete answer within 15000 ms', 15_000))).toEqual({
+      status: 504,
+      detail: 'Batch Data Service timed out: no complete answer within 15 s',
+      retryAfterS: null,
+    });
     expect(problemOf(new UnexpectedError('/v2/batches answered 500', { status: 500 }))).toMatchObject({ status: 502 });
     expect(problemOf(new UnexpectedError('/v2/batches answered 418', { status: 418 }))).toMatchObject({ status: 502 });
     expect(problemOf(new BadResponseError('body: not JSON', { field: 'body', status: 200 }))).toMatchObject({ status: 502 });

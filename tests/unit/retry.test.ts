@@ -9,6 +9,22 @@ describe('retry policy', () => {
     expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, undefined, () => 0.999999)).toBe(5000);
   });
 
+  it('waits a short, doubling, jittered delay after a gateway error or a dropped connection, and after a 429 without Retry-After', () => {
+    for (const kind of ['gateway', 'connection', 'rate-limited'] as const) {
+      expect([1, 2, 3, 4, 5].map((failures) => nextDelay(DEFAULT_RETRY_POLICY, failures, 0, undefined, () => 1, kind))).toEqual([500, 1000, 2000, 4000, 5000].map((d, i) => (kind === 'rate-limited' || i < 3 ? d : undefined)));
+      expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, undefined, () => 0, kind)).toBe(250);
+    }
+  });
+
+  it('waits a shorter Retry-After as it is, whatever the kind: not 3-5 s', () => {
+    for (const kind of ['unavailable', 'rate-limited', 'gateway'] as const) expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, 1000, Math.random, kind)).toBe(1000);
+  });
+
+  it('a 429 does not use up the attempts: only the deadline ends waiting for the service to take us', () => {
+    expect(nextDelay(DEFAULT_RETRY_POLICY, 0, 10_000, 1000, Math.random, 'rate-limited')).toBe(1000);
+    expect(nextDelay(DEFAULT_RETRY_POLICY, 0, 29_500, 1000, Math.random, 'rate-limited')).toBeUndefined();
+  });
+
   it('honours Retry-After, capped', () => {
     expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, 7000)).toBe(7000);
     expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, 0)).toBe(0);
@@ -42,7 +58,7 @@ describe('the retry loop', () => {
   afterEach(() => vi.useRealTimers());
 
   const unavailable = (retryAfterMs?: number) =>
-    new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503 }), retryAfterMs);
+    new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503 }), 'unavailable', retryAfterMs);
 
   /** An attempt that fails transiently `failures` times, then answers; it records when each attempt ran. */
   function flaky(failures: number, retryAfterMs?: number) {
@@ -96,6 +112,19 @@ describe('the retry loop', () => {
     expect(at.map((t) => t - at[0]!)).toEqual([0, 3000, 6000, 9000]);
   });
 
+  it('keeps asking through 429s, which are not failures, until the service takes the request', async () => {
+    vi.useFakeTimers();
+    let calls = 0;
+    const attempt = async () => {
+      if (++calls <= 6) throw new TransientFailure(new ServiceUnavailableError('too many', 1, { status: 429, kind: 'rate-limited' }), 'rate-limited', 1000);
+      return 'taken';
+    };
+    const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY });
+    await vi.runAllTimersAsync();
+    expect(await result).toBe('taken');
+    expect(calls).toBe(7); // more than maxAttempts (4)
+  });
+
   it('lets any other error through at once, and an abort ends a wait', async () => {
     const fatal = new UnexpectedError('/v2/batches answered 500', { status: 500 });
     let calls = 0;
@@ -115,7 +144,7 @@ describe('the retry loop’s deadline', () => {
     const began = Date.now();
     vi.advanceTimersByTime(25_000); // e.g. a slow token fetch
     const attempt = async () => {
-      throw new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503 }));
+      throw new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503 }), 'unavailable');
     };
     const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY, random: () => 0, startedAt: began }).catch((e: unknown) => e);
     await vi.runAllTimersAsync();
