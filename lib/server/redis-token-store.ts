@@ -1,4 +1,5 @@
 import 'server-only';
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { CachedToken, TokenStore } from '../batch-api';
 import { REDIS_PREFIX } from './redis-connection';
@@ -6,11 +7,14 @@ import { REDIS_PREFIX } from './redis-connection';
 /** Compare-and-delete: drop the token only while it is still the one the service refused. */
 const DELETE_IF =
   "local v = redis.call('get', KEYS[1]) if v and cjson.decode(v).token == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+/** Release a lock only while it is still ours (it may have lapsed and been taken by another instance). */
+const UNLOCK_IF = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
 /**
- * Access tokens shared by every instance: a token fetched by one serves all until it expires. Keys are
- * hashes of the credentials (see TokenCache.keyFor). Without Redis the instance still works: a failed read
- * counts as a miss, a failed write is skipped.
+ * Access tokens shared by every instance: a token fetched by one serves all until it expires, and a short
+ * lock lets one instance fetch while the others wait for its token. Keys are hashes of the credentials (see
+ * TokenCache.keyFor). Without Redis the instance still works: a failed read counts as a miss, a failed write
+ * is skipped, and a lock that cannot be taken is no reason not to fetch.
  */
 export class RedisTokenStore implements TokenStore {
   constructor(
@@ -21,7 +25,8 @@ export class RedisTokenStore implements TokenStore {
   async get(key: string): Promise<CachedToken | undefined> {
     try {
       const raw = await this.redis.get(`${REDIS_PREFIX}token:${key}`);
-      return raw ? (JSON.parse(raw) as CachedToken) : undefined;
+      // An entry written before tokens carried their issue time counts as the oldest.
+      return raw ? { issuedAt: 0, ...(JSON.parse(raw) as Omit<CachedToken, 'issuedAt'>) } : undefined;
     } catch {
       return undefined;
     }
@@ -43,5 +48,18 @@ export class RedisTokenStore implements TokenStore {
     } catch {
       // A refused token left behind is refused again and replaced.
     }
+  }
+
+  async lock(key: string, ttlMs: number): Promise<(() => Promise<void>) | null> {
+    const k = `${REDIS_PREFIX}token-lock:${key}`;
+    const mine = randomBytes(12).toString('base64url');
+    try {
+      if ((await this.redis.set(k, mine, 'PX', ttlMs, 'NX')) !== 'OK') return null;
+    } catch {
+      return async () => {};
+    }
+    return async () => {
+      await this.redis.eval(UNLOCK_IF, 1, k, mine).catch(() => undefined);
+    };
   }
 }

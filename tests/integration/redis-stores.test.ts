@@ -29,7 +29,7 @@ const NOW = Date.UTC(2026, 0, 1);
 describe('Redis stores (a real redis-server)', () => {
   it('tokens: shared, expiring with the token, removed only while still the refused one', async () => {
     const store = new RedisTokenStore(redis, fixedClock(NOW));
-    await store.set('org', { token: 'first', expiresAt: NOW + 60_000 });
+    await store.set('org', { token: 'first', expiresAt: NOW + 60_000, issuedAt: NOW });
     expect((await store.get('org'))?.token).toBe('first');
     // Redis holds the entry exactly as long as the token has left (give or take the command's own time).
     const pttl = await redis.pttl(`${REDIS_PREFIX}token:org`);
@@ -40,7 +40,7 @@ describe('Redis stores (a real redis-server)', () => {
     await store.delete('org', 'first');
     expect(await store.get('org')).toBeUndefined();
     // A token without a known lifetime is kept until refused.
-    await store.set('open', { token: 't', expiresAt: null });
+    await store.set('open', { token: 't', expiresAt: null, issuedAt: NOW });
     expect(await redis.pttl(`${REDIS_PREFIX}token:open`)).toBe(-1);
   });
 
@@ -64,8 +64,39 @@ describe('Redis stores (a real redis-server)', () => {
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: 'store_unavailable', field: 'session', retryAfterS: 5 });
     const tokens = new RedisTokenStore(gone);
-    await tokens.set('org', { token: 't', expiresAt: null });
+    await tokens.set('org', { token: 't', expiresAt: null, issuedAt: NOW });
     expect(await tokens.get('org')).toBeUndefined();
     gone.disconnect();
+  });
+});
+
+describe('one token fetch for all instances (a real redis-server)', () => {
+  it('instances that find no token at the same moment fetch it once: one takes the lock, the others wait for its token', async () => {
+    const { TokenCache } = await import('@/lib/batch-api/token-cache');
+    await redis.del(`${REDIS_PREFIX}token:org-x`, `${REDIS_PREFIX}token-lock:org-x`);
+    let fetches = 0;
+    const fetchToken = async () => {
+      fetches++;
+      await new Promise((r) => setTimeout(r, 60)); // the auth endpoint takes a moment
+      return { token: `t${fetches}`, expiresAt: Date.now() + 60_000, issuedAt: Date.now() };
+    };
+    // Three instances: each its own cache and store object, one Redis between them.
+    const instances = [1, 2, 3].map(() => new TokenCache(new RedisTokenStore(redis)));
+    const tokens = await Promise.all(instances.flatMap((cache) => [cache.get('org-x', fetchToken), cache.get('org-x', fetchToken)]));
+    expect(fetches).toBe(1);
+    expect(new Set(tokens.map((t) => t.token))).toEqual(new Set(['t1']));
+    // The service refuses t1 on every instance at once: one renewal for all, newer than t1.
+    const renewed = await Promise.all(instances.map((cache) => cache.renew('org-x', tokens[0]!, fetchToken)));
+    expect(fetches).toBe(2);
+    expect(new Set(renewed.map((t) => t.token))).toEqual(new Set(['t2']));
+  });
+
+  it('a sign-in proves the credentials itself: it never waits for another instance’s token', async () => {
+    const { TokenCache } = await import('@/lib/batch-api/token-cache');
+    await redis.set(`${REDIS_PREFIX}token-lock:org-y`, 'another instance', 'PX', 5000);
+    let fetches = 0;
+    const cache = new TokenCache(new RedisTokenStore(redis));
+    await cache.fetchNew('org-y', async () => ({ token: `t${++fetches}`, expiresAt: null, issuedAt: Date.now() }), { shared: false });
+    expect(fetches).toBe(1);
   });
 });
