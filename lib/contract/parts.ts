@@ -54,9 +54,10 @@ const msOf = (date: string | undefined): number | undefined => {
 };
 
 /**
- * Why `parts` cannot be the unfinished parts of `range`, or null. Parts must lie inside the range and not
- * overlap (neighbours may share an instant): otherwise a crafted list of open parts would make one request
- * ask the service for the whole history again and again.
+ * Why `parts` cannot be the unfinished parts of `range`, or null. Parts must lie inside the range, have a
+ * width (a load never leaves a part that starts where it ends, unless the range itself is one instant) and not
+ * overlap (neighbours may share an instant): otherwise a crafted list of parts would make one request ask the
+ * service for the same batches again and again.
  */
 export function partsProblem(range: DateRange, parts: readonly DateRange[]): string | null {
   const lo = msOf(range.start_date) ?? -Infinity;
@@ -67,6 +68,7 @@ export function partsProblem(range: DateRange, parts: readonly DateRange[]): str
   for (const [i, span] of spans.entries()) {
     if (span.from < lo || span.to > hi) return 'every part must lie inside start_date..end_date';
     if (span.from > span.to) return 'a part ends before it starts';
+    if (span.from === span.to && (spans.length > 1 || lo !== hi)) return 'a part must not start where it ends';
     if (i > 0 && spans[i - 1]!.to > span.from) return 'parts must not overlap';
   }
   return null;

@@ -22,7 +22,8 @@ const MAX_RESUME_PARTS = maxUnfinishedParts(MAX_CONCURRENCY);
 export const StreamQuerySchema = DateRangeSchema.extend({ parts: partsSchema(MAX_RESUME_PARTS).optional() })
   .strict()
   .superRefine((query, ctx) => {
-    if (!query.parts) return;
+    // Only parts that parsed (a `parts` refused for its length arrives here as the text it was).
+    if (!Array.isArray(query.parts)) return;
     const problem = partsProblem(query, query.parts);
     if (problem) ctx.addIssue({ code: 'custom', path: ['parts'], message: problem });
   });

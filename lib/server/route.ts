@@ -59,13 +59,14 @@ function requestOrigin(request: Request): string {
 /** Query parameters by the schema; a repeated parameter is refused, an empty one counts as absent. */
 function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
   const params = new URL(request.url).searchParams;
-  const query: Record<string, string> = {};
+  const entries: [string, string][] = [];
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     if (values.length > 1) throw new AppError('invalid_input', 'given more than once', { field: key.slice(0, 50) });
-    if (values[0] !== '') query[key] = values[0]!;
+    if (values[0] !== '') entries.push([key, values[0]!]);
   }
-  const parsed = schema.safeParse(query);
+  // Own properties, whatever their names (`__proto__` included): a name the schema does not know is refused.
+  const parsed = schema.safeParse(Object.fromEntries(entries));
   if (!parsed.success) throw invalid(parsed.error, 'query');
   return parsed.data;
 }

@@ -9,7 +9,7 @@ import { control, tokenFor, walkV2 } from '../helpers/sandbox';
 // Short limits, as an operator could set them: the clock of the idle and lifetime tests is faked below.
 // Every test signs in from the same (unknown) address: the sign-in throttle is tested on its own.
 const sandbox = bffForFile(
-  { SESSION_IDLE_S: '2', SESSION_TTL_S: '5', BATCH_API_TIMEOUT_MS: '500', SIGNIN_ATTEMPTS_PER_IP: '100000' },
+  { SESSION_IDLE_S: '2', SESSION_TTL_S: '5', BATCH_API_TIMEOUT_MS: '3000', SIGNIN_ATTEMPTS_PER_IP: '100000' },
   { batches: 700 },
 );
 const stats = () => control(sandbox(), 'GET', '/_sandbox/stats');
@@ -25,6 +25,22 @@ async function signIn(): Promise<string> {
   const response = await session.POST(request('/api/session', { method: 'POST', json: DEMO }));
   expect(response.status).toBe(204);
   return sessionCookieOf(response)!;
+}
+
+/**
+ * Runs `work` with the server's timers on a fake clock (retry waits, the upstream timeout): it moves on in
+ * 50 ms steps, letting real I/O happen between them, until `work` is done.
+ */
+async function onFakeClock<T>(work: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  let done = false;
+  const result = work().finally(() => (done = true));
+  for (let step = 0; !done && step < 2000; step++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    await vi.advanceTimersByTimeAsync(50);
+  }
+  vi.useRealTimers();
+  return result;
 }
 
 const lines = async (response: Response): Promise<StreamLine[]> => {
@@ -105,6 +121,32 @@ describe('route(): session, origin, query and body', () => {
   });
 });
 
+describe('requests that would make the server work for nothing', () => {
+  const T = '2025-03-01T00:00:00Z';
+
+  it.each([
+    ['empty parts', `parts=${encodeURIComponent(`${T}~2025-03-02T00:00:00Z,,`)}`],
+    ['a zero-width part', `parts=${encodeURIComponent(`${T}~${T}`)}`],
+    ['128 copies of a zero-width part', `parts=${encodeURIComponent(Array(128).fill(`${T}~${T}`).join(','))}`],
+    ['a part given twice', `parts=${encodeURIComponent(`${T}~2025-03-02T00:00:00Z,${T}~2025-03-02T00:00:00Z`)}`],
+    ['parts over their length limit', `parts=${encodeURIComponent(Array(400).fill(`${T}~2025-03-02T00:00:00Z`).join(','))}`],
+  ])('%s: 422 naming parts, before any upstream call', async (_what, query) => {
+    await control(sandbox(), 'POST', '/_sandbox/reset');
+    const response = await stream.GET(request(`/api/batches/stream?${query}`, { cookie }));
+    expect(response.status).toBe(422);
+    expect(await detailOf(response)).toMatch(/^parts: /);
+    expect((await stats()).batchRequests).toBe(0);
+  });
+
+  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])('a parameter named %s is unknown (422), never a 5xx', async (name) => {
+    for (const handler of [batches.GET, stream.GET]) {
+      const response = await handler(request(`/api/batches?${name}=x`, { cookie }));
+      expect(response.status).toBe(422);
+      expect(await detailOf(response)).toBe(`${name}: unknown parameter`);
+    }
+  });
+});
+
 describe('the batch routes against the sandbox', () => {
   it('one upstream page per call, exactly as the service sent it; a cursor the service refuses is 422 naming cursor', async () => {
     const token = await tokenFor(sandbox());
@@ -131,7 +173,7 @@ describe('the batch routes against the sandbox', () => {
     ['hang', 504, /^Batch Data Service timed out: /],
   ])('an upstream %s is %i', async (kind, status, detail) => {
     await control(sandbox(), 'POST', '/_sandbox/inject', { kind });
-    const response = await batches.GET(request('/api/batches', { cookie }));
+    const response = await onFakeClock(() => batches.GET(request('/api/batches', { cookie })));
     expect(response.status).toBe(status);
     expect(await detailOf(response)).toMatch(detail);
   });
@@ -158,6 +200,60 @@ describe('the batch routes against the sandbox', () => {
     const ids = new Set([...first, ...rest].flatMap((l) => ('batches' in l ? l.batches.map((b) => b.batch_id) : [])));
     expect(ids.size).toBe(700);
     expect(rest.at(-1)).toMatchObject({ done: true });
+  });
+});
+
+describe('what the browser is told about a real deployment’s answers', () => {
+  /** The JSON lines the server logged while `work` ran. */
+  async function logged(work: () => Promise<void>): Promise<Record<string, unknown>[]> {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+    try {
+      await work();
+    } finally {
+      spy.mockRestore();
+    }
+    return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+
+  it('a crashed framework’s text/plain 500 never reaches the browser: our own sentence there, the raw text in the log', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/inject', { kind: 'crash-500' });
+    let detail = '';
+    const lines = await logged(async () => {
+      const response = await batches.GET(request('/api/batches', { cookie }));
+      expect(response.status).toBe(502);
+      detail = await detailOf(response);
+    });
+    expect(detail).toBe('Batch Data Service answered 500, an error of its own');
+    const raw = lines.find((l) => l.msg === 'upstream answered something that is not JSON');
+    expect(raw).toMatchObject({ level: 'warn', status: 500, path: '/v2/batches' });
+    expect(String(raw!.body)).toContain('Traceback (most recent call last)');
+  });
+
+  it.each(['gateway-502', 'gateway-504'])('a gateway’s HTML pages (%s), still there after the retries, are told in our words only', async (kind) => {
+    await control(sandbox(), 'POST', '/_sandbox/inject', { kind, count: 20 });
+    const started = performance.now();
+    const response = await onFakeClock(() => batches.GET(request('/api/batches', { cookie })));
+    expect(response.status).toBe(503);
+    const detail = await detailOf(response);
+    expect(detail).toBe('Batch Data Service unavailable: a gateway in front of it got no answer from it; try again shortly');
+    for (const leak of ['<', 'nginx', 'Bad Gateway', 'Time-out', '/v2/']) expect(detail).not.toContain(leak);
+    expect(performance.now() - started).toBeLessThan(1500); // the waits were on the fake clock
+  });
+
+  it('a list-shaped validation detail becomes one sentence naming the field', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/inject', { kind: 'validation-list' });
+    const response = await batches.GET(request('/api/batches', { cookie }));
+    expect([response.status, await detailOf(response)]).toEqual([422, 'start_date: Input should be a valid datetime']);
+  });
+
+  it('a fresh token refused at once is a 502 that does not send the person to sign in again', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/inject', { kind: 'token-refused', count: 5 });
+    const response = await batches.GET(request('/api/batches', { cookie }));
+    expect([response.status, await detailOf(response)]).toEqual([
+      502,
+      'the Batch Data Service refused an access token it had just issued; try again shortly',
+    ]);
   });
 });
 
