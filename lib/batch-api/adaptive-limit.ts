@@ -16,13 +16,17 @@ export interface ConcurrencyGate {
 /**
  * How many requests may be in flight, adapted to the service. Its rate limits are not published, so the
  * ceiling is a setting and the floor is one request at a time:
- * - a 429 says how much it carries: the limit drops to the requests still in flight (which it accepted);
+ * - a 429 says how much it carries: the limit drops to the requests still in flight (which it accepted), and
+ *   that level is remembered as the service's ceiling;
  * - a 503 or a gateway error says it struggles: the limit halves;
- * - after a run of successes as long as the limit, it grows by one (and so probes again, slowly).
+ * - after a run of successes as long as the limit, it grows by one; above a ceiling a 429 showed, only after a
+ *   run eight times as long, since each probe there costs one request a Retry-After of waiting.
  */
 export class AdaptiveLimit implements ConcurrencyGate {
   private inFlight = 0;
   private successes = 0;
+  /** The most requests the service carried when it last answered 429 (Infinity: it never has). */
+  private ceiling = Infinity;
   private waiting: (() => void)[] = [];
   limit: number;
 
@@ -58,10 +62,11 @@ export class AdaptiveLimit implements ConcurrencyGate {
     if (outcome === 'limited') {
       this.successes = 0;
       this.limit = Math.max(1, Math.min(this.limit - 1, this.inFlight));
+      this.ceiling = this.limit;
     } else if (outcome === 'failed') {
       this.successes = 0;
       this.limit = Math.max(1, Math.floor(this.limit / 2));
-    } else if (this.limit < this.max && ++this.successes >= this.limit) {
+    } else if (this.limit < this.max && ++this.successes >= this.limit * (this.limit >= this.ceiling ? 8 : 1)) {
       this.successes = 0;
       this.limit++;
     }

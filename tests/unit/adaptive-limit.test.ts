@@ -54,13 +54,30 @@ describe('AdaptiveLimit', () => {
     // A service that carries three at once: five of the eight come back 429, one after the other.
     for (let i = 0; i < 5; i++) limit.release('limited');
     expect(limit.limit).toBe(3);
+    // At the ceiling a 429 showed, one more is tried only after a run eight times the limit.
     for (let i = 0; i < 3; i++) limit.release('ok');
-    expect(limit.limit).toBe(4); // three successes at limit 3: one more is tried
+    expect(limit.limit).toBe(3);
+    for (let i = 0; i < 20; i++) await exchange(limit, 'ok');
+    expect(limit.limit).toBe(3); // 23 successes
+    await exchange(limit, 'ok');
+    expect(limit.limit).toBe(4); // the 24th: 8 × 3
     await limit.acquire();
     await limit.acquire();
     await limit.acquire();
     await limit.acquire();
     limit.release('limited'); // the fourth was one too many: back to what was carried
+    expect(limit.limit).toBe(3);
+  });
+
+  it('below a known ceiling (after a 503 halved it) the limit grows back at the usual pace', async () => {
+    const limit = new AdaptiveLimit(8);
+    for (let i = 0; i < 6; i++) await limit.acquire();
+    limit.release('limited'); // five still in flight: the ceiling is 5
+    expect(limit.limit).toBe(5);
+    for (let i = 0; i < 5; i++) limit.release('ok');
+    await exchange(limit, 'failed');
+    expect(limit.limit).toBe(2);
+    for (let i = 0; i < 2; i++) await exchange(limit, 'ok');
     expect(limit.limit).toBe(3);
   });
 
