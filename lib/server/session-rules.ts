@@ -24,8 +24,15 @@ export function touchAfterMs(limits: SessionLimits): number {
 
 export type SessionVerdict = 'live' | 'missing' | 'expired' | 'idle';
 
+/** Every field there with its type: a seal proves who wrote it, not that an older version wrote this shape. */
+function isComplete(data: Partial<SessionData>): data is SessionData {
+  const texts = [data.sid, data.clientId, data.clientSecret];
+  const times = [data.createdAt, data.lastSeenAt];
+  return texts.every((t) => typeof t === 'string' && t !== '') && times.every((t) => Number.isSafeInteger(t) && t! > 0);
+}
+
 export function judgeSession(data: Partial<SessionData>, limits: SessionLimits, now: number): SessionVerdict {
-  if (!data.sid || !data.clientId || !data.clientSecret || !data.createdAt || !data.lastSeenAt) return 'missing';
+  if (!isComplete(data)) return 'missing';
   if (now >= data.createdAt + limits.ttlS * 1000) return 'expired';
   if (now >= data.lastSeenAt + limits.idleS * 1000) return 'idle';
   return 'live';
