@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { getIronSession, type IronSession, type SessionOptions } from 'iron-session';
+import { sealData } from 'iron-session';
 import { AppError } from './app-error';
 import { getConfig } from './config';
 import type { RevocationStore } from './revocations';
@@ -8,8 +8,17 @@ import { revocationStore } from './shared-stores';
 import { SealedSessionCache } from './sealed-sessions';
 import { judgeSession, needsTouch, SESSION_COOKIE, type SessionData, type SessionLimits } from './session-rules';
 
+/** The raw value of a cookie in a `Cookie` header (the first of that name), as the browser sent it: not decoded. */
+function cookieIn(header: string | null, name: string): string | undefined {
+  for (const pair of (header ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
 /**
- * The cookies of one request: what the browser sent (the Request) and what to send back. iron-session writes
+ * The cookies of one request: what the browser sent (the Request) and what to send back. The session writes
  * `Set-Cookie` lines onto `outgoing`, and the route wrapper copies them onto the answer it sends, so the
  * session works from a plain Request and Response: no Next.js request scope, testable in Vitest.
  */
@@ -20,11 +29,7 @@ export class SessionCookies {
 
   /** The raw value of a cookie the browser sent. */
   get(name: string): string | undefined {
-    for (const pair of (this.request.headers.get('cookie') ?? '').split(';')) {
-      const at = pair.indexOf('=');
-      if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
-    }
-    return undefined;
+    return cookieIn(this.request.headers.get('cookie'), name);
   }
 
   /** Copies what the session wrote onto `response`. */
@@ -52,9 +57,16 @@ const REFUSED = {
   revoked: ['session_revoked', 'signed out; sign in again'],
 } as const;
 
+/** Browsers keep no cookie longer than this (name, value and attributes), as iron-session's own check. */
+const MAX_COOKIE_LENGTH = 4096;
+
 /**
- * Sessions in a sealed cookie (iron-session): who signed in, with the credentials the server needs to fetch
- * new tokens, judged on every request against the absolute lifetime, the idle timeout and the revocation list.
+ * Sessions in a sealed cookie (iron-session's seal): who signed in, with the credentials the server needs to
+ * fetch new tokens, judged on every request against the absolute lifetime, the idle timeout and the revocation
+ * list. The incoming cookie is only ever read through the SealedSessionCache, which takes nothing but an exact
+ * seal of ours and never throws; the outgoing one is sealed with `sealData` into a Set-Cookie line of our own.
+ * (iron-session's getIronSession would unseal the incoming cookie again, and throws on some malformed ones:
+ * sign-in and sign-out must work whatever the browser sends.)
  */
 export class Sessions {
   private sealed: SealedSessionCache;
@@ -68,7 +80,7 @@ export class Sessions {
 
   /**
    * The live session of this request, or an AppError that says why not. Slides the idle timeout: the cookie
-   * is re-sealed at most once a minute (needsTouch), through iron-session as at sign-in.
+   * is re-sealed at most once a minute (needsTouch), for the time the session has left.
    */
   async require(cookies: SessionCookies): Promise<SessionData> {
     const data = await this.peek(cookies);
@@ -80,12 +92,7 @@ export class Sessions {
     }
     const live = data as SessionData;
     const touch = needsTouch(live, this.settings, now);
-    if (touch) {
-      const session = await this.iron(cookies);
-      Object.assign(session, { ...live, lastSeenAt: now });
-      session.updateConfig(this.options(isHttps(cookies.request), (live.createdAt + this.settings.ttlS * 1000 - now) / 1000));
-      await session.save();
-    }
+    if (touch) await this.write(cookies, { ...live, lastSeenAt: now }, (live.createdAt + this.settings.ttlS * 1000 - now) / 1000);
     const { sid, clientId, clientSecret, createdAt } = live;
     return { sid, clientId, clientSecret, createdAt, lastSeenAt: touch ? now : live.lastSeenAt };
   }
@@ -98,21 +105,17 @@ export class Sessions {
 
   /** A new session (new id) on every sign-in; a session this browser held before is revoked. */
   async start(cookies: SessionCookies, credentials: { clientId: string; clientSecret: string }): Promise<void> {
-    const session = await this.iron(cookies);
-    await this.revokeCurrent(session);
+    await this.revokeCurrent(await this.peek(cookies));
     const now = Date.now();
-    Object.assign(session, { sid: randomBytes(18).toString('base64url'), ...credentials, createdAt: now, lastSeenAt: now });
-    await session.save();
+    const { clientId, clientSecret } = credentials;
+    await this.write(cookies, { sid: randomBytes(18).toString('base64url'), clientId, clientSecret, createdAt: now, lastSeenAt: now }, this.settings.ttlS);
   }
 
   async end(cookies: SessionCookies): Promise<void> {
-    const session = await this.iron(cookies);
-    await this.revokeCurrent(session);
+    await this.revokeCurrent(await this.peek(cookies));
     // Revocation already refuses it; this also drops the opened copy (and its secret) from memory.
     this.sealed.forget(cookies.get(SESSION_COOKIE));
-    // destroy() writes Max-Age=0 but keeps the configured Expires: make that one a moment already past too.
-    session.updateConfig(this.options(isHttps(cookies.request), 0));
-    session.destroy();
+    cookies.outgoing.headers.append('set-cookie', this.cookieLine(cookies, SESSION_COOKIE, '', 0));
   }
 
   /** The session sealed in this request's cookie, opened once per cookie value (see SealedSessionCache). */
@@ -127,23 +130,25 @@ export class Sessions {
     return (await this.revocations.isRevoked(session.sid!)) ? 'revoked' : 'live';
   }
 
-  /**
-   * The cookie lives exactly as long as the session has left (iron-session's own default would be ttl - 60 s),
-   * said both as Max-Age and, for clients that read only that, as Expires.
-   */
-  private options(secure: boolean, maxAgeS = this.settings.ttlS): SessionOptions {
-    const maxAge = Math.max(1, Math.floor(maxAgeS));
-    const expires = new Date(Date.now() + (maxAgeS > 0 ? maxAge * 1000 : 0));
-    return {
-      cookieName: SESSION_COOKIE,
-      password: this.settings.passwords,
-      ttl: this.settings.ttlS,
-      cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge, expires },
-    };
+  /** Seals `data` (the seal lives the whole ttl, as iron-session's own) into the cookie, for `maxAgeS` seconds. */
+  private async write(cookies: SessionCookies, data: SessionData, maxAgeS: number): Promise<void> {
+    const seal = await sealData(data, { password: this.settings.passwords, ttl: this.settings.ttlS });
+    const line = this.cookieLine(cookies, SESSION_COOKIE, seal, maxAgeS);
+    if (line.length > MAX_COOKIE_LENGTH) {
+      throw new AppError('invalid_input', 'too long to keep in the session cookie', { field: 'clientSecret' });
+    }
+    cookies.outgoing.headers.append('set-cookie', line);
   }
 
-  private iron(cookies: SessionCookies): Promise<IronSession<Partial<SessionData>>> {
-    return getIronSession<Partial<SessionData>>(cookies.request, cookies.outgoing, this.options(isHttps(cookies.request)));
+  /**
+   * A Set-Cookie line: HttpOnly, SameSite=Lax, Path=/, no Domain, Secure over https. It lives exactly as long as the session has left, said both as Max-Age and, for clients that
+   * read only that, as Expires; `maxAgeS` 0 clears it (Max-Age=0 and an Expires in the past).
+   */
+  private cookieLine(cookies: SessionCookies, name: string, value: string, maxAgeS: number): string {
+    const maxAge = maxAgeS > 0 ? Math.max(1, Math.floor(maxAgeS)) : 0;
+    const expires = new Date(maxAge > 0 ? Date.now() + maxAge * 1000 : 0);
+    const secure = isHttps(cookies.request) ? '; Secure' : '';
+    return `${name}=${value}; Max-Age=${maxAge}; Path=/; Expires=${expires.toUTCString()}; HttpOnly${secure}; SameSite=Lax`;
   }
 
   private async revokeCurrent(session: Partial<SessionData>) {

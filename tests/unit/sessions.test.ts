@@ -4,6 +4,7 @@ import { AppError } from '@/lib/server/app-error';
 import { MemoryRevocationStore } from '@/lib/server/revocations';
 import { SessionCookies, Sessions } from '@/lib/server/session';
 import { SESSION_COOKIE } from '@/lib/server/session-rules';
+import { reportedBrokenSeals } from '../helpers/broken-seals';
 
 const OLD = 'previous-session-secret-0123456789-abcdef';
 const NEW = 'current-session-secret-0123456789-abcdefgh';
@@ -16,6 +17,12 @@ const requestWith = (cookie?: string, headers: Record<string, string> = {}) =>
 /** The `name=value` the browser keeps from an answer's Set-Cookie, and the attributes it came with. */
 const cookieOf = (cookies: SessionCookies) => cookies.outgoing.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
 const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0];
+
+// A real seal under the current secret (real clock, so it outlives T0), of a session nobody signed in to: broken in
+// each way of the issue's report.
+const BROKEN = reportedBrokenSeals(
+  await sealData({ sid: 'nobody', ...CREDENTIALS, createdAt: T0, lastSeenAt: T0 }, { password: { 1: NEW }, ttl: 5 }),
+);
 
 let sessions: Sessions;
 let revocations: MemoryRevocationStore;
@@ -143,5 +150,23 @@ describe('sessions (iron-session seals, lifetime, idle timeout, revocation, rota
     const cookie = await signIn();
     revocations.isRevoked = () => Promise.reject(new AppError('store_unavailable', 'the session store is unavailable', { field: 'session', retryAfterS: 5 }));
     expect(await refusal(cookie)).toMatchObject({ code: 'store_unavailable' });
+  });
+
+  it.each(BROKEN)('a cookie with %s is no session, and sign-in replaces it and sign-out clears it', async (_what, value) => {
+    const cookie = `${SESSION_COOKIE}=${value}`;
+    expect(await refusal(cookie)).toMatchObject({ code: 'not_signed_in', message: 'not signed in' });
+    expect(await sessions.read(value)).toBeNull();
+    const replaced = await signIn(cookie);
+    expect((await visit(replaced)).session).toMatchObject(CREDENTIALS);
+    const out = new SessionCookies(requestWith(cookie));
+    await sessions.end(out);
+    expect(cookieOf(out)).toMatch(new RegExp(`^${SESSION_COOKIE}=;`));
+    expect(cookieOf(out)).toMatch(/; Max-Age=0(;|$)/);
+  });
+
+  it('a real seal with anything added after it is no session: only the canonical seal opens', async () => {
+    const cookie = await signIn();
+    for (const tail of ['x', '*x', '~2', '.', '0']) expect(await refusal(cookie + tail), tail).toMatchObject({ code: 'not_signed_in' });
+    expect((await visit(cookie)).session).toMatchObject(CREDENTIALS);
   });
 });
