@@ -6,7 +6,7 @@ import { getConfig } from './config';
 import type { RevocationStore } from './revocations';
 import { revocationStore } from './shared-stores';
 import { SealedSessionCache } from './sealed-sessions';
-import { judgeSession, needsTouch, SESSION_COOKIE, type SessionData, type SessionLimits } from './session-rules';
+import { isHttps, judgeSession, needsTouch, SESSION_COOKIE, sessionCookieName, type SessionData, type SessionLimits } from './session-rules';
 
 /** The raw value of a cookie in a `Cookie` header (the first of that name), as the browser sent it: not decoded. */
 function cookieIn(header: string | null, name: string): string | undefined {
@@ -15,6 +15,11 @@ function cookieIn(header: string | null, name: string): string | undefined {
     if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
   }
   return undefined;
+}
+
+/** The session cookie a page request carries, under the name this request's scheme calls for (see sessionCookieName). */
+export function sessionCookieValue(headers: Headers): string | undefined {
+  return cookieIn(headers.get('cookie'), sessionCookieName({ headers }));
 }
 
 /**
@@ -37,12 +42,6 @@ export class SessionCookies {
     for (const cookie of this.outgoing.headers.getSetCookie()) response.headers.append('set-cookie', cookie);
     return response;
   }
-}
-
-/** `Secure` whenever the app is reached over https (directly or behind a TLS-terminating proxy). */
-export function isHttps(request: Request): boolean {
-  const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
-  return (forwarded ?? new URL(request.url).protocol.replace(':', '')) === 'https';
 }
 
 export type SessionSettings = SessionLimits & {
@@ -113,14 +112,20 @@ export class Sessions {
 
   async end(cookies: SessionCookies): Promise<void> {
     await this.revokeCurrent(await this.peek(cookies));
+    const name = sessionCookieName(cookies.request);
     // Revocation already refuses it; this also drops the opened copy (and its secret) from memory.
-    this.sealed.forget(cookies.get(SESSION_COOKIE));
-    cookies.outgoing.headers.append('set-cookie', this.cookieLine(cookies, SESSION_COOKIE, '', 0));
+    this.sealed.forget(cookies.get(name));
+    cookies.outgoing.headers.append('set-cookie', this.cookieLine(cookies, name, '', 0));
+    // Over https a plain tsb_session is never read; one the browser still sends (kept from plain http, or
+    // planted by a sibling host) is cleared too, as far as a host-only line can.
+    if (name !== SESSION_COOKIE && cookies.get(SESSION_COOKIE) !== undefined) {
+      cookies.outgoing.headers.append('set-cookie', this.cookieLine(cookies, SESSION_COOKIE, '', 0));
+    }
   }
 
   /** The session sealed in this request's cookie, opened once per cookie value (see SealedSessionCache). */
   private peek(cookies: SessionCookies): Promise<Partial<SessionData>> {
-    return this.sealed.open<SessionData>(cookies.get(SESSION_COOKIE));
+    return this.sealed.open<SessionData>(cookies.get(sessionCookieName(cookies.request)));
   }
 
   /** Lifetime rules first, then the revocation list. */
@@ -133,7 +138,7 @@ export class Sessions {
   /** Seals `data` (the seal lives the whole ttl, as iron-session's own) into the cookie, for `maxAgeS` seconds. */
   private async write(cookies: SessionCookies, data: SessionData, maxAgeS: number): Promise<void> {
     const seal = await sealData(data, { password: this.settings.passwords, ttl: this.settings.ttlS });
-    const line = this.cookieLine(cookies, SESSION_COOKIE, seal, maxAgeS);
+    const line = this.cookieLine(cookies, sessionCookieName(cookies.request), seal, maxAgeS);
     if (line.length > MAX_COOKIE_LENGTH) {
       throw new AppError('invalid_input', 'too long to keep in the session cookie', { field: 'clientSecret' });
     }
@@ -141,7 +146,8 @@ export class Sessions {
   }
 
   /**
-   * A Set-Cookie line: HttpOnly, SameSite=Lax, Path=/, no Domain, Secure over https. It lives exactly as long as the session has left, said both as Max-Age and, for clients that
+   * A Set-Cookie line: HttpOnly, SameSite=Lax, Path=/, no Domain, Secure over https (a `__Host-` name requires
+   * all three). It lives exactly as long as the session has left, said both as Max-Age and, for clients that
    * read only that, as Expires; `maxAgeS` 0 clears it (Max-Age=0 and an Expires in the past).
    */
   private cookieLine(cookies: SessionCookies, name: string, value: string, maxAgeS: number): string {
