@@ -1,17 +1,17 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { SESSION_COOKIE } from './lib/server/session-rules';
+import { sessionCookieName } from './lib/server/session-rules';
 
 /**
  * A fresh nonce and Content-Security-Policy on every request. Next.js reads the nonce from the request's
  * CSP header and puts it on its own scripts, so no script needs 'unsafe-inline' (or 'unsafe-eval' outside dev).
  */
-/** Pages that need a session: without a session cookie, a real 307 to sign-in (validity is checked by the page). */
+/** Pages that need a session: without a session cookie (`__Host-tsb_session` over https), a real 307 to sign-in (validity is checked by the page). */
 const PROTECTED = /^\/batches(\/|$)/;
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   if (pathname === '/') return NextResponse.redirect(new URL('/batches', request.url), 307);
-  if (PROTECTED.test(pathname) && !request.cookies.has(SESSION_COOKIE)) {
+  if (PROTECTED.test(pathname) && !request.cookies.has(sessionCookieName(request))) {
     const signIn = new URL('/sign-in', request.url);
     signIn.searchParams.set('next', pathname + search);
     return NextResponse.redirect(signIn, 307);

@@ -1,17 +1,17 @@
 import type { Metadata } from 'next';
-import { cookies } from 'next/headers';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
 import { BatchExplorerClient } from '@/components/explorer/batch-explorer-client';
 import { SignOutButton } from '@/components/sign-out-button';
-import { sessions } from '@/lib/server/session';
-import { SESSION_COOKIE } from '@/lib/server/session-rules';
+import { sessionCookieValue, sessions } from '@/lib/server/session';
 import styles from './batches.module.css';
 
 export const metadata: Metadata = { title: 'Batches' };
 
 export default async function BatchesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const session = await sessions().read((await cookies()).get(SESSION_COOKIE)?.value);
+  // Read as the API reads it: the raw value under the name the scheme calls for. One that does not open is no session.
+  const session = await sessions().read(sessionCookieValue(await headers()));
   if (!session) {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(await searchParams)) for (const one of [v ?? []].flat()) params.append(k, one);

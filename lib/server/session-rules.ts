@@ -1,5 +1,25 @@
-/** Name of the sealed session cookie (read by proxy.ts for the signed-out redirect, sealed by session.ts). */
+/** Name of the sealed session cookie over plain http (the demo, tests); read by proxy.ts, sealed by session.ts. */
 export const SESSION_COOKIE = 'tsb_session';
+/**
+ * Its name over https. A browser keeps a `__Host-` cookie only from a Secure answer of this very host, with
+ * `Path=/` and no `Domain`, so a sibling subdomain cannot plant or overwrite it (it can a plain `tsb_session`).
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+
+type RequestLike = { headers: Pick<Headers, 'get'>; url?: string };
+
+/**
+ * Whether the app is reached over https, directly or behind a TLS-terminating proxy (its first
+ * `X-Forwarded-Proto`; Next.js fills that header from the socket when it is absent, so a page learns it from
+ * `headers()`): the cookie is then Secure and named `__Host-tsb_session`.
+ */
+export function isHttps({ headers, url }: RequestLike): boolean {
+  const forwarded = headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
+  return (forwarded ?? (url ? new URL(url).protocol.replace(':', '') : 'http')) === 'https';
+}
+
+/** The session cookie's name for this request: only this one is read, so over https a planted `tsb_session` is ignored. */
+export const sessionCookieName = (request: RequestLike) => (isHttps(request) ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
 
 /** What the sealed cookie carries. The access token is not here: it stays in the server's token cache. */
 export type SessionData = {
@@ -24,8 +44,15 @@ export function touchAfterMs(limits: SessionLimits): number {
 
 export type SessionVerdict = 'live' | 'missing' | 'expired' | 'idle';
 
+/** Every field there with its type: a seal proves who wrote it, not that an older version wrote this shape. */
+function isComplete(data: Partial<SessionData>): data is SessionData {
+  const texts = [data.sid, data.clientId, data.clientSecret];
+  const times = [data.createdAt, data.lastSeenAt];
+  return texts.every((t) => typeof t === 'string' && t !== '') && times.every((t) => Number.isSafeInteger(t) && t! > 0);
+}
+
 export function judgeSession(data: Partial<SessionData>, limits: SessionLimits, now: number): SessionVerdict {
-  if (!data.sid || !data.clientId || !data.clientSecret || !data.createdAt || !data.lastSeenAt) return 'missing';
+  if (!isComplete(data)) return 'missing';
   if (now >= data.createdAt + limits.ttlS * 1000) return 'expired';
   if (now >= data.lastSeenAt + limits.idleS * 1000) return 'idle';
   return 'live';

@@ -1,15 +1,29 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { getIronSession, type IronSession, type SessionOptions } from 'iron-session';
+import { sealData } from 'iron-session';
 import { AppError } from './app-error';
 import { getConfig } from './config';
 import type { RevocationStore } from './revocations';
 import { revocationStore } from './shared-stores';
 import { SealedSessionCache } from './sealed-sessions';
-import { judgeSession, needsTouch, SESSION_COOKIE, type SessionData, type SessionLimits } from './session-rules';
+import { isHttps, judgeSession, needsTouch, SESSION_COOKIE, sessionCookieName, type SessionData, type SessionLimits } from './session-rules';
+
+/** The raw value of a cookie in a `Cookie` header (the first of that name), as the browser sent it: not decoded. */
+function cookieIn(header: string | null, name: string): string | undefined {
+  for (const pair of (header ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+/** The session cookie a page request carries, under the name this request's scheme calls for (see sessionCookieName). */
+export function sessionCookieValue(headers: Headers): string | undefined {
+  return cookieIn(headers.get('cookie'), sessionCookieName({ headers }));
+}
 
 /**
- * The cookies of one request: what the browser sent (the Request) and what to send back. iron-session writes
+ * The cookies of one request: what the browser sent (the Request) and what to send back. The session writes
  * `Set-Cookie` lines onto `outgoing`, and the route wrapper copies them onto the answer it sends, so the
  * session works from a plain Request and Response: no Next.js request scope, testable in Vitest.
  */
@@ -20,11 +34,7 @@ export class SessionCookies {
 
   /** The raw value of a cookie the browser sent. */
   get(name: string): string | undefined {
-    for (const pair of (this.request.headers.get('cookie') ?? '').split(';')) {
-      const at = pair.indexOf('=');
-      if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
-    }
-    return undefined;
+    return cookieIn(this.request.headers.get('cookie'), name);
   }
 
   /** Copies what the session wrote onto `response`. */
@@ -32,12 +42,6 @@ export class SessionCookies {
     for (const cookie of this.outgoing.headers.getSetCookie()) response.headers.append('set-cookie', cookie);
     return response;
   }
-}
-
-/** `Secure` whenever the app is reached over https (directly or behind a TLS-terminating proxy). */
-export function isHttps(request: Request): boolean {
-  const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
-  return (forwarded ?? new URL(request.url).protocol.replace(':', '')) === 'https';
 }
 
 export type SessionSettings = SessionLimits & {
@@ -52,9 +56,16 @@ const REFUSED = {
   revoked: ['session_revoked', 'signed out; sign in again'],
 } as const;
 
+/** Browsers keep no cookie longer than this (name, value and attributes), as iron-session's own check. */
+const MAX_COOKIE_LENGTH = 4096;
+
 /**
- * Sessions in a sealed cookie (iron-session): who signed in, with the credentials the server needs to fetch
- * new tokens, judged on every request against the absolute lifetime, the idle timeout and the revocation list.
+ * Sessions in a sealed cookie (iron-session's seal): who signed in, with the credentials the server needs to
+ * fetch new tokens, judged on every request against the absolute lifetime, the idle timeout and the revocation
+ * list. The incoming cookie is only ever read through the SealedSessionCache, which takes nothing but an exact
+ * seal of ours and never throws; the outgoing one is sealed with `sealData` into a Set-Cookie line of our own.
+ * (iron-session's getIronSession would unseal the incoming cookie again, and throws on some malformed ones:
+ * sign-in and sign-out must work whatever the browser sends.)
  */
 export class Sessions {
   private sealed: SealedSessionCache;
@@ -68,7 +79,7 @@ export class Sessions {
 
   /**
    * The live session of this request, or an AppError that says why not. Slides the idle timeout: the cookie
-   * is re-sealed at most once a minute (needsTouch), through iron-session as at sign-in.
+   * is re-sealed at most once a minute (needsTouch), for the time the session has left.
    */
   async require(cookies: SessionCookies): Promise<SessionData> {
     const data = await this.peek(cookies);
@@ -80,12 +91,7 @@ export class Sessions {
     }
     const live = data as SessionData;
     const touch = needsTouch(live, this.settings, now);
-    if (touch) {
-      const session = await this.iron(cookies);
-      Object.assign(session, { ...live, lastSeenAt: now });
-      session.updateConfig(this.options(isHttps(cookies.request), (live.createdAt + this.settings.ttlS * 1000 - now) / 1000));
-      await session.save();
-    }
+    if (touch) await this.write(cookies, { ...live, lastSeenAt: now }, (live.createdAt + this.settings.ttlS * 1000 - now) / 1000);
     const { sid, clientId, clientSecret, createdAt } = live;
     return { sid, clientId, clientSecret, createdAt, lastSeenAt: touch ? now : live.lastSeenAt };
   }
@@ -98,26 +104,28 @@ export class Sessions {
 
   /** A new session (new id) on every sign-in; a session this browser held before is revoked. */
   async start(cookies: SessionCookies, credentials: { clientId: string; clientSecret: string }): Promise<void> {
-    const session = await this.iron(cookies);
-    await this.revokeCurrent(session);
+    await this.revokeCurrent(await this.peek(cookies));
     const now = Date.now();
-    Object.assign(session, { sid: randomBytes(18).toString('base64url'), ...credentials, createdAt: now, lastSeenAt: now });
-    await session.save();
+    const { clientId, clientSecret } = credentials;
+    await this.write(cookies, { sid: randomBytes(18).toString('base64url'), clientId, clientSecret, createdAt: now, lastSeenAt: now }, this.settings.ttlS);
   }
 
   async end(cookies: SessionCookies): Promise<void> {
-    const session = await this.iron(cookies);
-    await this.revokeCurrent(session);
+    await this.revokeCurrent(await this.peek(cookies));
+    const name = sessionCookieName(cookies.request);
     // Revocation already refuses it; this also drops the opened copy (and its secret) from memory.
-    this.sealed.forget(cookies.get(SESSION_COOKIE));
-    // destroy() writes Max-Age=0 but keeps the configured Expires: make that one a moment already past too.
-    session.updateConfig(this.options(isHttps(cookies.request), 0));
-    session.destroy();
+    this.sealed.forget(cookies.get(name));
+    cookies.outgoing.headers.append('set-cookie', this.cookieLine(cookies, name, '', 0));
+    // Over https a plain tsb_session is never read; one the browser still sends (kept from plain http, or
+    // planted by a sibling host) is cleared too, as far as a host-only line can.
+    if (name !== SESSION_COOKIE && cookies.get(SESSION_COOKIE) !== undefined) {
+      cookies.outgoing.headers.append('set-cookie', this.cookieLine(cookies, SESSION_COOKIE, '', 0));
+    }
   }
 
   /** The session sealed in this request's cookie, opened once per cookie value (see SealedSessionCache). */
   private peek(cookies: SessionCookies): Promise<Partial<SessionData>> {
-    return this.sealed.open<SessionData>(cookies.get(SESSION_COOKIE));
+    return this.sealed.open<SessionData>(cookies.get(sessionCookieName(cookies.request)));
   }
 
   /** Lifetime rules first, then the revocation list. */
@@ -127,23 +135,26 @@ export class Sessions {
     return (await this.revocations.isRevoked(session.sid!)) ? 'revoked' : 'live';
   }
 
-  /**
-   * The cookie lives exactly as long as the session has left (iron-session's own default would be ttl - 60 s),
-   * said both as Max-Age and, for clients that read only that, as Expires.
-   */
-  private options(secure: boolean, maxAgeS = this.settings.ttlS): SessionOptions {
-    const maxAge = Math.max(1, Math.floor(maxAgeS));
-    const expires = new Date(Date.now() + (maxAgeS > 0 ? maxAge * 1000 : 0));
-    return {
-      cookieName: SESSION_COOKIE,
-      password: this.settings.passwords,
-      ttl: this.settings.ttlS,
-      cookieOptions: { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge, expires },
-    };
+  /** Seals `data` (the seal lives the whole ttl, as iron-session's own) into the cookie, for `maxAgeS` seconds. */
+  private async write(cookies: SessionCookies, data: SessionData, maxAgeS: number): Promise<void> {
+    const seal = await sealData(data, { password: this.settings.passwords, ttl: this.settings.ttlS });
+    const line = this.cookieLine(cookies, sessionCookieName(cookies.request), seal, maxAgeS);
+    if (line.length > MAX_COOKIE_LENGTH) {
+      throw new AppError('invalid_input', 'too long to keep in the session cookie', { field: 'clientSecret' });
+    }
+    cookies.outgoing.headers.append('set-cookie', line);
   }
 
-  private iron(cookies: SessionCookies): Promise<IronSession<Partial<SessionData>>> {
-    return getIronSession<Partial<SessionData>>(cookies.request, cookies.outgoing, this.options(isHttps(cookies.request)));
+  /**
+   * A Set-Cookie line: HttpOnly, SameSite=Lax, Path=/, no Domain, Secure over https (a `__Host-` name requires
+   * all three). It lives exactly as long as the session has left, said both as Max-Age and, for clients that
+   * read only that, as Expires; `maxAgeS` 0 clears it (Max-Age=0 and an Expires in the past).
+   */
+  private cookieLine(cookies: SessionCookies, name: string, value: string, maxAgeS: number): string {
+    const maxAge = maxAgeS > 0 ? Math.max(1, Math.floor(maxAgeS)) : 0;
+    const expires = new Date(maxAge > 0 ? Date.now() + maxAge * 1000 : 0);
+    const secure = isHttps(cookies.request) ? '; Secure' : '';
+    return `${name}=${value}; Max-Age=${maxAge}; Path=/; Expires=${expires.toUTCString()}; HttpOnly${secure}; SameSite=Lax`;
   }
 
   private async revokeCurrent(session: Partial<SessionData>) {

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { APP_URL, DEMO, api, sandbox, signIn } from './support';
+import { reportedBrokenSeals } from '../helpers/broken-seals';
+import { APP_URL, DEMO, api, sandbox, signIn, signInRedirectOf } from './support';
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
@@ -116,3 +117,51 @@ test.describe('session lifecycle', () => {
     expect((await api('/api/batches', { cookie })).status).toBe(401);
   });
 });
+
+test.describe('session cookies that cannot be opened', () => {
+  test('each cookie of the report is no session: 401 on APIs, sign-in for the page; sign-in replaces it, sign-out clears it', async () => {
+    const seal = (await signIn()).split('=')[1]!;
+    for (const [what, value] of reportedBrokenSeals(seal)) {
+      const cookie = `tsb_session=${value}`;
+      for (const path of ['/api/session', '/api/batches', '/api/batches/stream', '/api/batches/export']) {
+        const response = await api(path, { cookie });
+        expect([response.status, (await response.json()).detail], `${what}: ${path}`).toEqual([401, 'session: not signed in']);
+      }
+      expect(await signInRedirectOf(await api('/batches', { cookie })), what).toBe('/sign-in?next=%2Fbatches');
+      const signedIn = await api('/api/session', { method: 'POST', json: DEMO, cookie, headers: { origin: APP_URL } });
+      expect(signedIn.status, what).toBe(204);
+      const replaced = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+      expect((await api('/api/session', { cookie: replaced })).status, what).toBe(200);
+      const out = await api('/api/session', { method: 'DELETE', cookie, headers: { origin: APP_URL } });
+      expect(out.status, what).toBe(204);
+      expect(out.headers.get('set-cookie'), what).toMatch(/^tsb_session=;.*Max-Age=0/i);
+    }
+  });
+});
+
+test.describe('over https (behind a TLS proxy) the cookie is __Host-tsb_session', () => {
+  const HTTPS = { 'x-forwarded-proto': 'https', origin: APP_URL.replace('http:', 'https:') };
+
+  test('sign-in sets __Host-tsb_session (Secure, Path=/, no Domain); only that name is read, for APIs and pages', async () => {
+    const response = await api('/api/session', { method: 'POST', json: DEMO, headers: HTTPS });
+    expect(response.status).toBe(204);
+    const line = response.headers.get('set-cookie')!;
+    expect(line).toMatch(/^__Host-tsb_session=Fe26\.2\*/);
+    expect(line).toMatch(/; Secure/i);
+    expect(line).toMatch(/; Path=\/(;|$)/);
+    expect(line).not.toMatch(/domain=/i);
+    const seal = line.split(';')[0]!.split('=')[1]!;
+    const https = { 'x-forwarded-proto': 'https' };
+    expect((await api('/api/session', { cookie: `__Host-tsb_session=${seal}`, headers: https })).status).toBe(200);
+    expect((await api('/batches', { cookie: `__Host-tsb_session=${seal}`, headers: https })).status).toBe(200);
+    // A sibling subdomain can plant tsb_session (with a Domain), never __Host-tsb_session: over https it is ignored.
+    const planted = await api('/api/session', { cookie: `tsb_session=${seal}`, headers: https });
+    expect([planted.status, (await planted.json()).detail]).toEqual([401, 'session: not signed in']);
+    expect(await signInRedirectOf(await api('/batches', { cookie: `tsb_session=${seal}`, headers: https }))).toBe('/sign-in?next=%2Fbatches');
+    const out = await api('/api/session', { method: 'DELETE', cookie: `tsb_session=x; __Host-tsb_session=${seal}`, headers: HTTPS });
+    expect(out.status).toBe(204);
+    expect(out.headers.getSetCookie().map((c) => c.split(';')[0])).toEqual(['__Host-tsb_session=', 'tsb_session=']);
+    expect((await api('/api/session', { cookie: `__Host-tsb_session=${seal}`, headers: https })).status).toBe(401);
+  });
+});
+

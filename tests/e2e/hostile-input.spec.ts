@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect, test } from '@playwright/test';
-import { APP_URL, sandbox, signIn } from './support';
+import { mutatedSeal } from '../helpers/broken-seals';
+import { APP_URL, sandbox, signIn, signInRedirectOf } from './support';
 
 let cookie: string;
 test.beforeAll(async () => {
@@ -70,3 +71,27 @@ test('sign-in: any body (empty, not JSON, wrong types, huge strings) gets a 4xx 
     expect((await response.json()).detail).toMatch(/^body: /);
   }
 });
+
+test('any session cookie value, or a real seal changed, cut or added to: "not signed in" on the API, sign-in for the page, never a 5xx', async () => {
+  const seal = cookie.split('=')[1]!;
+  // Printable text (what a browser would keep), strings cut like a seal, and mutations of the real seal.
+  const value = fc.oneof(
+    fc.string({ maxLength: 300 }),
+    fc.tuple(fc.array(fc.string({ maxLength: 12 }), { minLength: 8, maxLength: 8 }), fc.string({ maxLength: 4 })).map(([parts, v]) => `${parts.join('*')}~${v}`),
+    mutatedSeal(seal),
+  );
+  await fc.assert(
+    fc.asyncProperty(value, async (v) => {
+      const headers = { cookie: `tsb_session=${v}` };
+      const me = await fetch(`${APP_URL}/api/session`, { headers });
+      expect([me.status, (await me.json()).detail], v).toEqual([401, 'session: not signed in']);
+      const page = await fetch(`${APP_URL}/batches`, { headers, redirect: 'manual' });
+      expect(await signInRedirectOf(page), v).toBe('/sign-in?next=%2Fbatches');
+      const out = await fetch(`${APP_URL}/api/session`, { method: 'DELETE', headers: { ...headers, origin: APP_URL } });
+      expect(out.status, v).toBe(204);
+    }),
+    { numRuns: 150 },
+  );
+  expect((await fetch(`${APP_URL}/api/session`, { headers: { cookie } })).status).toBe(200);
+});
+

@@ -87,3 +87,18 @@ export function wholeRangeFixture() {
   test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
   return fixture;
 }
+
+/**
+ * Where a page answer sends the person to sign in, or null: the proxy's 307 (no session cookie at all), or the
+ * page's own redirect, which follows its loading state in the stream (a 200 whose head refreshes to sign-in).
+ */
+export async function signInRedirectOf(response: Response): Promise<string | null> {
+  if (response.status === 307) {
+    await response.body?.cancel();
+    const url = new URL(response.headers.get('location') ?? '', APP_URL);
+    return url.pathname === '/sign-in' ? url.pathname + url.search : null;
+  }
+  if (response.status !== 200) return null;
+  const refresh = /<meta id="__next-page-redirect" http-equiv="refresh" content="\d+;url=(\/sign-in[^"]*)"/.exec(await response.text());
+  return refresh ? refresh[1]!.replaceAll('&amp;', '&') : null;
+}

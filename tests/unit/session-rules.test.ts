@@ -25,6 +25,12 @@ describe('session lifetime rules', () => {
     expect(judgeSession({ ...session, clientSecret: undefined } as never, limits, t0)).toBe('missing');
   });
 
+  it('treats fields of the wrong type as no session, never as one without limits', () => {
+    for (const wrong of [{ createdAt: 'soon' }, { lastSeenAt: '1' }, { createdAt: Infinity }, { clientSecret: 7 }, { sid: {} }]) {
+      expect(judgeSession({ ...session, ...wrong } as never, limits, t0 + 60_000), JSON.stringify(wrong)).toBe('missing');
+    }
+  });
+
   it('re-seals the cookie at most once a minute, more often when the idle timeout is short', () => {
     expect(touchAfterMs(limits)).toBe(60_000);
     expect(needsTouch(session, limits, t0 + 59_999)).toBe(false);

@@ -4,7 +4,9 @@ import { AppError } from '@/lib/server/app-error';
 import { MemoryRevocationStore } from '@/lib/server/revocations';
 import { SessionCookies, Sessions } from '@/lib/server/session';
 import { SESSION_COOKIE } from '@/lib/server/session-rules';
+import { reportedBrokenSeals } from '../helpers/broken-seals';
 
+const HOST_COOKIE = `__Host-${SESSION_COOKIE}`;
 const OLD = 'previous-session-secret-0123456789-abcdef';
 const NEW = 'current-session-secret-0123456789-abcdefgh';
 const CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -16,6 +18,12 @@ const requestWith = (cookie?: string, headers: Record<string, string> = {}) =>
 /** The `name=value` the browser keeps from an answer's Set-Cookie, and the attributes it came with. */
 const cookieOf = (cookies: SessionCookies) => cookies.outgoing.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
 const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0];
+
+// A real seal under the current secret (real clock, so it outlives T0), of a session nobody signed in to: broken in
+// each way of the issue's report.
+const BROKEN = reportedBrokenSeals(
+  await sealData({ sid: 'nobody', ...CREDENTIALS, createdAt: T0, lastSeenAt: T0 }, { password: { 1: NEW }, ttl: 5 }),
+);
 
 let sessions: Sessions;
 let revocations: MemoryRevocationStore;
@@ -65,7 +73,7 @@ describe('sessions (iron-session seals, lifetime, idle timeout, revocation, rota
   it('is Secure behind a proxy that terminated https', async () => {
     const cookies = new SessionCookies(requestWith(undefined, { 'x-forwarded-proto': 'https' }));
     await sessions.start(cookies, CREDENTIALS);
-    expect(cookieOf(cookies)).toMatch(/; Secure/);
+    expect(cookies.outgoing.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^${HOST_COOKIE}=.*; Secure`))]);
   });
 
   it('no cookie, or a cookie that does not open, is "not signed in"', async () => {
@@ -143,5 +151,77 @@ describe('sessions (iron-session seals, lifetime, idle timeout, revocation, rota
     const cookie = await signIn();
     revocations.isRevoked = () => Promise.reject(new AppError('store_unavailable', 'the session store is unavailable', { field: 'session', retryAfterS: 5 }));
     expect(await refusal(cookie)).toMatchObject({ code: 'store_unavailable' });
+  });
+
+  it.each(BROKEN)('a cookie with %s is no session, and sign-in replaces it and sign-out clears it', async (_what, value) => {
+    const cookie = `${SESSION_COOKIE}=${value}`;
+    expect(await refusal(cookie)).toMatchObject({ code: 'not_signed_in', message: 'not signed in' });
+    expect(await sessions.read(value)).toBeNull();
+    const replaced = await signIn(cookie);
+    expect((await visit(replaced)).session).toMatchObject(CREDENTIALS);
+    const out = new SessionCookies(requestWith(cookie));
+    await sessions.end(out);
+    expect(cookieOf(out)).toMatch(new RegExp(`^${SESSION_COOKIE}=;`));
+    expect(cookieOf(out)).toMatch(/; Max-Age=0(;|$)/);
+  });
+
+  it('a real seal with anything added after it is no session: only the canonical seal opens', async () => {
+    const cookie = await signIn();
+    for (const tail of ['x', '*x', '~2', '.', '0']) expect(await refusal(cookie + tail), tail).toMatchObject({ code: 'not_signed_in' });
+    expect((await visit(cookie)).session).toMatchObject(CREDENTIALS);
+  });
+});
+
+describe('over https the cookie is __Host-tsb_session, so a sibling subdomain cannot plant one', () => {
+  const https = (cookie?: string) => requestWith(cookie, { 'x-forwarded-proto': 'https' });
+  const linesOf = (cookies: SessionCookies) => cookies.outgoing.headers.getSetCookie();
+
+  it('sign-in writes __Host-tsb_session: Secure, Path=/, no Domain (behind a TLS proxy, or an https URL)', async () => {
+    for (const request of [https(), new Request('https://app.test/api/session')]) {
+      const cookies = new SessionCookies(request);
+      await sessions.start(cookies, CREDENTIALS);
+      const [line, ...others] = linesOf(cookies);
+      expect(others).toEqual([]);
+      expect(line).toMatch(new RegExp(`^${HOST_COOKIE}=Fe26\\.2\\*`));
+      expect(line).toMatch(/; Secure(;|$)/);
+      expect(line).toMatch(/; Path=\/(;|$)/);
+      expect(line).toMatch(/; HttpOnly(;|$)/);
+      expect(line).not.toMatch(/domain=/i);
+    }
+  });
+
+  it('over https only the __Host- cookie is read: the same seal planted as tsb_session is ignored', async () => {
+    const cookies = new SessionCookies(https());
+    await sessions.start(cookies, CREDENTIALS);
+    const seal = valueOf(linesOf(cookies)[0])!.split('=')[1]!;
+    expect((await sessions.require(new SessionCookies(https(`${HOST_COOKIE}=${seal}`)))).clientId).toBe(CREDENTIALS.clientId);
+    const planted = await sessions.require(new SessionCookies(https(`${SESSION_COOKIE}=${seal}`))).catch((e: unknown) => e);
+    expect(planted).toMatchObject({ code: 'not_signed_in' });
+    // And over plain http, where a browser never sends a __Host- cookie, only tsb_session is.
+    expect(await refusal(`${HOST_COOKIE}=${seal}`)).toMatchObject({ code: 'not_signed_in' });
+    expect((await visit(`${SESSION_COOKIE}=${seal}`)).session.clientId).toBe(CREDENTIALS.clientId);
+  });
+
+  it('a re-sealed cookie keeps the __Host- name', async () => {
+    const cookies = new SessionCookies(https());
+    await sessions.start(cookies, CREDENTIALS);
+    vi.advanceTimersByTime(800);
+    const touched = new SessionCookies(https(valueOf(linesOf(cookies)[0])));
+    await sessions.require(touched);
+    expect(linesOf(touched)).toEqual([expect.stringMatching(new RegExp(`^${HOST_COOKIE}=Fe26\\.2\\*.*; Secure`))]);
+  });
+
+  it('sign-out over https clears the __Host- cookie, and a tsb_session the browser also sent', async () => {
+    const cookies = new SessionCookies(https());
+    await sessions.start(cookies, CREDENTIALS);
+    const held = valueOf(linesOf(cookies)[0])!;
+    const out = new SessionCookies(https(`${SESSION_COOKIE}=planted; ${held}`));
+    await sessions.end(out);
+    const cleared = linesOf(out);
+    expect(cleared).toHaveLength(2);
+    expect(cleared[0]).toMatch(new RegExp(`^${HOST_COOKIE}=; .*Max-Age=0.*; Secure`));
+    expect(cleared[1]).toMatch(new RegExp(`^${SESSION_COOKIE}=; .*Max-Age=0`));
+    const again = await sessions.require(new SessionCookies(https(held))).catch((e: unknown) => e);
+    expect(again).toMatchObject({ code: 'session_revoked' });
   });
 });
