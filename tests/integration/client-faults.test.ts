@@ -134,7 +134,8 @@ describe('upstream client: faults from the sandbox switches', () => {
   });
 
   it('without expires_in, an expired token mid-paging is renewed after the 401 and nothing is lost', async () => {
-    await control(sandbox(), 'POST', '/_sandbox/faults', { tokenTtlS: 0.1, latencyMs: 40 });
+    // Tokens die a few pages into the walk (not between their fetch and their first use, even on a busy machine).
+    await control(sandbox(), 'POST', '/_sandbox/faults', { tokenTtlS: 0.3, latencyMs: 40 });
     const calls: UpstreamCall[] = [];
     const batches = await client({ fetch: fetchWithoutExpiry, onCall: (c) => calls.push(c) }).list({});
     expect(batches).toHaveLength(700);
