@@ -94,7 +94,7 @@ describe('upstream client against the sandbox', () => {
   });
 
   it('survives token expiry in the middle of paging without losing or repeating batches', async () => {
-    await control(sandbox(), 'POST', '/_sandbox/faults', { tokenTtlS: 0.15, latencyMs: 40 });
+    await control(sandbox(), 'POST', '/_sandbox/faults', { tokenTtlS: 0.3, latencyMs: 40 });
     const batches = await client().list({});
     expect(batches).toHaveLength(700);
     expect(new Set(batches.map((b) => b.batch_id)).size).toBe(700);
