@@ -62,6 +62,45 @@ test('a fresh nonce per request, and the page runs under it without CSP violatio
   expect(violations).toEqual([]);
 });
 
+/** The `<script>` tags of a page that do not carry this nonce. */
+const scriptsWithout = (html: string, nonce: string) => [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]).filter((tag) => !tag.includes(`nonce="${nonce}"`));
+
+test('every HTML answer has the nonce CSP, 404 pages near the static paths included, and its scripts the nonce', async () => {
+  for (const path of ['/no-such-page', '/icon.svgx', '/icon.svg/x', '/_next/staticx', '/_next/imagex', '/apix', '/sign-in']) {
+    const response = await api(path);
+    expect(response.headers.get('content-type'), path).toMatch(/^text\/html/);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    const nonce = csp.match(/'nonce-([^']+)'/)?.[1];
+    expect(nonce, `${path}: ${csp}`).toBeTruthy();
+    expect(csp, path).toContain("frame-ancestors 'none'");
+    const html = await response.text();
+    expect(html, path).toContain('<script');
+    expect(scriptsWithout(html, nonce!), path).toEqual([]);
+  }
+  // The real static paths still skip the proxy's per-request work and are served as they are.
+  const icon = await api('/icon.svg');
+  expect([icon.status, icon.headers.get('content-type'), icon.headers.get('content-security-policy')]).toEqual([200, 'image/svg+xml', null]);
+  const chunk = (await (await api('/sign-in')).text()).match(/\/_next\/static\/[^"]+\.js/)![0];
+  const script = await api(chunk);
+  expect([script.status, script.headers.get('content-security-policy')]).toEqual([200, null]);
+});
+
+const HSTS = 'max-age=63072000; includeSubDomains';
+
+test('HSTS only when served over https (a TLS-terminating proxy sends X-Forwarded-Proto: https): pages, 404s, redirects, API, static', async () => {
+  const chunk = (await api('/sign-in').then((r) => r.text())).match(/\/_next\/static\/[^"]+\.js/)![0];
+  for (const path of ['/sign-in', '/batches', '/no-such-page', '/api/health', '/api/batches', '/api/nope', '/icon.svg', chunk]) {
+    const overHttps = await api(path, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(overHttps.headers.get('strict-transport-security'), path).toBe(HSTS);
+    const behindTwo = await api(path, { headers: { 'x-forwarded-proto': 'https, http' } });
+    expect(behindTwo.headers.get('strict-transport-security'), `${path} behind two proxies`).toBe(HSTS);
+    for (const plain of [undefined, 'http']) {
+      const response = await api(path, { headers: plain ? { 'x-forwarded-proto': plain } : {} });
+      expect(response.headers.get('strict-transport-security'), `${path} over ${plain ?? 'plain http'}`).toBeNull();
+    }
+  }
+});
+
 test('no configured secret in the client bundle', () => {
   const files = filesUnder(join(process.cwd(), '.next', 'static'));
   expect(files.length).toBeGreaterThan(5);
