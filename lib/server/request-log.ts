@@ -4,7 +4,8 @@ import type { RequestStats } from './request-context';
 
 /**
  * One JSON line per API request on stdout: method, path (never the query or a header), status, duration and
- * what it cost upstream. A streamed answer is logged when its last byte is sent (or the reader gives up).
+ * what it cost upstream. A streamed answer is logged when its last byte is sent, or with `aborted: true` when
+ * the client drops it; so is an answer nobody was left to read (the 499 of lib/server/route.ts).
  */
 export function logRequest(request: Request, response: Response, started: number, stats: RequestStats): Response {
   const base = { method: request.method, path: new URL(request.url).pathname, status: response.status };
@@ -17,9 +18,16 @@ export function logRequest(request: Request, response: Response, started: number
       upstreamFailures: stats.upstreamFailures,
       ...extra,
     });
+  if (request.method === 'HEAD') {
+    // Next sends no body for HEAD but neither reads nor cancels one: a streamed body would hold its upstream
+    // work open for good, and its line would never be written.
+    void response.body?.cancel();
+    write({});
+    return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
   const type = response.headers.get('content-type') ?? '';
   if (!response.body || type.startsWith('application/json')) {
-    write({});
+    write(request.signal.aborted ? { aborted: true } : {});
     return response;
   }
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();

@@ -91,3 +91,66 @@ test('one JSON line per request: method, path, status, duration, upstream calls;
   const all = output.join('\n');
   for (const secret of ['demo-secret', cookie.split('=')[1]!, 'Bearer', 'start_date', 'yesterday']) expect(all).not.toContain(secret);
 });
+
+/** The request lines the instance has printed since `output` was emptied, for one path or all. */
+const requestLines = (path?: string) =>
+  output
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.msg === 'request' && (path === undefined || l.path === path));
+
+test('HEAD on the stream and the export: the checks of GET and its headers, no upstream work, one log line each', async () => {
+  const cookie = await signIn();
+  const before = await sandbox('GET', '/_sandbox/stats');
+  output.length = 0;
+  const head = (path: string, withCookie = true) => fetch(`${URL_}${path}`, { method: 'HEAD', headers: withCookie ? { cookie } : {} });
+
+  const stream = await head('/api/batches/stream');
+  expect([stream.status, stream.headers.get('content-type'), stream.headers.get('cache-control'), stream.headers.get('x-accel-buffering')]).toEqual([
+    200, 'text/x-ndjson; charset=utf-8', 'no-store', 'no',
+  ]);
+  expect(await stream.text()).toBe('');
+  const csv = await head('/api/batches/export?start_date=2025-01-01T00:00:00Z');
+  expect([csv.status, csv.headers.get('content-type'), csv.headers.get('content-disposition'), csv.headers.get('cache-control')]).toEqual([
+    200, 'text/csv; charset=utf-8', 'attachment; filename="batches-2025-01-01-to-all.csv"', 'no-store',
+  ]);
+  expect((await head('/api/batches/stream?start_date=yesterday')).status).toBe(422);
+  expect((await head('/api/batches/export', false)).status).toBe(401);
+
+  // Not a token, not a page: the sandbox saw nothing.
+  expect(await sandbox('GET', '/_sandbox/stats')).toEqual(before);
+  await expect.poll(() => requestLines().length).toBe(4);
+  await new Promise((r) => setTimeout(r, 300));
+  expect(requestLines().map((l) => [l.method, l.path, l.status, l.upstreamCalls])).toEqual([
+    ['HEAD', '/api/batches/stream', 200, 0],
+    ['HEAD', '/api/batches/export', 200, 0],
+    ['HEAD', '/api/batches/stream', 422, 0],
+    ['HEAD', '/api/batches/export', 401, 0],
+  ]);
+});
+
+test('a stream or an export the client drops is logged once, as aborted, before or after the answer began', async () => {
+  const cookie = await signIn();
+  for (const path of ['/api/batches/stream', '/api/batches/export']) {
+    // Dropped after the first bytes: the answer was 200 and is cut short.
+    await sandbox('POST', '/_sandbox/faults', { latencyMs: 100 });
+    output.length = 0;
+    const controller = new AbortController();
+    const response = await fetch(`${URL_}${path}`, { headers: { cookie }, signal: controller.signal });
+    expect(response.status).toBe(200);
+    await response.body!.getReader().read();
+    controller.abort();
+    await expect.poll(() => requestLines(path).length, path).toBe(1);
+
+    // Dropped while the first page is still on its way: nobody reads the answer.
+    await sandbox('POST', '/_sandbox/faults', { latencyMs: 2000 });
+    const early = fetch(`${URL_}${path}`, { headers: { cookie }, signal: AbortSignal.timeout(300) });
+    await expect(early).rejects.toThrow();
+    await expect.poll(() => requestLines(path).length, path).toBe(2);
+    await new Promise((r) => setTimeout(r, 500));
+    const [late, before] = requestLines(path);
+    expect(late, path).toMatchObject({ method: 'GET', status: 200, streamed: true, aborted: true });
+    expect(before, path).toMatchObject({ method: 'GET', status: 499, aborted: true });
+    expect(requestLines(path)).toHaveLength(2);
+  }
+});

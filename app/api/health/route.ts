@@ -1,3 +1,4 @@
+import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { serviceHealth } from '@/lib/server/upstream-health';
 
@@ -7,3 +8,5 @@ import { serviceHealth } from '@/lib/server/upstream-health';
  * activity: no time, status or count.
  */
 export const GET = route({ auth: false }, async () => Response.json({ status: 'ok', service: serviceHealth() }));
+
+export const { HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods({ GET });
