@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { startApp, type AppInstance } from './app-instance';
 import { sandbox } from './support';
@@ -153,4 +154,26 @@ test('a stream or an export the client drops is logged once, as aborted, before 
     expect(before, path).toMatchObject({ method: 'GET', status: 499, aborted: true });
     expect(requestLines(path)).toHaveLength(2);
   }
+});
+
+test('every method is logged once: OPTIONS, a method the route does not serve, and TRACE, answered before Next', async () => {
+  output.length = 0;
+  // fetch refuses TRACE: a plain HTTP request, as any client can send it.
+  const send = (method: string, path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${URL_}${path}`, { method }, (res) => res.resume().on('end', () => resolve(res.statusCode!)));
+      req.on('error', reject).end();
+    });
+  expect(await send('OPTIONS', '/api/batches')).toBe(204);
+  expect(await send('PUT', '/api/session')).toBe(405);
+  expect(await send('TRACE', '/api/batches/stream')).toBe(405);
+  expect(await send('TRACE', '/sign-in')).toBe(405);
+  await expect.poll(() => requestLines().length).toBe(4);
+  expect(requestLines().map((l) => [l.method, l.path, l.status, l.level])).toEqual([
+    ['OPTIONS', '/api/batches', 204, 'info'],
+    ['PUT', '/api/session', 405, 'warn'],
+    ['TRACE', '/api/batches/stream', 405, 'warn'],
+    ['TRACE', '/sign-in', 405, 'warn'],
+  ]);
+  expect(output.join('\n')).not.toMatch(/TypeError|unsupported/);
 });

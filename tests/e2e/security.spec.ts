@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { E2E_SESSION_SECRET } from '../../playwright.config';
@@ -116,6 +117,57 @@ test('HSTS only when served over https (a TLS-terminating proxy sends X-Forwarde
       expect(response.headers.get('strict-transport-security'), `${path} over ${plain ?? 'plain http'}`).toBeNull();
     }
   }
+});
+
+/** A request with any method (fetch refuses TRACE), as a plain HTTP client sends it. */
+function raw(method: string, path: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+    const req = httpRequest(APP_URL + path, { method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const API_ALLOW: Record<string, string> = {
+  '/api/session': 'DELETE, GET, HEAD, OPTIONS, POST',
+  '/api/batches': 'GET, HEAD, OPTIONS',
+  '/api/batches/stream': 'GET, HEAD, OPTIONS',
+  '/api/batches/export': 'GET, HEAD, OPTIONS',
+  '/api/health': 'GET, HEAD, OPTIONS',
+};
+
+test('methods an API route does not serve (TRACE, PUT, PATCH, ...) are 405 with Allow and a detail; OPTIONS names them', async () => {
+  const cookie = await signIn();
+  for (const [path, allow] of Object.entries(API_ALLOW)) {
+    const refused = ['TRACE', 'PUT', 'PATCH', 'DELETE', 'POST'].filter((m) => !allow.includes(m));
+    for (const method of refused) {
+      // Signed in and from the app's own origin: the method alone is what is refused.
+      const response = await raw(method, path, { cookie, origin: APP_URL });
+      expect([method, path, response.status, response.headers.allow]).toEqual([method, path, 405, allow]);
+      expect(response.headers['content-type'], `${method} ${path}`).toMatch(/^application\/json/);
+      expect(JSON.parse(response.body), `${method} ${path}`).toEqual({ detail: `method: ${method} is not allowed here; allowed: ${allow}` });
+      expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+    }
+    const options = await raw('OPTIONS', path);
+    expect([path, options.status, options.headers.allow]).toEqual([path, 204, allow]);
+  }
+  // TRACE cannot reach a page either: a 405, never Next's 500.
+  for (const path of ['/sign-in', '/batches', '/no-such-page', '/icon.svg']) {
+    const response = await raw('TRACE', path);
+    expect([path, response.status]).toEqual([path, 405]);
+    expect(response.headers.allow, path).toBe('GET, HEAD');
+  }
+  // Answered before Next, with the headers Next would have added.
+  const overHttps = await raw('TRACE', '/api/health', { 'x-forwarded-proto': 'https' });
+  expect(overHttps.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
+  expect(overHttps.headers['x-frame-options']).toBe('DENY');
+  expect((await raw('TRACE', '/api/health')).headers['strict-transport-security']).toBeUndefined();
 });
 
 test('no configured secret in the client bundle', () => {

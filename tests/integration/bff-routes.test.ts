@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as exported from '@/app/api/batches/export/route';
 import * as batches from '@/app/api/batches/route';
@@ -239,6 +240,18 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
     }
     const options = await handlerOf(module, 'OPTIONS')!(request(path, { method: 'OPTIONS' }));
     expect([options.status, options.headers.get('allow')]).toEqual([204, allow]);
+  });
+
+  it('every API route is in that list, and the answer to TRACE (before Next) names the same methods as the route', async () => {
+    const { allowedAt } = await import('@/lib/server/unroutable-methods');
+    const files = readdirSync('app/api', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('route.ts'));
+    const paths = files.map((f) => `/api/${f.replace(/\/?route\.ts$/, '')}`.replace(/\/$/, '')).sort();
+    expect(paths).toEqual(ROUTES.map(([p]) => p).sort());
+    for (const [path, module, allow] of ROUTES) {
+      const options = await handlerOf(module, 'OPTIONS')!(request(path, { method: 'OPTIONS' }));
+      expect([path, allowedAt(path), allowedAt(`${path}/`)]).toEqual([path, options.headers.get('allow'), allow]);
+    }
+    expect(allowedAt('/sign-in')).toBe('GET, HEAD');
   });
 
   it('HEAD on the stream and the export: the checks and headers of GET, no body, and not one upstream request', async () => {
