@@ -21,6 +21,7 @@ const config = [
       'no-restricted-imports': [
         'error',
         {
+          paths: [{ name: 'zod', message: "Take z from lib/zod.ts: it turns zod's eval probe off in the browser before any schema exists (CSP)." }],
           patterns: [
             {
               group: ['**/batch-api', '**/batch-api/**'],

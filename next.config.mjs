@@ -1,10 +1,4 @@
-/** Headers for every response, static assets included (pages get a per-request nonce CSP in proxy.ts). */
-const securityHeaders = [
-  { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-  { key: 'X-Frame-Options', value: 'DENY' },
-  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
-];
+import { API_CSP, FORWARDED_HTTPS, HSTS, SECURITY_HEADERS } from './lib/security-headers.mjs';
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -12,10 +6,17 @@ const nextConfig = {
   poweredByHeader: false,
   async headers() {
     return [
-      { source: '/:path*', headers: securityHeaders },
-      // The API answers data, never a document to render: nothing may load or frame from it. A fixed policy
-      // here spares every API call the proxy's per-request work (about a third of the throughput of a page).
-      { source: '/api/:path*', headers: [{ key: 'Content-Security-Policy', value: "default-src 'none'; frame-ancestors 'none'" }] },
+      // Every answer, static assets, redirects and 404s included (pages get a per-request nonce CSP in proxy.ts).
+      { source: '/:path*', headers: SECURITY_HEADERS },
+      // Over https only: never on the plain-http demo, where it would have no effect but to mislead.
+      {
+        source: '/:path*',
+        has: [{ type: 'header', key: 'x-forwarded-proto', value: FORWARDED_HTTPS }],
+        headers: [{ key: 'Strict-Transport-Security', value: HSTS }],
+      },
+      // A fixed policy here spares every API call the proxy's per-request work (about a third of the
+      // throughput of a page).
+      { source: '/api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CSP }] },
     ];
   },
 };

@@ -42,5 +42,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: [{ source: '/((?!_next/static|_next/image|icon.svg|api/).*)' }],
+  // Everything but the real static paths (anchored: `/icon.svgx` or `/_next/staticx` is a 404 page, which
+  // needs its nonce like any page) and the API (a fixed CSP from next.config.mjs, no per-request work).
+  matcher: [{ source: '/((?!_next/static/|_next/image$|icon\\.svg$|api/).*)' }],
 };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { parseUtcDate } from '../utc-date';
 
 /** A decimal travels as a string with exactly two digits after the point, or null (docs/batch-data-service.md#batches). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { parseUtcDate } from '../utc-date';
 import { UtcDateString } from './batch';
 import { dateRange, type DateRange } from './range';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { BatchSchema, type Batch } from './batch';
 
 /** Newline-delimited JSON, as a text type so that Next's compression takes it (see the stream route). */

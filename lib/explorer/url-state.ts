@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod';
 import { parseDay } from './date-range';
 
 export const SORTABLE = [

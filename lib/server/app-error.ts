@@ -12,6 +12,7 @@ export type AppErrorCode =
   | 'session_idle'
   | 'session_revoked'
   | 'foreign_origin'
+  | 'method_not_allowed'
   | 'body_too_large'
   | 'unsupported_body'
   | 'invalid_input'

@@ -19,6 +19,8 @@ export const ERROR_STATUS: Record<AppErrorCode | BatchApiErrorCode, number> = {
   session_revoked: 401,
   credentials_refused: 401,
   foreign_origin: 403,
+  // With `Allow` (lib/server/methods.ts): a method the route does not serve.
+  method_not_allowed: 405,
   body_too_large: 413,
   unsupported_body: 415,
   invalid_input: 422,

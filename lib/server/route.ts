@@ -139,6 +139,11 @@ export function route<
       return cookies.applyTo(problemResponse(problem));
     }
   };
+  return logged(handle);
+}
+
+/** A handler whose every request, whatever its answer, writes its one log line (lib/server/request-log.ts). */
+export function logged(handle: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
   return (request) => {
     const started = performance.now();
     return withRequestStats(async (stats) => logRequest(request, await handle(request), started, stats));

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { startApp, type AppInstance } from './app-instance';
 import { sandbox } from './support';
@@ -25,22 +26,40 @@ async function signIn(): Promise<string> {
   return response.headers.get('set-cookie')!.split(';')[0]!;
 }
 
-test('health: no session needed, nothing secret, and whether the service answered the last call', async () => {
-  const fresh = await fetch(`${URL_}/api/health`);
-  expect(fresh.status).toBe(200);
-  expect(fresh.headers.get('cache-control')).toBe('no-store');
+const health = async () => {
+  const response = await fetch(`${URL_}/api/health`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  return response.text();
+};
+
+// The answer used to be the app's last upstream call: its time, status and duration. That told anyone, signed
+// in or not, when someone last signed in and whether it worked (a 401 was a refused secret). It now says only
+// whether the service answered lately, the same for a refused sign-in as for a good one.
+test('health: no session needed, and nothing of anyone\'s activity: up, and whether the service answered recently', async () => {
+  // A fresh instance has not asked the service anything (its start-up probe is GET /api/session, no session).
+  expect(JSON.parse(await health())).toEqual({ status: 'ok', service: 'unknown' });
+
+  const refused = await fetch(`${URL_}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: URL_ },
+    body: JSON.stringify({ ...DEMO, clientSecret: 'wrong' }),
+  });
+  expect(refused.status).toBe(401);
+  const afterRefused = await health();
+  expect(JSON.parse(afterRefused)).toEqual({ status: 'ok', service: 'ok' });
   const cookie = await signIn();
-  const up = await (await fetch(`${URL_}/api/health`)).json();
-  expect(up).toMatchObject({ status: 'ok', upstream: { answered: true, lastStatus: 200 } });
-  expect(Date.parse(up.upstream.lastCallAt)).toBeGreaterThan(Date.now() - 60_000);
+  expect(await health()).toBe(afterRefused);
 
   await sandbox('POST', '/_sandbox/faults', { outage: true, retryAfterS: 0 });
   expect((await fetch(`${URL_}/api/batches`, { headers: { cookie } })).status).toBe(503);
-  const down = await fetch(`${URL_}/api/health`);
-  expect(down.status).toBe(200);
-  const body = await down.text();
-  expect(JSON.parse(body)).toMatchObject({ status: 'ok', upstream: { answered: false, lastStatus: 503 } });
-  for (const secret of ['demo-secret', 'demo-client', 'Bearer', 'tsb_session', '/v2/']) expect(body).not.toContain(secret);
+  const down = await health();
+  expect(JSON.parse(down)).toEqual({ status: 'ok', service: 'degraded' });
+  for (const secret of ['demo-secret', 'demo-client', 'Bearer', 'tsb_session', '/v2/']) expect(down).not.toContain(secret);
+
+  await sandbox('POST', '/_sandbox/reset');
+  expect((await fetch(`${URL_}/api/batches`, { headers: { cookie } })).status).toBe(200);
+  expect(JSON.parse(await health())).toEqual({ status: 'ok', service: 'ok' });
 });
 
 test('one JSON line per request: method, path, status, duration, upstream calls; no secret, cookie or query', async () => {
@@ -72,4 +91,89 @@ test('one JSON line per request: method, path, status, duration, upstream calls;
   expect(streamed.upstreamCalls as number).toBeGreaterThan(5);
   const all = output.join('\n');
   for (const secret of ['demo-secret', cookie.split('=')[1]!, 'Bearer', 'start_date', 'yesterday']) expect(all).not.toContain(secret);
+});
+
+/** The request lines the instance has printed since `output` was emptied, for one path or all. */
+const requestLines = (path?: string) =>
+  output
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.msg === 'request' && (path === undefined || l.path === path));
+
+test('HEAD on the stream and the export: the checks of GET and its headers, no upstream work, one log line each', async () => {
+  const cookie = await signIn();
+  const before = await sandbox('GET', '/_sandbox/stats');
+  output.length = 0;
+  const head = (path: string, withCookie = true) => fetch(`${URL_}${path}`, { method: 'HEAD', headers: withCookie ? { cookie } : {} });
+
+  const stream = await head('/api/batches/stream');
+  expect([stream.status, stream.headers.get('content-type'), stream.headers.get('cache-control'), stream.headers.get('x-accel-buffering')]).toEqual([
+    200, 'text/x-ndjson; charset=utf-8', 'no-store', 'no',
+  ]);
+  expect(await stream.text()).toBe('');
+  const csv = await head('/api/batches/export?start_date=2025-01-01T00:00:00Z');
+  expect([csv.status, csv.headers.get('content-type'), csv.headers.get('content-disposition'), csv.headers.get('cache-control')]).toEqual([
+    200, 'text/csv; charset=utf-8', 'attachment; filename="batches-2025-01-01-to-all.csv"', 'no-store',
+  ]);
+  expect((await head('/api/batches/stream?start_date=yesterday')).status).toBe(422);
+  expect((await head('/api/batches/export', false)).status).toBe(401);
+
+  // Not a token, not a page: the sandbox saw nothing.
+  expect(await sandbox('GET', '/_sandbox/stats')).toEqual(before);
+  await expect.poll(() => requestLines().length).toBe(4);
+  await new Promise((r) => setTimeout(r, 300));
+  expect(requestLines().map((l) => [l.method, l.path, l.status, l.upstreamCalls])).toEqual([
+    ['HEAD', '/api/batches/stream', 200, 0],
+    ['HEAD', '/api/batches/export', 200, 0],
+    ['HEAD', '/api/batches/stream', 422, 0],
+    ['HEAD', '/api/batches/export', 401, 0],
+  ]);
+});
+
+test('a stream or an export the client drops is logged once, as aborted, before or after the answer began', async () => {
+  const cookie = await signIn();
+  for (const path of ['/api/batches/stream', '/api/batches/export']) {
+    // Dropped after the first bytes: the answer was 200 and is cut short.
+    await sandbox('POST', '/_sandbox/faults', { latencyMs: 100 });
+    output.length = 0;
+    const controller = new AbortController();
+    const response = await fetch(`${URL_}${path}`, { headers: { cookie }, signal: controller.signal });
+    expect(response.status).toBe(200);
+    await response.body!.getReader().read();
+    controller.abort();
+    await expect.poll(() => requestLines(path).length, path).toBe(1);
+
+    // Dropped while the first page is still on its way: nobody reads the answer.
+    await sandbox('POST', '/_sandbox/faults', { latencyMs: 2000 });
+    const early = fetch(`${URL_}${path}`, { headers: { cookie }, signal: AbortSignal.timeout(300) });
+    await expect(early).rejects.toThrow();
+    await expect.poll(() => requestLines(path).length, path).toBe(2);
+    await new Promise((r) => setTimeout(r, 500));
+    const [late, before] = requestLines(path);
+    expect(late, path).toMatchObject({ method: 'GET', status: 200, streamed: true, aborted: true });
+    expect(before, path).toMatchObject({ method: 'GET', status: 499, aborted: true });
+    expect(requestLines(path)).toHaveLength(2);
+  }
+});
+
+test('every method is logged once: OPTIONS, a method the route does not serve, and TRACE, answered before Next', async () => {
+  output.length = 0;
+  // fetch refuses TRACE: a plain HTTP request, as any client can send it.
+  const send = (method: string, path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${URL_}${path}`, { method }, (res) => res.resume().on('end', () => resolve(res.statusCode!)));
+      req.on('error', reject).end();
+    });
+  expect(await send('OPTIONS', '/api/batches')).toBe(204);
+  expect(await send('PUT', '/api/session')).toBe(405);
+  expect(await send('TRACE', '/api/batches/stream')).toBe(405);
+  expect(await send('TRACE', '/sign-in')).toBe(405);
+  await expect.poll(() => requestLines().length).toBe(4);
+  expect(requestLines().map((l) => [l.method, l.path, l.status, l.level])).toEqual([
+    ['OPTIONS', '/api/batches', 204, 'info'],
+    ['PUT', '/api/session', 405, 'warn'],
+    ['TRACE', '/api/batches/stream', 405, 'warn'],
+    ['TRACE', '/sign-in', 405, 'warn'],
+  ]);
+  expect(output.join('\n')).not.toMatch(/TypeError|unsupported/);
 });

@@ -1,9 +1,12 @@
+import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as exported from '@/app/api/batches/export/route';
 import * as batches from '@/app/api/batches/route';
 import * as stream from '@/app/api/batches/stream/route';
+import * as health from '@/app/api/health/route';
 import * as session from '@/app/api/session/route';
 import { StreamLineSchema, type StreamLine } from '@/lib/contract';
-import { bffForFile, DEMO, detailOf, request, sessionCookieOf } from '../helpers/bff';
+import { APP, bffForFile, DEMO, detailOf, request, sessionCookieOf } from '../helpers/bff';
 import { control, tokenFor, walkV2 } from '../helpers/sandbox';
 
 // Short limits, as an operator could set them: the clock of the idle and lifetime tests is faked below.
@@ -292,5 +295,102 @@ describe('session limits through the route, on a fake clock (SESSION_IDLE_S=2, S
     }
     expect(last).toMatchObject({ status: 401, detail: 'session: expired; sign in again' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
+  });
+});
+
+type Handler = (request: Request) => Promise<Response>;
+const handlerOf = (module: object, method: string) => (module as Record<string, Handler | undefined>)[method];
+
+/** The request lines the wrapper writes to stdout while `work` runs. */
+async function requestLogs(work: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
+  const printed: string[] = [];
+  const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
+  try {
+    await work();
+    await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    spy.mockRestore();
+  }
+  return printed.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
+}
+
+describe('methods: what a route does not serve is 405 with Allow, HEAD does no upstream work', () => {
+  const ROUTES: [string, object, string][] = [
+    ['/api/session', session, 'DELETE, GET, HEAD, OPTIONS, POST'],
+    ['/api/batches', batches, 'GET, HEAD, OPTIONS'],
+    ['/api/batches/stream', stream, 'GET, HEAD, OPTIONS'],
+    ['/api/batches/export', exported, 'GET, HEAD, OPTIONS'],
+    ['/api/health', health, 'GET, HEAD, OPTIONS'],
+  ];
+
+  it.each(ROUTES)('%s: PUT, PATCH and the rest it does not serve are 405 with Allow and a detail, even signed in and same-origin', async (path, module, allow) => {
+    for (const method of ['PUT', 'PATCH', 'DELETE', 'POST'].filter((m) => !allow.split(', ').includes(m))) {
+      const handler = handlerOf(module, method);
+      expect(handler, `${method} ${path} is exported`).toBeTypeOf('function');
+      // A foreign origin too: the method is wrong whoever asks, so it is refused before the origin check.
+      for (const origin of [APP, 'https://evil.example']) {
+        const response = await handler!(request(path, { method, cookie, headers: { origin } }));
+        expect([method, response.status, response.headers.get('allow'), response.headers.get('cache-control')]).toEqual([method, 405, allow, 'no-store']);
+        expect(await detailOf(response)).toBe(`method: ${method} is not allowed here; allowed: ${allow}`);
+      }
+    }
+    const options = await handlerOf(module, 'OPTIONS')!(request(path, { method: 'OPTIONS' }));
+    expect([options.status, options.headers.get('allow')]).toEqual([204, allow]);
+  });
+
+  it('every API route is in that list, and the answer to TRACE (before Next) names the same methods as the route', async () => {
+    const { allowedAt } = await import('@/lib/server/unroutable-methods');
+    const files = readdirSync('app/api', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('route.ts'));
+    const paths = files.map((f) => `/api/${f.replace(/\/?route\.ts$/, '')}`.replace(/\/$/, '')).sort();
+    expect(paths).toEqual(ROUTES.map(([p]) => p).sort());
+    for (const [path, module, allow] of ROUTES) {
+      const options = await handlerOf(module, 'OPTIONS')!(request(path, { method: 'OPTIONS' }));
+      expect([path, allowedAt(path), allowedAt(`${path}/`)]).toEqual([path, options.headers.get('allow'), allow]);
+    }
+    expect(allowedAt('/sign-in')).toBe('GET, HEAD');
+  });
+
+  it('HEAD on the stream and the export: the checks and headers of GET, no body, and not one upstream request', async () => {
+    const before = await stats();
+    const head = (module: object, path: string, withCookie = true) =>
+      handlerOf(module, 'HEAD')!(request(path, { method: 'HEAD', cookie: withCookie ? cookie : undefined }));
+    const logs = await requestLogs(async () => {
+      const lines = await head(stream, '/api/batches/stream');
+      expect([lines.status, lines.headers.get('content-type'), lines.headers.get('cache-control'), lines.headers.get('x-accel-buffering'), lines.body]).toEqual([
+        200, 'text/x-ndjson; charset=utf-8', 'no-store', 'no', null,
+      ]);
+      const csv = await head(exported, '/api/batches/export?end_date=2025-03-01T00:00:00Z');
+      expect([csv.status, csv.headers.get('content-type'), csv.headers.get('content-disposition'), csv.body]).toEqual([
+        200, 'text/csv; charset=utf-8', 'attachment; filename="batches-all-to-2025-03-01.csv"', null,
+      ]);
+      expect((await head(stream, '/api/batches/stream?parts=nonsense')).status).toBe(422);
+      expect((await head(exported, '/api/batches/export', false)).status).toBe(401);
+    });
+    expect(await stats()).toEqual(before);
+    expect(logs.map((l) => [l.method, l.path, l.status, l.upstreamCalls])).toEqual([
+      ['HEAD', '/api/batches/stream', 200, 0],
+      ['HEAD', '/api/batches/export', 200, 0],
+      ['HEAD', '/api/batches/stream', 422, 0],
+      ['HEAD', '/api/batches/export', 401, 0],
+    ]);
+  });
+
+  it('a HEAD answered by GET (one page) is logged once, its body never read', async () => {
+    const logs = await requestLogs(async () => {
+      const response = await handlerOf(batches, 'HEAD')!(request('/api/batches', { method: 'HEAD', cookie }));
+      expect([response.status, response.body]).toEqual([200, null]);
+    });
+    expect(logs.map((l) => [l.method, l.path, l.status])).toEqual([['HEAD', '/api/batches', 200]]);
+  });
+
+  it('a stream or export dropped before its first page is logged once, as aborted', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/faults', { latencyMs: 400 });
+    for (const [module, path] of [[stream, '/api/batches/stream'], [exported, '/api/batches/export']] as const) {
+      const logs = await requestLogs(async () => {
+        const dropped = new Request(APP + path, { headers: { cookie }, signal: AbortSignal.timeout(100) });
+        await handlerOf(module, 'GET')!(dropped);
+      });
+      expect(logs.map((l) => [l.method, l.path, l.status, l.aborted])).toEqual([['GET', path, 499, true]]);
+    }
   });
 });

@@ -21,6 +21,7 @@ describe('the error table', () => {
     ['foreign_origin', 403],
     ['body_too_large', 413],
     ['unsupported_body', 415],
+    ['method_not_allowed', 405],
     ['invalid_input', 422],
     ['too_many_attempts', 429],
     ['internal', 500],

@@ -1,4 +1,5 @@
 import { PageQuerySchema } from '@/lib/server/batch-query';
+import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { clientFor } from '@/lib/server/upstream';
 
@@ -8,3 +9,5 @@ export const GET = route({ auth: true, query: PageQuerySchema }, async ({ query,
   const page = await clientFor(session).page(range, cursor ?? null, { signal: request.signal });
   return Response.json({ data: page.data, nextCursor: page.next_token });
 });
+
+export const { HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods({ GET });

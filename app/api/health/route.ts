@@ -1,14 +1,12 @@
+import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
-import { lastUpstreamCall } from '@/lib/server/upstream-health';
+import { serviceHealth } from '@/lib/server/upstream-health';
 
 /**
- * For load balancers and people on call; no session needed and nothing secret in it: 200 while the app
- * runs, and whether the Batch Data Service answered the app's last call to it (null before any call).
+ * For load balancers and people on call; no session, no upstream call of its own: 200 while the app runs,
+ * and whether the Batch Data Service answered recently (lib/server/upstream-health.ts). Nothing of anyone's
+ * activity: no time, status or count.
  */
-export const GET = route({ auth: false }, async () => {
-  const last = lastUpstreamCall();
-  return Response.json({
-    status: 'ok',
-    upstream: last === null ? { answered: null, lastCallAt: null, lastStatus: null } : { answered: last.answered, lastCallAt: last.at, lastStatus: last.status, lastDurationMs: last.durationMs },
-  });
-});
+export const GET = route({ auth: false }, async () => Response.json({ status: 'ok', service: serviceHealth() }));
+
+export const { HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods({ GET });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AuthenticationError } from '@/lib/batch-api';
 import { AppError } from '@/lib/server/app-error';
+import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { sessions } from '@/lib/server/session';
 import { admitSignIn, noteFailedSignIn } from '@/lib/server/sign-in-throttle';
@@ -36,3 +37,5 @@ export const DELETE = route({ auth: false }, async ({ cookies }) => {
   await sessions().end(cookies);
   return new Response(null, { status: 204 });
 });
+
+export const { HEAD, OPTIONS, PUT, PATCH } = otherMethods({ GET, POST, DELETE });

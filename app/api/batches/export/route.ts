@@ -2,12 +2,14 @@ import type { BatchPage } from '@/lib/batch-api';
 import { BATCH_FIELDS, type DateRange } from '@/lib/contract';
 import { csvRow, csvRows } from '@/lib/csv';
 import { RangeQuerySchema } from '@/lib/server/batch-query';
+import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { clientFor } from '@/lib/server/upstream';
 
-function filename(range: DateRange): string {
+function csvHeaders(range: DateRange) {
   const day = (d?: string) => (d ? d.slice(0, 10) : 'all');
-  return `batches-${day(range.start_date)}-to-${day(range.end_date)}.csv`;
+  const filename = `batches-${day(range.start_date)}-to-${day(range.end_date)}.csv`;
+  return { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` };
 }
 
 /**
@@ -45,10 +47,10 @@ export const GET = route({ auth: true, query: RangeQuerySchema }, async ({ query
     },
   });
 
-  return new Response(stream, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${filename(query)}"`,
-    },
-  });
+  return new Response(stream, { headers: csvHeaders(query) });
 });
+
+/** The checks of GET (session, query) and its headers, without asking the service anything. */
+export const HEAD = route({ auth: true, query: RangeQuerySchema }, async ({ query }) => new Response(null, { headers: csvHeaders(query) }));
+
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods({ GET, HEAD });

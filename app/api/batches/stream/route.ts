@@ -4,8 +4,19 @@ import { StreamQuerySchema } from '@/lib/server/batch-query';
 import { getConfig } from '@/lib/server/config';
 import { problemOf } from '@/lib/server/error-table';
 import { errorFields, logLine } from '@/lib/server/log';
+import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { clientFor } from '@/lib/server/upstream';
+
+const STREAM_HEADERS = {
+  // A text type so that Next's compression takes it (it skips application/x-ndjson, unknown to mime-db,
+  // and drops a Content-Encoding set here): 20,000 batches are 14 MB raw, about 2 MB gzipped, and Next
+  // flushes the compressor after each line, so lines still arrive as they are sent.
+  'content-type': NDJSON_TYPE,
+  'cache-control': 'no-store',
+  // Proxies such as nginx would otherwise hold the lines back until the end.
+  'x-accel-buffering': 'no',
+};
 
 /**
  * Every batch of the range as NDJSON (lines: lib/contract/stream.ts), fetched in parallel parts (see
@@ -51,15 +62,10 @@ export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ quer
     },
   });
 
-  return new Response(stream, {
-    headers: {
-      // A text type so that Next's compression takes it (it skips application/x-ndjson, unknown to mime-db,
-      // and drops a Content-Encoding set here): 20,000 batches are 14 MB raw, about 2 MB gzipped, and Next
-      // flushes the compressor after each line, so lines still arrive as they are sent.
-      'content-type': NDJSON_TYPE,
-      'cache-control': 'no-store',
-      // Proxies such as nginx would otherwise hold the lines back until the end.
-      'x-accel-buffering': 'no',
-    },
-  });
+  return new Response(stream, { headers: STREAM_HEADERS });
 });
+
+/** The checks of GET (session, query) and its headers, without asking the service anything. */
+export const HEAD = route({ auth: true, query: StreamQuerySchema }, async () => new Response(null, { headers: STREAM_HEADERS }));
+
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods({ GET, HEAD });

@@ -1,0 +1,86 @@
+import 'server-only';
+import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
+import { API_CSP, HSTS, SECURITY_HEADERS } from '../security-headers.mjs';
+import { methodNotAllowed, ROUTE_METHODS } from './methods';
+import { logRequest } from './request-log';
+
+/**
+ * What each API route serves, for answering a method that can never reach it. The routes' own `OPTIONS`
+ * (lib/server/methods.ts) says the same; tests/integration/bff-routes.test.ts keeps the two equal and this
+ * list complete. Any other path is a page (or Next's 404 page), served to GET and HEAD.
+ */
+const API_ALLOW: Record<string, string> = {
+  '/api/session': 'DELETE, GET, HEAD, OPTIONS, POST',
+  '/api/batches': 'GET, HEAD, OPTIONS',
+  '/api/batches/stream': 'GET, HEAD, OPTIONS',
+  '/api/batches/export': 'GET, HEAD, OPTIONS',
+  '/api/health': 'GET, HEAD, OPTIONS',
+};
+
+export function allowedAt(pathname: string): string {
+  return API_ALLOW[pathname.replace(/(.)\/+$/, '$1')] ?? 'GET, HEAD';
+}
+
+const ROUTABLE = new Set<string>(ROUTE_METHODS);
+const NO_UPSTREAM = { upstreamCalls: 0, upstreamMs: 0, upstreamFailures: 0 };
+
+/**
+ * Whether Next can hand this request to any code of ours. TRACE it cannot anywhere: Next builds a fetch
+ * Request for the proxy and for route handlers alike, and fetch refuses TRACE (a forbidden method), so every
+ * TRACE was a 500 with a stack trace in the log. On the API, a method outside what a route module may export
+ * gets Next's bare 400.
+ */
+function unroutable(method: string, url: string): boolean {
+  return !ROUTABLE.has(method) && (method === 'TRACE' || url.startsWith('/api/'));
+}
+
+/** The request target as a URL; one that does not parse (an absolute form gone wrong) counts as `/`. */
+function parseTarget(target: string): URL {
+  try {
+    return new URL(target, 'http://app.invalid');
+  } catch {
+    return new URL('/', 'http://app.invalid');
+  }
+}
+
+/** The 405 the route itself would give, with the headers next.config.mjs gives every answer, and its log line. */
+function refuse(req: IncomingMessage, res: ServerResponse): void {
+  const started = performance.now();
+  const url = parseTarget(req.url ?? '/');
+  const response = methodNotAllowed(req.method!, allowedAt(url.pathname));
+  const headers: Record<string, string> = Object.fromEntries(response.headers);
+  for (const { key, value } of SECURITY_HEADERS) headers[key.toLowerCase()] = value;
+  headers['content-security-policy'] = API_CSP;
+  const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim();
+  if (proto === 'https') headers['strict-transport-security'] = HSTS;
+  req.resume(); // a body, if any, is not read: let it drain
+  void response.text().then((body) => {
+    res.writeHead(response.status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+    res.end(body);
+    logRequest({ method: req.method!, url: url.href }, response, started, NO_UPSTREAM);
+  });
+}
+
+const INSTALLED = Symbol.for('tsb.unroutableMethods');
+
+/**
+ * Answers, at the HTTP server and before Next, the requests Next cannot route (see `unroutable`). A hook on
+ * the server's `request` event because nothing of Next's runs early enough; GET and POST pay one Set lookup.
+ * Called once at start-up (instrumentation.ts), in the process that serves HTTP.
+ */
+export function answerUnroutableMethods(): void {
+  const proto = Server.prototype as Server & { [INSTALLED]?: true };
+  if (proto[INSTALLED]) return;
+  proto[INSTALLED] = true;
+  const emit = proto.emit;
+  proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'request') {
+      const [req, res] = args as [IncomingMessage, ServerResponse];
+      if (unroutable(req.method ?? '', req.url ?? '')) {
+        refuse(req, res);
+        return true;
+      }
+    }
+    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+  } as typeof proto.emit;
+}
