@@ -22,6 +22,8 @@ export const EnvSchema = z.object({
   SESSION_IDLE_S: seconds(30 * 60),
   SIGNIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
   SIGNIN_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Proxies in front of the app that append to X-Forwarded-For; 0: the client address is the socket's. */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Shared revocation list and token cache for several instances, e.g. redis://127.0.0.1:6379/0 */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   /** Public origin when behind a proxy that rewrites Host, e.g. https://dashboard.example.com */
@@ -37,6 +39,7 @@ export type AppConfig = {
   signInPerIp: number;
   redisUrl?: string;
   signInFailuresPerClient: number;
+  trustedProxyHops: number;
   /** iron-session passwords: the highest key seals, every key unseals. */
   sessionPasswords: Record<string, string>;
   sessionTtlS: number;
@@ -79,6 +82,7 @@ function load(env: Record<string, string | undefined>): AppConfig {
     signInPerIp: e.SIGNIN_ATTEMPTS_PER_IP,
     redisUrl: e.REDIS_URL,
     signInFailuresPerClient: e.SIGNIN_FAILURES_PER_CLIENT,
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     sessionPasswords: passwords,
     sessionTtlS: e.SESSION_TTL_S,
     sessionIdleS: e.SESSION_IDLE_S,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { AppError } from './app-error';
-import { clientIp } from './client-address';
+import { clientAddress } from './client-address';
 import { getConfig } from './config';
 import { WindowCounter } from './window-counter';
 
@@ -22,7 +22,7 @@ function counters() {
  */
 export function admitSignIn(request: Request, clientId: string): void {
   const { ip, client } = counters();
-  const address = clientIp(request);
+  const address = clientAddress(request, getConfig().trustedProxyHops);
   const wait = Math.max(ip.waitS(address), client.waitS(clientId));
   if (wait > 0) {
     throw new AppError('too_many_attempts', `too many sign-in attempts; try again in ${wait} s`, { field: 'clientId', retryAfterS: wait });
