@@ -20,9 +20,15 @@ export const EnvSchema = z.object({
   SESSION_SECRET_PREVIOUS: z.string().optional(),
   SESSION_TTL_S: seconds(12 * 3600),
   SESSION_IDLE_S: seconds(30 * 60),
+  /** Sign-in attempts per client address a minute. */
   SIGNIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
-  SIGNIN_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(10),
-  /** Shared revocation list and token cache for several instances, e.g. redis://127.0.0.1:6379/0 */
+  /** Failed sign-ins per client address in 15 minutes (the second half of them slowed down), then 15 minutes refused. */
+  SIGNIN_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Upstream auth calls per client ID a second, for all instances together when REDIS_URL is set. */
+  SIGNIN_AUTH_CALLS_PER_CLIENT: z.coerce.number().int().min(1).max(1000).default(2),
+  /** Proxies in front of the app that append to X-Forwarded-For; 0: the client address is the socket's. */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Shared revocation list, token cache and sign-in limits for several instances, e.g. redis://127.0.0.1:6379/0 */
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   /** Public origin when behind a proxy that rewrites Host, e.g. https://dashboard.example.com */
   APP_ORIGIN: z.url().optional(),
@@ -36,7 +42,9 @@ export type AppConfig = {
   concurrency: number;
   signInPerIp: number;
   redisUrl?: string;
-  signInFailuresPerClient: number;
+  signInFailuresPerIp: number;
+  signInAuthCallsPerClient: number;
+  trustedProxyHops: number;
   /** iron-session passwords: the highest key seals, every key unseals. */
   sessionPasswords: Record<string, string>;
   sessionTtlS: number;
@@ -78,7 +86,9 @@ function load(env: Record<string, string | undefined>): AppConfig {
     concurrency: e.BATCH_API_CONCURRENCY,
     signInPerIp: e.SIGNIN_ATTEMPTS_PER_IP,
     redisUrl: e.REDIS_URL,
-    signInFailuresPerClient: e.SIGNIN_FAILURES_PER_CLIENT,
+    signInFailuresPerIp: e.SIGNIN_FAILURES_PER_IP,
+    signInAuthCallsPerClient: e.SIGNIN_AUTH_CALLS_PER_CLIENT,
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     sessionPasswords: passwords,
     sessionTtlS: e.SESSION_TTL_S,
     sessionIdleS: e.SESSION_IDLE_S,

@@ -1,10 +1,14 @@
 import 'server-only';
+import { RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TokenCache } from '../batch-api';
+import { BoundedMemoryLimiter } from './bounded-memory-limiter';
 import { getConfig } from './config';
-import { sharedRedis } from './redis-connection';
+import { logLine } from './log';
+import { REDIS_PREFIX, sharedRedis } from './redis-connection';
 import { RedisRevocationStore } from './redis-revocation-store';
 import { RedisTokenStore } from './redis-token-store';
 import { MemoryRevocationStore, type RevocationStore } from './revocations';
+import { MemoryVerifiedSignIns, RedisVerifiedSignIns, verifiedKey, type VerifiedSignIns } from './verified-sign-ins';
 
 /**
  * What several instances must agree on lives in Redis when REDIS_URL is set, in this process's memory
@@ -21,4 +25,32 @@ export function revocationStore(): RevocationStore {
 export function tokenCache(): TokenCache {
   holder.__tokenCache ??= new TokenCache(getConfig().redisUrl ? new RedisTokenStore(sharedRedis()) : undefined);
   return holder.__tokenCache;
+}
+
+type LimiterOptions = { keyPrefix: string; points: number; duration: number; blockDuration?: number };
+
+/**
+ * A sign-in limiter: in Redis when REDIS_URL is set (every instance counts together), with a bounded
+ * in-memory limiter of the same settings as its insurance: while Redis cannot answer, each instance limits
+ * on its own (failing closed would lock everyone out, failing open would let guessing go unlimited); counts
+ * are not carried over either way. The insurance answers at once while the connection is not ready (ioredis
+ * would otherwise hold each command for seconds of reconnection attempts), so also for the first sign-ins
+ * of an instance whose connection is still being made. Without REDIS_URL, the bounded in-memory limiter.
+ */
+export function signInLimiter(options: LimiterOptions): RateLimiterAbstract {
+  let warned = 0;
+  const memory = new BoundedMemoryLimiter(options, undefined, () => {
+    if (Date.now() - warned < 60_000) return;
+    warned = Date.now();
+    logLine('warn', 'sign-in limiter full: new keys are not counted until some expire', { limiter: options.keyPrefix });
+  });
+  if (!getConfig().redisUrl) return memory;
+  return new RateLimiterRedis({ ...options, keyPrefix: `${REDIS_PREFIX}${options.keyPrefix}`, storeClient: sharedRedis(), insuranceLimiter: memory, rejectIfRedisNotReady: true });
+}
+
+/** Credentials verified lately (the sign-in priority lane), keyed with the newest session secret. */
+export function verifiedSignIns(): VerifiedSignIns {
+  const { redisUrl, sessionPasswords } = getConfig();
+  const newest = sessionPasswords[String(Math.max(...Object.keys(sessionPasswords).map(Number)))]!;
+  return redisUrl ? new RedisVerifiedSignIns(sharedRedis(), verifiedKey(newest)) : new MemoryVerifiedSignIns(verifiedKey(newest));
 }

@@ -6,6 +6,8 @@ const base = { BATCH_API_BASE_URL: 'http://127.0.0.1:4010', SESSION_SECRET: 's'.
 describe('configuration, validated once with the bad variable named', () => {
   it('has sensible defaults', () => {
     expect(load(base)).toMatchObject({ version: 'v2', sessionTtlS: 43_200, sessionIdleS: 1800, timeoutMs: 15_000, demo: false });
+    expect(load(base)).toMatchObject({ signInPerIp: 30, signInFailuresPerIp: 10, signInAuthCallsPerClient: 2, trustedProxyHops: 0 });
+    expect(load({ ...base, TRUSTED_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
   });
 
   it.each([
@@ -16,6 +18,10 @@ describe('configuration, validated once with the bad variable named', () => {
     [{ SESSION_TTL_S: '-5' }, 'SESSION_TTL_S'],
     [{ SESSION_IDLE_S: 'soon' }, 'SESSION_IDLE_S'],
     [{ SESSION_SECRET_PREVIOUS: 'short' }, 'SESSION_SECRET_PREVIOUS'],
+    [{ TRUSTED_PROXY_HOPS: '-1' }, 'TRUSTED_PROXY_HOPS'],
+    [{ TRUSTED_PROXY_HOPS: 'one' }, 'TRUSTED_PROXY_HOPS'],
+    [{ SIGNIN_FAILURES_PER_IP: '0' }, 'SIGNIN_FAILURES_PER_IP'],
+    [{ SIGNIN_AUTH_CALLS_PER_CLIENT: '1.5' }, 'SIGNIN_AUTH_CALLS_PER_CLIENT'],
   ])('names the variable in %j', (override, name) => {
     expect(() => load({ ...base, ...override })).toThrow(new RegExp(`Invalid configuration: ${name}`));
   });

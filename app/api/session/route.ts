@@ -4,7 +4,7 @@ import { AppError } from '@/lib/server/app-error';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { sessions } from '@/lib/server/session';
-import { admitSignIn, noteFailedSignIn } from '@/lib/server/sign-in-throttle';
+import { guardSignIn } from '@/lib/server/sign-in-throttle';
 import { clientFor } from '@/lib/server/upstream';
 
 const SignInSchema = z
@@ -16,19 +16,23 @@ const SignInSchema = z
 
 /** Sign in with the organisation's client credentials, verified against the service's auth endpoint. */
 export const POST = route({ auth: false, body: SignInSchema }, async ({ request, body, cookies }) => {
-  admitSignIn(request, body.clientId);
-  try {
-    await clientFor(body).authenticate({ fresh: true });
-  } catch (error) {
-    if (error instanceof AuthenticationError) {
-      noteFailedSignIn(body.clientId);
-      throw new AppError('credentials_refused', 'the client ID or client secret is not right', { field: 'clientSecret' });
-    }
-    throw error;
+  if (!(await guardSignIn(request, body, () => accepted(body)))) {
+    throw new AppError('credentials_refused', 'the client ID or client secret is not right', { field: 'clientSecret' });
   }
   await sessions().start(cookies, body);
   return new Response(null, { status: 204 });
 });
+
+/** One call to the auth endpoint: true when it accepts the credentials, false when it refuses them. */
+async function accepted(credentials: z.infer<typeof SignInSchema>): Promise<boolean> {
+  try {
+    await clientFor(credentials).authenticate({ fresh: true });
+    return true;
+  } catch (error) {
+    if (error instanceof AuthenticationError) return false;
+    throw error;
+  }
+}
 
 /** Who is signed in: the client ID only, never the secret. */
 export const GET = route({ auth: true }, async ({ session }) => Response.json({ clientId: session.clientId }));

@@ -1,0 +1,52 @@
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BoundedMemoryLimiter } from '@/lib/server/bounded-memory-limiter';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const rejected = (promise: Promise<unknown>) => promise.then(() => null, (r: unknown) => r);
+
+describe('BoundedMemoryLimiter', () => {
+  it('reads the size of rate-limiter-flexible’s own store (fails if the library changes its insides)', async () => {
+    const plain = new RateLimiterMemory({ points: 1, duration: 60 });
+    await plain.consume('a');
+    expect((plain as unknown as { _memoryStorage: { _storage: Map<string, unknown> } })._memoryStorage._storage.size).toBe(1);
+    const bounded = new BoundedMemoryLimiter({ points: 1, duration: 60 }, 10);
+    await bounded.consume('a');
+    expect(bounded.size).toBe(1);
+  });
+
+  it('keeps a blocked key blocked through a flood of other keys, and never holds more than its bound', async () => {
+    const onFull = vi.fn();
+    const limiter = new BoundedMemoryLimiter({ points: 2, duration: 900, blockDuration: 900 }, 100, onFull);
+    for (let i = 0; i < 3; i++) await rejected(limiter.consume('guesser'));
+    for (let i = 0; i < 1000; i++) await limiter.consume(`flood-${i}`);
+    expect(limiter.size).toBe(100);
+    expect(onFull).toHaveBeenCalled();
+    const still = await rejected(limiter.consume('guesser'));
+    expect(still).toBeInstanceOf(RateLimiterRes);
+    expect((still as RateLimiterRes).msBeforeNext).toBeGreaterThan(899_000);
+  });
+
+  it('lets a key it has no room for through uncounted, and counts it once keys expire', async () => {
+    const limiter = new BoundedMemoryLimiter({ points: 1, duration: 60 }, 2);
+    await limiter.consume('a');
+    await limiter.consume('b');
+    for (let i = 0; i < 5; i++) expect((await limiter.consume('c')).consumedPoints).toBe(0);
+    expect(await limiter.get('c')).toBeNull();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(limiter.size).toBe(0);
+    await limiter.consume('c');
+    expect(await rejected(limiter.consume('c'))).toBeInstanceOf(RateLimiterRes);
+  });
+
+  it('gives points back only to a key it holds (no bonus for a key whose window ended)', async () => {
+    const limiter = new BoundedMemoryLimiter({ points: 1, duration: 60 }, 10);
+    await limiter.reward('gone');
+    expect(await limiter.get('gone')).toBeNull();
+    await limiter.consume('here');
+    await limiter.reward('here');
+    expect((await limiter.get('here'))!.consumedPoints).toBe(0);
+  });
+});
