@@ -72,6 +72,6 @@ export function pageOf(
     end < range.to && last
       ? cursors.encode({ orgId: org.id, lower: range.lower, upper: range.upper, afterMs: org.times[end - 1]!, afterId: last.batch_id })
       : null;
-  const data = org.json.slice(start, end).join(',');
+  const data = org.jsonOf(start, end).join(',');
   return { body: `{"data":[${data}],"next_token":${JSON.stringify(next)}}`, count: end - start };
 }

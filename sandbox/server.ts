@@ -115,7 +115,7 @@ export async function startSandbox(
     const org = organisations.find((o) => o.id === check.orgId)!;
     if (version === 'v1') {
       const range = resolveRange(org, url.searchParams);
-      return streamJsonArray(res, org.json, range.from, range.to);
+      return streamJsonArray(res, org.jsonOf, range.from, range.to);
     }
     sendJson(res, 200, pageOf(org, url.searchParams, config.pageSize, cursors).body);
   }
