@@ -31,35 +31,53 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
  */
 export type TransientKind = 'unavailable' | 'rate-limited' | 'gateway' | 'connection';
 
-/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 10.2.3). */
+/** The HTTP date a server sends (IMF-fixdate, RFC 9110 5.6.7), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const IMF_FIXDATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/**
+ * Retry-After is either delay-seconds or an HTTP date (RFC 9110 10.2.3); anything else (`1.5`, `-1`, a
+ * word) is no advice at all. Date.parse alone would read `2` as a date in 2001, and so as "now".
+ */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (!IMF_FIXDATE.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** Retry-After is waited as it is, plus up to this share, so that requests told alike do not return in step. */
+const RETRY_AFTER_JITTER = 0.2;
+
 /**
- * Delay before the next attempt, or undefined when the policy says stop. `failures` counts the attempts that
- * failed so far (a 429 is not a failure); Retry-After, when the service sent one, is waited as it is (capped),
- * whatever the kind: a gateway's or a rate limiter's short Retry-After is not stretched to 3-5 s.
+ * Delay before the next attempt, or undefined when the policy says stop. `count` is how many times this kind
+ * of failure happened in this call so far: failures (503, gateway, connection) end at `maxAttempts`; 429s are
+ * not failures and end only at the deadline.
+ *
+ * - A 503 without Retry-After waits 3-5 s, as the service recommends.
+ * - Anything else waits a jittered, doubling backoff from `backoffBaseMs`, counted per kind.
+ * - Retry-After, when the service sent one, is waited as it is (capped, plus up to 20 %), and never less than
+ *   that backoff: a short one is not stretched to 3-5 s, and "0" does not make a request spin.
  */
 export function nextDelay(
   policy: RetryPolicy,
-  failures: number,
+  count: number,
   elapsedMs: number,
   retryAfterMs: number | undefined,
   random: () => number = Math.random,
   kind: TransientKind = 'unavailable',
 ): number | undefined {
-  if (kind !== 'rate-limited' && failures >= policy.maxAttempts) return undefined;
+  if (kind !== 'rate-limited' && count >= policy.maxAttempts) return undefined;
   let delay: number;
-  if (retryAfterMs !== undefined) delay = Math.min(retryAfterMs, policy.maxRetryAfterMs);
-  else if (kind === 'unavailable') delay = policy.minDelayMs + random() * (policy.maxDelayMs - policy.minDelayMs);
-  else {
-    const ceiling = Math.min(policy.maxDelayMs, policy.backoffBaseMs * 2 ** Math.max(0, failures - 1));
+  if (kind === 'unavailable' && retryAfterMs === undefined) {
+    delay = policy.minDelayMs + random() * (policy.maxDelayMs - policy.minDelayMs);
+  } else {
+    const ceiling = Math.min(policy.maxDelayMs, policy.backoffBaseMs * 2 ** Math.max(0, count - 1));
     delay = ceiling / 2 + (random() * ceiling) / 2;
+    if (retryAfterMs !== undefined) {
+      delay = Math.max(delay, Math.min(retryAfterMs, policy.maxRetryAfterMs) * (1 + RETRY_AFTER_JITTER * random()));
+    }
   }
   if (elapsedMs + delay > policy.deadlineMs) return undefined;
   return Math.round(delay);
@@ -101,8 +119,8 @@ export type RetryOptions = {
   onRetry?: (retry: { attempt: number; delayMs: number }) => void;
   /** Jitter source, injectable for deterministic tests. */
   random?: () => number;
-  /** When the caller's work began (the deadline counts from there), if before the first attempt. */
-  startedAt?: number;
+  /** Time spent on the call so far, for the deadline (by default since withRetries began). */
+  elapsed?: () => number;
 };
 
 /**
@@ -111,16 +129,18 @@ export type RetryOptions = {
  * the loop at once. The last transient failure is thrown as a ServiceUnavailableError saying how long we tried.
  */
 export async function withRetries<T>(attempt: () => Promise<T>, options: RetryOptions): Promise<T> {
-  const started = options.startedAt ?? Date.now();
+  const started = Date.now();
+  const elapsedOf = options.elapsed ?? (() => Date.now() - started);
   let failures = 0;
+  let limited = 0;
   for (let n = 1; ; n++) {
     try {
       return await attempt();
     } catch (error) {
       if (!(error instanceof TransientFailure)) throw error;
-      if (error.kind !== 'rate-limited') failures++;
-      const elapsed = Date.now() - started;
-      const delay = nextDelay(options.policy, failures, elapsed, error.retryAfterMs, options.random, error.kind);
+      const count = error.kind === 'rate-limited' ? ++limited : ++failures;
+      const elapsed = Math.round(elapsedOf());
+      const delay = nextDelay(options.policy, count, elapsed, error.retryAfterMs, options.random, error.kind);
       if (delay === undefined) {
         const { failure } = error;
         throw new ServiceUnavailableError(

@@ -10,37 +10,68 @@ describe('retry policy', () => {
   });
 
   it('waits a short, doubling, jittered delay after a gateway error or a dropped connection, and after a 429 without Retry-After', () => {
+    // `count` is per kind: withRetries counts 429s apart from failures (see the loop's tests below).
     for (const kind of ['gateway', 'connection', 'rate-limited'] as const) {
-      expect([1, 2, 3, 4, 5].map((failures) => nextDelay(DEFAULT_RETRY_POLICY, failures, 0, undefined, () => 1, kind))).toEqual([500, 1000, 2000, 4000, 5000].map((d, i) => (kind === 'rate-limited' || i < 3 ? d : undefined)));
+      expect([1, 2, 3, 4, 5].map((count) => nextDelay(DEFAULT_RETRY_POLICY, count, 0, undefined, () => 1, kind))).toEqual([500, 1000, 2000, 4000, 5000].map((d, i) => (kind === 'rate-limited' || i < 3 ? d : undefined)));
       expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, undefined, () => 0, kind)).toBe(250);
     }
   });
 
-  it('waits a shorter Retry-After as it is, whatever the kind: not 3-5 s', () => {
-    for (const kind of ['unavailable', 'rate-limited', 'gateway'] as const) expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, 1000, Math.random, kind)).toBe(1000);
+  it('waits a shorter Retry-After as it is (plus up to 20 %), whatever the kind: not 3-5 s', () => {
+    for (const kind of ['unavailable', 'rate-limited', 'gateway'] as const) {
+      expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, 1000, () => 0, kind)).toBe(1000);
+      expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, 1000, () => 1, kind)).toBe(1200);
+    }
+  });
+
+  it('never less than the backoff: Retry-After 0 (or a date gone by) does not make a request spin', () => {
+    for (const kind of ['unavailable', 'rate-limited', 'gateway'] as const) {
+      const expected = kind === 'rate-limited' ? [250, 500, 1000, 2000] : [250, 500, 1000, undefined]; // 4 failures end it
+      expect([1, 2, 3, 4].map((n) => nextDelay(DEFAULT_RETRY_POLICY, n, 0, 0, () => 0, kind))).toEqual(expected);
+    }
   });
 
   it('a 429 does not use up the attempts: only the deadline ends waiting for the service to take us', () => {
-    expect(nextDelay(DEFAULT_RETRY_POLICY, 0, 10_000, 1000, Math.random, 'rate-limited')).toBe(1000);
-    expect(nextDelay(DEFAULT_RETRY_POLICY, 0, 29_500, 1000, Math.random, 'rate-limited')).toBeUndefined();
+    expect(nextDelay(DEFAULT_RETRY_POLICY, 9, 10_000, 1000, () => 0, 'rate-limited')).toBe(2500);
+    expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 29_500, 1000, () => 0, 'rate-limited')).toBeUndefined();
+  });
+
+  it('keeps asking through a persistent 429 with Retry-After: 0 a bounded number of times (it spun 769 times a second)', async () => {
+    vi.useFakeTimers();
+    let calls = 0;
+    const attempt = async () => {
+      calls++;
+      throw new TransientFailure(new ServiceUnavailableError('too many', 0, { status: 429, kind: 'rate-limited' }), 'rate-limited', 0);
+    };
+    const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY }).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+    expect(await result).toBeInstanceOf(ServiceUnavailableError);
+    expect(calls).toBeLessThanOrEqual(12);
+    vi.useRealTimers();
   });
 
   it('honours Retry-After, capped', () => {
-    expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, 7000)).toBe(7000);
-    expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, 0)).toBe(0);
-    expect(nextDelay({ ...DEFAULT_RETRY_POLICY, maxRetryAfterMs: 2000 }, 1, 0, 60_000)).toBe(2000);
+    expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, 7000, () => 0)).toBe(7000);
+    // Not 0: a Retry-After of 0 waits the shortest backoff (it made requests spin, see below).
+    expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, 0, () => 0)).toBe(250);
+    expect(nextDelay({ ...DEFAULT_RETRY_POLICY, maxRetryAfterMs: 2000 }, 1, 0, 60_000, () => 0)).toBe(2000);
+    const jittered = nextDelay(DEFAULT_RETRY_POLICY, 1, 0, 7000)!;
+    expect(jittered).toBeGreaterThanOrEqual(7000);
+    expect(jittered).toBeLessThanOrEqual(8400);
   });
 
   it('stops after the last attempt and before the deadline', () => {
     expect(nextDelay(DEFAULT_RETRY_POLICY, DEFAULT_RETRY_POLICY.maxAttempts, 0, undefined)).toBeUndefined();
-    expect(nextDelay({ ...DEFAULT_RETRY_POLICY, deadlineMs: 10_000 }, 1, 8000, 3000)).toBeUndefined();
-    expect(nextDelay({ ...DEFAULT_RETRY_POLICY, deadlineMs: 10_000 }, 1, 6000, 3000)).toBe(3000);
+    expect(nextDelay({ ...DEFAULT_RETRY_POLICY, deadlineMs: 10_000 }, 1, 8000, 3000, () => 0)).toBeUndefined();
+    expect(nextDelay({ ...DEFAULT_RETRY_POLICY, deadlineMs: 10_000 }, 1, 6000, 3000, () => 0)).toBe(3000);
   });
 
-  it('reads Retry-After as seconds or an HTTP date', () => {
+  it('reads Retry-After as seconds or an HTTP date, nothing else', () => {
     expect(parseRetryAfter('4')).toBe(4000);
     expect(parseRetryAfter(null)).toBeUndefined();
     expect(parseRetryAfter('soon')).toBeUndefined();
+    // Date.parse would read these as dates in 2001, and so as "now".
+    for (const lenient of ['1.5', '-1', '2x', '2 s']) expect(parseRetryAfter(lenient)).toBeUndefined();
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:10 GMT', now)).toBe(10_000);
     expect(parseRetryAfter('Wed, 31 Dec 2025 00:00:10 GMT', now)).toBe(0);
@@ -85,7 +116,7 @@ describe('the retry loop', () => {
   it('waits what the service asks for in Retry-After instead', async () => {
     vi.useFakeTimers();
     const { at, attempt } = flaky(1, 1200);
-    const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY });
+    const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY, random: () => 0 });
     await vi.runAllTimersAsync();
     expect(await result).toBe('answer');
     expect(at[1]! - at[0]!).toBe(1200);
@@ -146,7 +177,7 @@ describe('the retry loop’s deadline', () => {
     const attempt = async () => {
       throw new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503 }), 'unavailable');
     };
-    const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY, random: () => 0, startedAt: began }).catch((e: unknown) => e);
+    const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY, random: () => 0, elapsed: () => Date.now() - began }).catch((e: unknown) => e);
     await vi.runAllTimersAsync();
     // 25 s gone, a 3 s wait fits under the 30 s deadline, a second one does not.
     expect(((await result) as Error).message).toBe('down (gave up after 2 attempts in 28000 ms)');
