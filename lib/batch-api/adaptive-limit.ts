@@ -5,12 +5,21 @@ export type GateOutcome =
   /** 429: more requests at once than the service (or its gateway) allows. */
   | 'limited'
   /** 503, a gateway's 502 or 504, a dropped connection: the service is struggling. */
-  | 'failed';
+  | 'failed'
+  /** The request was abandoned (the person left): nothing learned about the service. */
+  | 'cancelled';
 
-/** Taken around every HTTP exchange with the service (not around the waits between retries). */
+/**
+ * Held by a request while it talks to the service: from its first exchange to its last, through the waits
+ * between retries after a failure, but given back while it waits out a 429 (the limit has learned what the
+ * service carries, and the request queues again, ahead of first tries).
+ */
 export interface ConcurrencyGate {
-  acquire(signal?: AbortSignal): Promise<void>;
+  /** `retry`: the request comes back after a 429's wait, and goes ahead of those not tried yet. */
+  acquire(signal?: AbortSignal, options?: { retry?: boolean }): Promise<void>;
   release(outcome: GateOutcome): void;
+  /** How an exchange went, told while the slot is kept for the retry. */
+  note(outcome: GateOutcome): void;
 }
 
 /**
@@ -19,8 +28,9 @@ export interface ConcurrencyGate {
  * - a 429 says how much it carries: the limit drops to the requests still in flight (which it accepted), and
  *   that level is remembered as the service's ceiling;
  * - a 503 or a gateway error says it struggles: the limit halves;
- * - after a run of successes as long as the limit, it grows by one; above a ceiling a 429 showed, only after a
- *   run eight times as long, since each probe there costs one request a Retry-After of waiting.
+ * - after a run of successes as long as the limit, it grows by one; past a ceiling a 429 showed, only after a
+ *   run eight times as long, since each probe there costs one request a Retry-After of waiting. A probe past
+ *   the ceiling that holds forgets it (the limit was a burst, or it was raised): growth is as usual again.
  */
 export class AdaptiveLimit implements ConcurrencyGate {
   private inFlight = 0;
@@ -35,8 +45,11 @@ export class AdaptiveLimit implements ConcurrencyGate {
     this.limit = max;
   }
 
-  /** Resolves when a request may start; every acquire must be followed by exactly one release. */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a request may start; every acquire must be followed by exactly one release. A retry waits
+   * ahead of first tries: it has waited already.
+   */
+  async acquire(signal?: AbortSignal, options: { retry?: boolean } = {}): Promise<void> {
     signal?.throwIfAborted();
     if (this.inFlight < this.limit) {
       this.inFlight++;
@@ -52,13 +65,19 @@ export class AdaptiveLimit implements ConcurrencyGate {
         this.waiting = this.waiting.filter((w) => w !== wake);
         reject(signal!.reason);
       };
-      this.waiting.push(wake);
+      if (options.retry) this.waiting.unshift(wake);
+      else this.waiting.push(wake);
       signal?.addEventListener('abort', abort, { once: true });
     });
   }
 
   release(outcome: GateOutcome): void {
     this.inFlight--;
+    this.note(outcome);
+    while (this.inFlight < this.limit && this.waiting.length > 0) this.waiting.shift()!();
+  }
+
+  note(outcome: GateOutcome): void {
     if (outcome === 'limited') {
       this.successes = 0;
       this.limit = Math.max(1, Math.min(this.limit - 1, this.inFlight));
@@ -66,10 +85,10 @@ export class AdaptiveLimit implements ConcurrencyGate {
     } else if (outcome === 'failed') {
       this.successes = 0;
       this.limit = Math.max(1, Math.floor(this.limit / 2));
-    } else if (this.limit < this.max && ++this.successes >= this.limit * (this.limit >= this.ceiling ? 8 : 1)) {
+    } else if (outcome === 'ok' && this.limit < this.max && ++this.successes >= this.limit * (this.limit >= this.ceiling ? 8 : 1)) {
       this.successes = 0;
+      if (this.limit > this.ceiling) this.ceiling = Infinity;
       this.limit++;
     }
-    while (this.inFlight < this.limit && this.waiting.length > 0) this.waiting.shift()!();
   }
 }

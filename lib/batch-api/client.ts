@@ -8,6 +8,7 @@ import {
   describeDetail,
   InvalidInputError,
   ServiceUnavailableError,
+  TimeoutError,
   TokenRejectedError,
   UnexpectedError,
 } from './errors';
@@ -144,10 +145,18 @@ export class BatchApiClient {
   }
 
   /**
-   * GET with a bearer token, retried as the retry policy says. A 401 means this token is no longer good (it
-   * expired during a wait, it was revoked): a newer one is fetched and the request repeated, as often as the
-   * deadline allows. Only a token issued during this very attempt and refused at once ends the call
-   * (TokenRejectedError): then the service misbehaves, and the credentials are not to blame.
+   * GET with a bearer token, retried as the retry policy says.
+   *
+   * - A 401 means this token is no longer good (it expired during a wait, it was revoked): a newer one is
+   *   fetched and the request repeated, in every attempt. A token renewed within one attempt (no wait since)
+   *   and refused at once ends the call as TokenRejectedError: the service misbehaves, the credentials are fine.
+   * - Fetching a token is part of the attempt: a gateway error or an outage at the auth endpoint while a
+   *   token is renewed is retried like the GET's own. (A sign-in's POST alone, authenticate(), is never retried.)
+   * - The gate (see ConcurrencyGate) is held from the first exchange to the last, through the waits after a
+   *   failure, so that a retry comes right after the requests already sent (a retry queued behind fresh
+   *   requests can meet a periodic fault again and again); a 429 gives the slot back for its wait.
+   * - The deadline counts the call's own time: the token fetch and every wait, not the time spent queued at
+   *   the gate behind other requests of the same load.
    */
   private async get<S extends z.ZodType>(
     path: string,
@@ -155,62 +164,97 @@ export class BatchApiClient {
     schema: S,
     { signal, onRetry, gate }: RequestOptions = {},
   ): Promise<z.infer<S>> {
-    // The deadline covers the whole call, a token fetched first included.
     const startedAt = Date.now();
-    let token = await this.tokens.get(this.tokenKey, () => this.fetchToken());
+    let queuedMs = 0;
+    let token: CachedToken | undefined;
+    let held = false;
+    let requeued = false;
+    const enter = async () => {
+      if (!gate || held) return;
+      const since = Date.now();
+      await gate.acquire(signal, { retry: requeued });
+      queuedMs += Date.now() - since;
+      held = true;
+    };
+    const leave = (outcome: GateOutcome) => {
+      if (held) gate!.release(outcome);
+      held = false;
+    };
     const attempt = async (): Promise<z.infer<S>> => {
-      const began = Date.now();
+      await enter();
+      let renewed = false;
+      token ??= await asTransient(this.tokens.get(this.tokenKey, () => this.fetchToken()));
       for (;;) {
-        const response = await this.exchange(path, query, token.token, signal, gate);
-        if (response.status !== 401) return parseWith(schema, ensureOk(path, response, query), 'response', response.status);
-        if (token.issuedAt >= began) {
-          throw new TokenRejectedError(`${path} refused an access token issued ${Date.now() - token.issuedAt} ms before`, { status: 401 });
+        const response = await this.exchange(path, query, token.token, signal);
+        if (response.status === 401) {
+          if (renewed) throw new TokenRejectedError(`${path} refused an access token renewed for this very request`, { status: 401 });
+          renewed = true;
+          token = await asTransient(this.tokens.renew(this.tokenKey, token, () => this.fetchToken()));
+          continue;
         }
-        token = await this.tokens.renew(this.tokenKey, token, () => this.fetchToken());
+        const kind = TRANSIENT[response.status];
+        if (kind !== undefined) throw transientFailure(path, response, kind, this.retry);
+        return parseWith(schema, ensureOk(path, response, query), 'response', response.status);
       }
     };
-    return withRetries(attempt, { policy: this.retry, signal, onRetry, random: this.random, startedAt });
-  }
-
-  /**
-   * One GET through the gate. What is worth another attempt (see TRANSIENT, and a connection that failed or
-   * dropped) is thrown as a TransientFailure; the gate hears how the exchange went.
-   */
-  private async exchange(
-    path: string,
-    query: Record<string, string | undefined>,
-    bearer: string,
-    signal?: AbortSignal,
-    gate?: ConcurrencyGate,
-  ): Promise<RawResponse> {
-    await gate?.acquire(signal);
-    let outcome: GateOutcome = 'ok';
-    try {
-      let response: RawResponse;
+    const tryAgain = async () => {
       try {
-        response = await send(this.transport, { method: 'GET', path, query, bearer, signal });
+        return await attempt();
       } catch (error) {
-        if (error instanceof ServiceUnavailableError) {
-          outcome = 'failed';
-          throw new TransientFailure(error, 'connection');
+        if (error instanceof TransientFailure) {
+          if (error.kind === 'rate-limited') {
+            leave('limited');
+            requeued = true;
+          } else gate?.note('failed');
         }
-        if (!signal?.aborted) outcome = 'failed'; // a timeout; an abort says nothing about the service
         throw error;
       }
-      const kind = TRANSIENT[response.status];
-      if (kind === undefined) return response;
-      outcome = kind === 'rate-limited' ? 'limited' : 'failed';
-      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-      const failure = new ServiceUnavailableError(
-        `${path} answered ${response.status}`,
-        Math.ceil((retryAfterMs ?? this.retry.maxDelayMs) / 1000),
-        { status: response.status, kind, serviceDetail: describeDetail(safeJson(response.text))?.text },
-      );
-      throw new TransientFailure(failure, kind, retryAfterMs);
-    } finally {
-      gate?.release(outcome);
+    };
+    const elapsed = () => Date.now() - startedAt - queuedMs;
+    try {
+      const result = await withRetries(tryAgain, { policy: this.retry, signal, onRetry, random: this.random, elapsed });
+      leave('ok');
+      return result;
+    } catch (error) {
+      // A timeout or a failure that outlasted the retries counts against the service; the person leaving
+      // (an abort) says nothing of it, and a refusal of the request itself is an answer.
+      if (signal?.aborted) leave('cancelled');
+      else leave(error instanceof TimeoutError || error instanceof ServiceUnavailableError ? 'failed' : 'ok');
+      throw error;
     }
   }
+
+  /** One GET; a connection that failed or dropped is a TransientFailure, any answer is returned as it is. */
+  private async exchange(path: string, query: Record<string, string | undefined>, bearer: string, signal?: AbortSignal): Promise<RawResponse> {
+    try {
+      return await send(this.transport, { method: 'GET', path, query, bearer, signal });
+    } catch (error) {
+      if (error instanceof ServiceUnavailableError) throw new TransientFailure(error, 'connection');
+      throw error;
+    }
+  }
+}
+
+/** A token fetch whose failure is worth another attempt (the auth endpoint unavailable, a gateway error). */
+async function asTransient(token: Promise<CachedToken>): Promise<CachedToken> {
+  try {
+    return await token;
+  } catch (error) {
+    if (error instanceof ServiceUnavailableError) throw new TransientFailure(error, error.kind, error.retryAfterMs);
+    throw error;
+  }
+}
+
+/** A transient answer (see TRANSIENT) as the failure to retry, with the service's Retry-After and sentence. */
+function transientFailure(path: string, response: RawResponse, kind: TransientKind, policy: RetryPolicy): TransientFailure {
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+  const failure = new ServiceUnavailableError(`${path} answered ${response.status}`, Math.ceil((retryAfterMs ?? policy.maxDelayMs) / 1000), {
+    status: response.status,
+    kind,
+    retryAfterMs,
+    serviceDetail: describeDetail(safeJson(response.text))?.text,
+  });
+  return new TransientFailure(failure, kind, retryAfterMs);
 }
 
 /**
@@ -232,7 +276,15 @@ function ensureOk(path: string, response: RawResponse, query: Record<string, str
     throw new InvalidInputError(detail?.text ?? 'The service refused the request as invalid', { field, status });
   }
   const kind = TRANSIENT[status];
-  if (kind) throw new ServiceUnavailableError(`${path} answered ${status}`, 5, { status, kind, serviceDetail: detail?.text });
+  if (kind) {
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    throw new ServiceUnavailableError(`${path} answered ${status}`, Math.ceil((retryAfterMs ?? 5000) / 1000), {
+      status,
+      kind,
+      retryAfterMs,
+      serviceDetail: detail?.text,
+    });
+  }
   throw new UnexpectedError(`${path} answered ${status}`, { status, serviceDetail: detail?.text });
 }
 

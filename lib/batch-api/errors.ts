@@ -63,13 +63,17 @@ export class ServiceUnavailableError extends BatchApiError {
   declare readonly retryAfterS: number;
   readonly kind: TransientKind;
 
+  /** The service's own Retry-After, in ms, when it sent one (retryAfterS is advice for people either way). */
+  readonly retryAfterMs: number | undefined;
+
   constructor(
     message: string,
     retryAfterS: number,
-    options: BatchApiErrorOptions & { kind?: TransientKind } = {},
+    options: BatchApiErrorOptions & { kind?: TransientKind; retryAfterMs?: number } = {},
   ) {
     super('unavailable', message, { ...options, retryAfterS });
     this.kind = options.kind ?? 'unavailable';
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 
@@ -112,16 +116,31 @@ function locField(loc: unknown): string | undefined {
   return path.length ? path.join('.') : undefined;
 }
 
-/** One item of a detail: `field: message` when it has a message and names a field, its message, or its JSON. */
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+/** A list of messages, as frameworks that answer by field give each field (Django REST, Rails). */
+const messages = (value: unknown): string | undefined =>
+  Array.isArray(value) && value.length > 0 && value.every((v) => text(v)) ? value.join(' ') : undefined;
+
+/**
+ * One item of a detail, as a sentence: `field: message` when it has a message and names a field; a field map
+ * (`{start_date: ["Enter a valid date."]}`) as `field: messages` per field; a bare `code`; otherwise its JSON.
+ * An empty message says nothing: the field alone is named as refused.
+ */
 function describeItem(item: unknown): ServiceDetail {
-  if (typeof item === 'string') return { text: item };
-  if (!item || typeof item !== 'object') return { text: JSON.stringify(item) };
+  if (text(item)) return { text: item as string };
+  if (!item || typeof item !== 'object' || Array.isArray(item)) return { text: JSON.stringify(item) };
   const record = item as Record<string, unknown>;
-  const message = MESSAGE_KEYS.map((k) => record[k]).find((v) => typeof v === 'string') as string | undefined;
-  if (message === undefined) return { text: JSON.stringify(item) };
-  const named = FIELD_KEYS.map((k) => record[k]).find((v) => typeof v === 'string' && v !== '') as string | undefined;
+  const message = MESSAGE_KEYS.map((k) => text(record[k])).find((v) => v !== undefined);
+  const named = FIELD_KEYS.map((k) => text(record[k])).find((v) => v !== undefined);
   const field = locField(record.loc) ?? named;
-  return { text: field ? `${field}: ${message}` : message, field };
+  if (message !== undefined) return { text: field ? `${field}: ${message}` : message, field };
+  if (field) return { text: `${field}: refused`, field };
+  const entries = Object.entries(record);
+  if (entries.length === 1 && entries[0]![0] === 'code' && text(entries[0]![1])) return { text: entries[0]![1] as string };
+  if (entries.length > 0 && entries.every(([, v]) => messages(v) !== undefined)) {
+    return { text: entries.map(([k, v]) => `${k}: ${messages(v)}`).join('; '), field: entries[0]![0] };
+  }
+  return { text: JSON.stringify(item) };
 }
 
 /**

@@ -235,13 +235,11 @@ describe('what the browser is told about a real deployment’s answers', () => {
 
   it.each(['gateway-502', 'gateway-504'])('a gateway’s HTML pages (%s), still there after the retries, are told in our words only', async (kind) => {
     await control(sandbox(), 'POST', '/_sandbox/inject', { kind, count: 20 });
-    const started = performance.now();
     const response = await onFakeClock(() => batches.GET(request('/api/batches', { cookie })));
     expect(response.status).toBe(503);
     const detail = await detailOf(response);
     expect(detail).toBe('Batch Data Service unavailable: a gateway in front of it got no answer from it; try again shortly');
     for (const leak of ['<', 'nginx', 'Bad Gateway', 'Time-out', '/v2/']) expect(detail).not.toContain(leak);
-    expect(performance.now() - started).toBeLessThan(1500); // the waits were on the fake clock
   });
 
   it('a list-shaped validation detail becomes one sentence naming the field', async () => {

@@ -81,6 +81,19 @@ describe('AdaptiveLimit', () => {
     expect(limit.limit).toBe(3);
   });
 
+  it('a request that keeps its slot for a retry is heard without giving the slot back; a retry queues first', async () => {
+    const limit = new AdaptiveLimit(4);
+    for (let i = 0; i < 4; i++) await limit.acquire();
+    limit.note('failed'); // a 503: the limit halves, the four in flight stay in flight
+    expect(limit.limit).toBe(2);
+    const order: string[] = [];
+    const first = limit.acquire().then(() => order.push('first try'));
+    const retry = limit.acquire(undefined, { retry: true }).then(() => order.push('retry'));
+    for (let i = 0; i < 3; i++) limit.release('ok');
+    await Promise.all([first, retry]);
+    expect(order).toEqual(['retry', 'first try']);
+  });
+
   it('a waiter leaves when its signal aborts', async () => {
     const limit = new AdaptiveLimit(1);
     await limit.acquire();

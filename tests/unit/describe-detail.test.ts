@@ -39,3 +39,15 @@ describe('describeDetail: object-shaped details frameworks answer', () => {
     expect(text.endsWith('…')).toBe(true);
   });
 });
+
+describe('describeDetail: the shapes other frameworks answer', () => {
+  it('a field map, a bare code, an empty message: each a readable sentence naming the field', () => {
+    expect(describeDetail({ detail: { start_date: ['Enter a valid date/time.'] } })).toEqual({ text: 'start_date: Enter a valid date/time.', field: 'start_date' });
+    expect(describeDetail({ detail: { start_date: ['too early'], end_date: ['too late', 'and odd'] } })).toEqual({
+      text: 'start_date: too early; end_date: too late and odd',
+      field: 'start_date',
+    });
+    expect(describeDetail({ detail: { code: 'rate_limited' } })).toEqual({ text: 'rate_limited' });
+    expect(describeDetail({ detail: [{ loc: ['query', 'end_date'], message: '' }] })).toEqual({ text: 'end_date: refused', field: 'end_date' });
+  });
+});
