@@ -70,7 +70,8 @@ export async function send(options: TransportOptions, request: Request): Promise
       redirect: 'error',
     });
     const text = await response.text();
-    report(response.status, undefined, rawBodyOf(response.status, text));
+    // Never the body of an answer to a request that carried credentials: a gateway's page may echo them.
+    report(response.status, undefined, request.form ? undefined : rawBodyOf(response.status, text));
     return { status: response.status, headers: response.headers, text };
   } catch (error) {
     if (request.signal?.aborted) {
