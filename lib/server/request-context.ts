@@ -26,5 +26,6 @@ export function recordUpstreamCall(call: UpstreamCall): void {
   if (!stats) return;
   stats.upstreamCalls++;
   stats.upstreamMs += call.durationMs;
-  if (call.status === null || call.status >= 500) stats.upstreamFailures++;
+  // A call abandoned because the person left is no failure of the service.
+  if (call.error !== 'aborted' && (call.status === null || call.status >= 500)) stats.upstreamFailures++;
 }
