@@ -19,6 +19,8 @@ export interface TokenStore {
    * null when another instance holds it (and will store the token it fetches).
    */
   lock?(key: string, ttlMs: number): Promise<(() => Promise<void>) | null>;
+  /** Whether another instance still holds that lock (it may have failed and let go without a token). */
+  isLocked?(key: string): Promise<boolean>;
 }
 
 export class MemoryTokenStore implements TokenStore {
@@ -110,13 +112,17 @@ export class TokenCache {
     return promise;
   }
 
-  /** Another instance is fetching: its token, once stored (newer than `after`), or undefined when the lock lapses. */
+  /**
+   * Another instance is fetching: its token, once stored (newer than `after`), or undefined when its lock is
+   * gone without one (it failed: we fetch ourselves at once) or lapses.
+   */
   private async awaitOthers(key: string, after: number): Promise<CachedToken | undefined> {
     const until = this.now() + LOCK_MS;
     while (this.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       const cached = await this.usable(key);
       if (cached && cached.issuedAt > after) return cached;
+      if (this.store.isLocked && !(await this.store.isLocked(key))) return undefined;
     }
     return undefined;
   }

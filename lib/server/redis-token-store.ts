@@ -7,6 +7,7 @@ import { REDIS_PREFIX } from './redis-connection';
 /** Compare-and-delete: drop the token only while it is still the one the service refused. */
 const DELETE_IF =
   "local v = redis.call('get', KEYS[1]) if v and cjson.decode(v).token == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+const UNKNOWN_LIFETIME_MS = 86_400_000;
 /** Release a lock only while it is still ours (it may have lapsed and been taken by another instance). */
 const UNLOCK_IF = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
@@ -34,9 +35,10 @@ export class RedisTokenStore implements TokenStore {
 
   async set(key: string, value: CachedToken) {
     const k = `${REDIS_PREFIX}token:${key}`;
+    // A token of unknown lifetime is kept a day at most: the tokens of secrets since changed do not pile up.
+    const ttl = value.expiresAt === null ? UNKNOWN_LIFETIME_MS : Math.max(1, value.expiresAt - this.now());
     try {
-      if (value.expiresAt === null) await this.redis.set(k, JSON.stringify(value));
-      else await this.redis.set(k, JSON.stringify(value), 'PX', Math.max(1, value.expiresAt - this.now()));
+      await this.redis.set(k, JSON.stringify(value), 'PX', ttl);
     } catch {
       // This instance keeps working; others fetch their own token.
     }
@@ -47,6 +49,14 @@ export class RedisTokenStore implements TokenStore {
       await this.redis.eval(DELETE_IF, 1, `${REDIS_PREFIX}token:${key}`, token);
     } catch {
       // A refused token left behind is refused again and replaced.
+    }
+  }
+
+  async isLocked(key: string): Promise<boolean> {
+    try {
+      return (await this.redis.exists(`${REDIS_PREFIX}token-lock:${key}`)) === 1;
+    } catch {
+      return false;
     }
   }
 

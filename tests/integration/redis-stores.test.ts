@@ -39,9 +39,9 @@ describe('Redis stores (a real redis-server)', () => {
     expect((await store.get('org'))?.token).toBe('first');
     await store.delete('org', 'first');
     expect(await store.get('org')).toBeUndefined();
-    // A token without a known lifetime is kept until refused.
+    // A token without a known lifetime is kept until refused, or a day at most.
     await store.set('open', { token: 't', expiresAt: null, issuedAt: NOW });
-    expect(await redis.pttl(`${REDIS_PREFIX}token:open`)).toBe(-1);
+    expect(await redis.pttl(`${REDIS_PREFIX}token:open`)).toBeGreaterThan(86_399_000);
   });
 
   it('revocations: refused until the session would have expired, then forgotten', async () => {
@@ -89,6 +89,30 @@ describe('one token fetch for all instances (a real redis-server)', () => {
     const renewed = await Promise.all(instances.map((cache) => cache.renew('org-x', tokens[0]!, fetchToken)));
     expect(fetches).toBe(2);
     expect(new Set(renewed.map((t) => t.token))).toEqual(new Set(['t2']));
+  });
+
+  it('an instance whose fetch failed lets go of the lock: the others fetch at once instead of waiting it out', async () => {
+    const { TokenCache } = await import('@/lib/batch-api/token-cache');
+    await redis.del(`${REDIS_PREFIX}token:org-z`, `${REDIS_PREFIX}token-lock:org-z`);
+    const failing = new TokenCache(new RedisTokenStore(redis));
+    const waiting = new TokenCache(new RedisTokenStore(redis));
+    let fetches = 0;
+    const slowFailure = async () => {
+      fetches++;
+      await new Promise((r) => setTimeout(r, 100));
+      throw new Error('auth endpoint down');
+    };
+    const started = Date.now();
+    const [first, second] = await Promise.allSettled([
+      failing.get('org-z', slowFailure),
+      (async () => {
+        await new Promise((r) => setTimeout(r, 20)); // the first instance holds the lock by now
+        return waiting.get('org-z', async () => ({ token: `t${++fetches}`, expiresAt: null, issuedAt: Date.now() }));
+      })(),
+    ]);
+    expect(first.status).toBe('rejected');
+    expect(second).toMatchObject({ status: 'fulfilled', value: { token: 't2' } });
+    expect(Date.now() - started).toBeLessThan(4000); // not the lock's 5 s
   });
 
   it('a sign-in proves the credentials itself: it never waits for another instance’s token', async () => {
