@@ -57,6 +57,7 @@ export class SignInThrottle {
     // guesses from one address cannot outrun the count, and each waits as the failures before it (in flight
     // included) ask.
     const reserved = await consume(failures, address, 'too many failed sign-ins from this address');
+    const reservedAt = Date.now();
     let refused = false;
     try {
       await sleep(failureDelayMs(reserved.consumedPoints - 1, failures.points));
@@ -66,7 +67,9 @@ export class SignInThrottle {
       if (accepted) await verified.add(credentials);
       return accepted;
     } finally {
-      if (!refused) await failures.reward(address).catch(() => undefined);
+      // Given back only into the window it was taken from: after that window (a long wait and a slow auth
+      // call), a reward would open a new one below zero, an allowance of extra failures.
+      if (!refused && Date.now() - reservedAt < reserved.msBeforeNext) await failures.reward(address).catch(() => undefined);
     }
   }
 }

@@ -68,20 +68,42 @@ describe('sign-in limits in Redis (a real redis-server)', () => {
     expect(lane[0]).not.toContain('right');
     expect(await redis.pttl(lane[0]!)).toBeGreaterThan(6 * 24 * 3600_000);
 
-    // Another instance spent this second's 2 auth calls for the client ID (held for 1.5 s here): B's guesses
+    // Another instance spent this second's 2 auth calls for the client ID (held for 3 s here, well past the poll below on a busy machine): B's guesses
     // queue (4) or are refused (4), and B lets the right secret past them, with its one auth call.
-    await redis.set('tsb:signin-auth:id:org', '2', 'PX', 1500);
+    await redis.set('tsb:signin-auth:id:org', '2', 'PX', 3000);
     calls = 0;
     const settled: (AppError | null)[] = [];
     const waiting = Array.from({ length: 8 }, (_, i) =>
       refusal(b.guard(`192.0.2.${10 + i}`, guess(i), counted(guess(i)))).then((outcome) => void settled.push(outcome)),
     );
-    await expect.poll(() => settled.length, { interval: 5, timeout: 1000 }).toBe(4);
+    await expect.poll(() => settled.length, { interval: 5, timeout: 2000 }).toBe(4);
     expect(settled[0]).toMatchObject({ code: 'too_many_attempts', field: 'clientId', retryAfterS: 2 });
     expect(calls).toBe(0);
     expect(await b.guard('192.0.2.30', RIGHT, counted(RIGHT))).toBe(true);
     expect(calls).toBe(1);
     await Promise.all(waiting);
+  });
+
+  it('a failure reserved in Redis is given back only into its own window (after it, no allowance below zero)', async () => {
+    const { RateLimiterRedis } = await import('rate-limiter-flexible');
+    const { BoundedMemoryLimiter } = await import('@/lib/server/bounded-memory-limiter');
+    const { ClientQueue } = await import('@/lib/server/client-queue');
+    const { MemoryVerifiedSignIns, verifiedKey } = await import('@/lib/server/verified-sign-ins');
+    const { SignInThrottle } = await import('@/lib/server/sign-in-throttle');
+    // A window of one second, so that one slow sign-in outlives it.
+    const failures = new RateLimiterRedis({ storeClient: redis, keyPrefix: 'test-failures', points: 2, duration: 1, blockDuration: 60 });
+    const throttle = new SignInThrottle({
+      attempts: new BoundedMemoryLimiter({ keyPrefix: 'a', points: 100, duration: 60 }),
+      failures,
+      queue: new ClientQueue(new BoundedMemoryLimiter({ keyPrefix: 'q', points: 100, duration: 1 })),
+      verified: new MemoryVerifiedSignIns(verifiedKey('s'.repeat(32))),
+      sleep: async () => {},
+    });
+    const slow = async () => (await new Promise((r) => setTimeout(r, 1200)), true);
+    expect(await throttle.guard('198.51.100.9', RIGHT, slow)).toBe(true);
+    expect(await throttle.guard('198.51.100.9', guess(1), check(guess(1)))).toBe(false);
+    expect(await throttle.guard('198.51.100.9', guess(2), check(guess(2)))).toBe(false);
+    expect(await refusal(throttle.guard('198.51.100.9', RIGHT, check(RIGHT)))).toMatchObject({ code: 'too_many_attempts' });
   });
 
   it('a Redis that cannot answer: each instance limits in memory instead; nobody is locked out, guessing stays limited', async () => {

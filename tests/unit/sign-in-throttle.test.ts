@@ -63,6 +63,21 @@ describe('sign-in throttle: per address', () => {
     expect(await outcome(throttle.guard('a', RIGHT, async () => true))).toMatchObject({ code: 'too_many_attempts' });
   });
 
+  it('gives a reserved failure back only into the window it came from (no allowance below zero after it)', async () => {
+    const { throttle } = setUp({ failures: 2, perClient: 1000 });
+    // One sign-in that outlives the 15-minute window of its reservation, then is accepted.
+    const slow = throttle.guard('a', RIGHT, async () => {
+      await new Promise((r) => setTimeout(r, 16 * 60_000));
+      return true;
+    });
+    await vi.advanceTimersByTimeAsync(16 * 60_000);
+    expect(await slow).toBe(true);
+    // A fresh window holds exactly its two failures, not three.
+    expect(await throttle.guard('a', wrong(1), async () => false)).toBe(false);
+    expect(await throttle.guard('a', wrong(2), async () => false)).toBe(false);
+    expect(await outcome(throttle.guard('a', RIGHT, async () => true))).toMatchObject({ code: 'too_many_attempts' });
+  });
+
   it('counts concurrent guesses before they are answered, so they cannot outrun the limit', async () => {
     const { signIn, verify } = setUp({ failures: 3, perClient: 1000 });
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => outcome(signIn('a', wrong(i)))));
