@@ -61,6 +61,13 @@ function load(env: Record<string, string | undefined>): AppConfig {
   }
   const e = parsed.data;
   const demo = e.DASHBOARD_DEMO === '1';
+  if (cleaned.SIGNIN_FAILURES_PER_CLIENT !== undefined) {
+    // Failures counted per client ID could lock an organisation out; they count per address now.
+    console.warn(
+      '\n  WARNING: SIGNIN_FAILURES_PER_CLIENT is no longer read. Failed sign-ins count per client address\n' +
+        '  (SIGNIN_FAILURES_PER_IP); a client ID only has a rate of auth calls (SIGNIN_AUTH_CALLS_PER_CLIENT).\n',
+    );
+  }
   let secret = e.SESSION_SECRET;
   if (!secret) {
     if (e.NODE_ENV === 'production' && !demo) {

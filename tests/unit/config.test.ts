@@ -40,4 +40,14 @@ describe('configuration, validated once with the bad variable named', () => {
     const config = load({ ...base, SESSION_SECRET_PREVIOUS: previous });
     expect(config.sessionPasswords).toEqual({ 1: previous, 2: base.SESSION_SECRET });
   });
+
+  it('says so when the removed SIGNIN_FAILURES_PER_CLIENT is still set, instead of ignoring it in silence', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    load({ ...base, SIGNIN_FAILURES_PER_CLIENT: '10' });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('SIGNIN_FAILURES_PER_CLIENT is no longer read'));
+    warn.mockClear();
+    load(base);
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+  });
 });
