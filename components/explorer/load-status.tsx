@@ -19,7 +19,7 @@ export function LoadStatus({ loaded, shown, complete, error, onRetry }: Props) {
       </p>
       {error && (
         <div role="alert" className={styles.error}>
-          <p>{describe(error)}</p>
+          <p>{describe(error, loaded)}</p>
           {waitS !== null && <p>The service suggests trying again in {waitS} s.</p>}
           <button type="button" className="button" onClick={onRetry}>
             {loaded > 0 ? 'Retry and continue loading' : 'Retry'}
@@ -30,12 +30,22 @@ export function LoadStatus({ loaded, shown, complete, error, onRetry }: Props) {
   );
 }
 
-function describe(error: Error): string {
+function describe(error: Error, loaded: number): string {
+  const kept = loaded > 0 ? ' The batches already loaded are kept.' : '';
   if (!(error instanceof ApiFailure)) return 'Loading stopped unexpectedly.';
-  if (error.status === 503) return 'The Batch Data Service is unavailable right now. The batches already loaded are kept.';
-  if (error.status === 504) return 'The Batch Data Service did not answer in time. The batches already loaded are kept.';
-  if (error.status === 502) return 'The Batch Data Service sent something we could not read. The batches already loaded are kept.';
+  if (error.status === 503) return `The Batch Data Service is unavailable right now.${kept}`;
+  if (error.status === 504) return `The Batch Data Service did not answer in time.${kept}`;
+  // 502 is every way the service can fail a request (its own 500, an unreadable answer, a refused fresh token):
+  // our server's sentence says which.
+  if (error.status === 502) return `${asSentence(error.detail)}${kept}`;
   if (error.status === 422) return `The request was refused: ${error.detail}`;
   if (error.status === 0) return error.detail;
   return `Loading stopped: ${error.detail}`;
+}
+
+/** A detail as a sentence of its own: capital first letter, closing full stop. */
+function asSentence(detail: string): string {
+  const text = detail.trim();
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }

@@ -184,13 +184,24 @@ test('an error mid-way keeps the rows loaded; retry resumes without duplicates',
   await openSignedIn(page, '/batches', DEMO);
   await expect(status(page)).toHaveText(/Loaded [1-9][\d,]* batches…/);
   await sandbox('POST', '/_sandbox/inject', { kind: 'malformed-json' });
-  await expect(alert(page)).toContainText('could not read');
+  await expect(alert(page)).toContainText('Batch Data Service answered something unexpected: body: not valid JSON.');
   await expect(status(page)).toHaveText(/Loaded [\d,]+ batches \(stopped\)/);
   const kept = Number((await status(page).textContent())!.replace(/\D/g, ''));
   expect(kept).toBeGreaterThan(0);
   await sandbox('POST', '/_sandbox/faults', { latencyMs: 0 });
   await page.getByRole('button', { name: 'Retry and continue loading' }).click();
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
+});
+
+test('a crash of the service (500 with a text trace) is named as its own error; nothing of the trace is shown', async ({ page }) => {
+  await openSignedIn(page, '/batches', DEMO);
+  await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
+  await sandbox('POST', '/_sandbox/inject', { kind: 'crash-500', target: 'batches' });
+  await page.getByRole('button', { name: 'Last 90 days' }).click();
+  await expect(alert(page)).toHaveText(/^Batch Data Service answered 500, an error of its own\.Retry$/);
+  await expect(status(page)).toHaveText('Loaded 0 batches (stopped)');
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(status(page)).toHaveText(/^[\d,]+ batches$/, { timeout: 20_000 });
 });
 
 test('a range left while loading keeps its rows and resumes on return; a complete range reopens without asking again', async ({ page }) => {
