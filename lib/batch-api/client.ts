@@ -7,6 +7,7 @@ import {
   BadResponseError,
   describeDetail,
   InvalidInputError,
+  type ServiceDetail,
   ServiceUnavailableError,
   TimeoutError,
   TokenRejectedError,
@@ -50,8 +51,8 @@ export type RequestOptions = {
   /** Told before each wait for a retry. */
   onRetry?: (retry: { attempt: number; delayMs: number }) => void;
   /**
-   * Taken around each HTTP exchange and told how it went (not held during the waits between retries): a
-   * caller running many requests passes one to adapt how many are in flight (see AdaptiveLimit).
+   * Held from the request's first exchange to its last (given back only while it waits out a 429) and told
+   * how each went: a caller running many requests passes one to adapt how many are in flight (see AdaptiveLimit).
    */
   gate?: ConcurrencyGate;
 };
@@ -183,17 +184,19 @@ export class BatchApiClient {
     const attempt = async (): Promise<z.infer<S>> => {
       await enter();
       let renewed = false;
-      token ??= await asTransient(this.tokens.get(this.tokenKey, () => this.fetchToken()));
+      token ??= await transient(this.tokens.get(this.tokenKey, () => this.fetchToken()));
       for (;;) {
         const response = await this.exchange(path, query, token.token, signal);
         if (response.status === 401) {
           if (renewed) throw new TokenRejectedError(`${path} refused an access token renewed for this very request`, { status: 401 });
           renewed = true;
-          token = await asTransient(this.tokens.renew(this.tokenKey, token, () => this.fetchToken()));
+          token = await transient(this.tokens.renew(this.tokenKey, token, () => this.fetchToken()));
           continue;
         }
         const kind = TRANSIENT[response.status];
-        if (kind !== undefined) throw transientFailure(path, response, kind, this.retry);
+        if (kind !== undefined) {
+          throw new TransientFailure(unavailableAnswer(path, response, kind, describeDetail(safeJson(response.text)), this.retry.maxDelayMs));
+        }
         return parseWith(schema, ensureOk(path, response, query), 'response', response.status);
       }
     };
@@ -225,36 +228,36 @@ export class BatchApiClient {
   }
 
   /** One GET; a connection that failed or dropped is a TransientFailure, any answer is returned as it is. */
-  private async exchange(path: string, query: Record<string, string | undefined>, bearer: string, signal?: AbortSignal): Promise<RawResponse> {
-    try {
-      return await send(this.transport, { method: 'GET', path, query, bearer, signal });
-    } catch (error) {
-      if (error instanceof ServiceUnavailableError) throw new TransientFailure(error, 'connection');
-      throw error;
-    }
+  private exchange(path: string, query: Record<string, string | undefined>, bearer: string, signal?: AbortSignal): Promise<RawResponse> {
+    return transient(send(this.transport, { method: 'GET', path, query, bearer, signal }));
   }
 }
 
-/** A token fetch whose failure is worth another attempt (the auth endpoint unavailable, a gateway error). */
-async function asTransient(token: Promise<CachedToken>): Promise<CachedToken> {
+/**
+ * Work inside an attempt whose ServiceUnavailableError is worth another attempt: a connection that failed or
+ * dropped, or a token fetch that met an outage or a gateway error at the auth endpoint.
+ */
+async function transient<T>(work: Promise<T>): Promise<T> {
   try {
-    return await token;
+    return await work;
   } catch (error) {
-    if (error instanceof ServiceUnavailableError) throw new TransientFailure(error, error.kind, error.retryAfterMs);
+    if (error instanceof ServiceUnavailableError) throw new TransientFailure(error);
     throw error;
   }
 }
 
-/** A transient answer (see TRANSIENT) as the failure to retry, with the service's Retry-After and sentence. */
-function transientFailure(path: string, response: RawResponse, kind: TransientKind, policy: RetryPolicy): TransientFailure {
+/**
+ * A transient answer (see TRANSIENT) as its error, with the service's Retry-After and sentence; `adviceMs` is
+ * the wait suggested to people when the service gave none.
+ */
+function unavailableAnswer(path: string, response: RawResponse, kind: TransientKind, detail: ServiceDetail | undefined, adviceMs: number) {
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-  const failure = new ServiceUnavailableError(`${path} answered ${response.status}`, Math.ceil((retryAfterMs ?? policy.maxDelayMs) / 1000), {
+  return new ServiceUnavailableError(`${path} answered ${response.status}`, Math.ceil((retryAfterMs ?? adviceMs) / 1000), {
     status: response.status,
     kind,
     retryAfterMs,
-    serviceDetail: describeDetail(safeJson(response.text))?.text,
+    serviceDetail: detail?.text,
   });
-  return new TransientFailure(failure, kind, retryAfterMs);
 }
 
 /**
@@ -276,15 +279,7 @@ function ensureOk(path: string, response: RawResponse, query: Record<string, str
     throw new InvalidInputError(detail?.text ?? 'The service refused the request as invalid', { field, status });
   }
   const kind = TRANSIENT[status];
-  if (kind) {
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    throw new ServiceUnavailableError(`${path} answered ${status}`, Math.ceil((retryAfterMs ?? 5000) / 1000), {
-      status,
-      kind,
-      retryAfterMs,
-      serviceDetail: detail?.text,
-    });
-  }
+  if (kind) throw unavailableAnswer(path, response, kind, detail, DEFAULT_RETRY_POLICY.maxDelayMs);
   throw new UnexpectedError(`${path} answered ${status}`, { status, serviceDetail: detail?.text });
 }
 

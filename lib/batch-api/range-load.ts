@@ -176,7 +176,7 @@ export class RangeLoad {
     return true;
   }
 
-  /** One page; the adaptive limit gates each HTTP exchange of it (not the waits between its retries). */
+  /** One page, holding a slot of the adaptive limit while it runs (see RequestOptions.gate). */
   private request(part: RangePart, cursor: string | null, signal: AbortSignal) {
     return this.client.page(part, cursor, { signal, gate: this.limit });
   }

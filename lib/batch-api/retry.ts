@@ -100,15 +100,21 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** An attempt failed in a way worth another (see TransientKind); `failure` is what the caller gets if none works. */
+/**
+ * An attempt failed in a way worth another; `failure` is what the caller gets if none works, and says which
+ * kind of failure it was (see TransientKind) and the service's own Retry-After, when it sent one.
+ */
 export class TransientFailure extends Error {
-  constructor(
-    readonly failure: ServiceUnavailableError,
-    readonly kind: TransientKind,
-    /** The service's own Retry-After, when it sent one. */
-    readonly retryAfterMs?: number,
-  ) {
+  constructor(readonly failure: ServiceUnavailableError) {
     super(failure.message, { cause: failure });
+  }
+
+  get kind(): TransientKind {
+    return this.failure.kind;
+  }
+
+  get retryAfterMs(): number | undefined {
+    return this.failure.retryAfterMs;
   }
 }
 
@@ -146,7 +152,7 @@ export async function withRetries<T>(attempt: () => Promise<T>, options: RetryOp
         throw new ServiceUnavailableError(
           `${failure.message} (gave up after ${n} attempt${n === 1 ? '' : 's'} in ${elapsed} ms)`,
           failure.retryAfterS,
-          { status: failure.status, kind: failure.kind, serviceDetail: failure.serviceDetail, cause: failure },
+          { status: failure.status, kind: failure.kind, retryAfterMs: failure.retryAfterMs, serviceDetail: failure.serviceDetail, cause: failure },
         );
       }
       options.onRetry?.({ attempt: n, delayMs: delay });

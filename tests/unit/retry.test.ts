@@ -41,7 +41,7 @@ describe('retry policy', () => {
     let calls = 0;
     const attempt = async () => {
       calls++;
-      throw new TransientFailure(new ServiceUnavailableError('too many', 0, { status: 429, kind: 'rate-limited' }), 'rate-limited', 0);
+      throw new TransientFailure(new ServiceUnavailableError('too many', 0, { status: 429, kind: 'rate-limited', retryAfterMs: 0 }));
     };
     const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY }).catch((e: unknown) => e);
     await vi.runAllTimersAsync();
@@ -89,7 +89,7 @@ describe('the retry loop', () => {
   afterEach(() => vi.useRealTimers());
 
   const unavailable = (retryAfterMs?: number) =>
-    new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503 }), 'unavailable', retryAfterMs);
+    new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503, retryAfterMs }));
 
   /** An attempt that fails transiently `failures` times, then answers; it records when each attempt ran. */
   function flaky(failures: number, retryAfterMs?: number) {
@@ -147,7 +147,7 @@ describe('the retry loop', () => {
     vi.useFakeTimers();
     let calls = 0;
     const attempt = async () => {
-      if (++calls <= 6) throw new TransientFailure(new ServiceUnavailableError('too many', 1, { status: 429, kind: 'rate-limited' }), 'rate-limited', 1000);
+      if (++calls <= 6) throw new TransientFailure(new ServiceUnavailableError('too many', 1, { status: 429, kind: 'rate-limited', retryAfterMs: 1000 }));
       return 'taken';
     };
     const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY });
@@ -175,7 +175,7 @@ describe('the retry loop’s deadline', () => {
     const began = Date.now();
     vi.advanceTimersByTime(25_000); // e.g. a slow token fetch
     const attempt = async () => {
-      throw new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503 }), 'unavailable');
+      throw new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503 }));
     };
     const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY, random: () => 0, elapsed: () => Date.now() - began }).catch((e: unknown) => e);
     await vi.runAllTimersAsync();
