@@ -1,3 +1,4 @@
+import { sleep } from '../async/sleep';
 import { ServiceUnavailableError } from './errors';
 
 /** How the client retries safe requests (docs/batch-data-service.md#retries). */
@@ -81,23 +82,6 @@ export function nextDelay(
   }
   if (elapsedMs + delay > policy.deadlineMs) return undefined;
   return Math.round(delay);
-}
-
-/** Sleeps unless the signal aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }
-    function abort() {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    }
-    signal?.addEventListener('abort', abort, { once: true });
-  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sleep } from '../async/sleep';
 
 export type CachedToken = {
   token: string;
@@ -119,7 +120,7 @@ export class TokenCache {
   private async awaitOthers(key: string, after: number): Promise<CachedToken | undefined> {
     const until = this.now() + LOCK_MS;
     while (this.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      await sleep(POLL_MS);
       const cached = await this.usable(key);
       if (cached && cached.issuedAt > after) return cached;
       if (this.store.isLocked && !(await this.store.isLocked(key))) return undefined;

@@ -1,5 +1,6 @@
 import 'server-only';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { sleep } from '../async/sleep';
 import { AppError } from './app-error';
 import { clientAddress } from './client-address';
 import { ClientQueue } from './client-queue';
@@ -34,8 +35,6 @@ export type ThrottleParts = {
   sleep?: (ms: number) => Promise<void>;
 };
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * What holds sign-in attempts back. Everything that refuses is keyed by the client address, except the
  * per-client-ID rate, which only makes callers wait their turn (and refuses, for a second or two, only when
@@ -51,7 +50,7 @@ export class SignInThrottle {
    * when the service fails) within the limits, and counts its outcome. Throws `too_many_attempts` instead.
    */
   async guard(address: string, credentials: Credentials, verify: () => Promise<boolean>): Promise<boolean> {
-    const { attempts, failures, queue, verified, sleep = pause } = this.parts;
+    const { attempts, failures, queue, verified, sleep: wait = sleep } = this.parts;
     await consume(attempts, address, 'too many sign-in attempts from this address');
     // A failure is counted before the call and given back unless the credentials are refused: concurrent
     // guesses from one address cannot outrun the count, and each waits as the failures before it (in flight
@@ -60,7 +59,7 @@ export class SignInThrottle {
     const reservedAt = Date.now();
     let refused = false;
     try {
-      await sleep(failureDelayMs(reserved.consumedPoints - 1, failures.points));
+      await wait(failureDelayMs(reserved.consumedPoints - 1, failures.points));
       if (!(await verified.has(credentials))) await queue.take(credentials.clientId);
       const accepted = await verify();
       refused = !accepted;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ServiceUnavailableError, UnexpectedError } from '@/lib/batch-api/errors';
-import { DEFAULT_RETRY_POLICY, nextDelay, parseRetryAfter, sleep, TransientFailure, withRetries } from '@/lib/batch-api/retry';
+import { sleep } from '@/lib/async/sleep';
+import { DEFAULT_RETRY_POLICY, nextDelay, parseRetryAfter, TransientFailure, withRetries } from '@/lib/batch-api/retry';
 
 describe('retry policy', () => {
   it('waits 3 to 5 s with jitter by default (docs/batch-data-service.md#retries)', () => {
