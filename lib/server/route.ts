@@ -8,7 +8,7 @@ import { errorFields, logLine } from './log';
 import { withRequestStats } from './request-context';
 import { logRequest } from './request-log';
 import { SessionCookies, sessions } from './session';
-import type { SessionData } from './session-rules';
+import { requestScheme, type SessionData } from './session-rules';
 
 const MAX_BODY_BYTES = 8 * 1024;
 
@@ -52,8 +52,7 @@ function checkOrigin(request: Request) {
 function requestOrigin(request: Request): string {
   const url = new URL(request.url);
   const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? url.host;
-  const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() ?? url.protocol.replace(':', '');
-  return `${proto}://${host}`;
+  return `${requestScheme(request)}://${host}`;
 }
 
 /** Query parameters by the schema; a repeated parameter is refused, an empty one counts as absent. */

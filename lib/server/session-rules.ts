@@ -9,14 +9,17 @@ export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 type RequestLike = { headers: Pick<Headers, 'get'>; url?: string };
 
 /**
- * Whether the app is reached over https, directly or behind a TLS-terminating proxy (its first
- * `X-Forwarded-Proto`; Next.js fills that header from the socket when it is absent, so a page learns it from
- * `headers()`): the cookie is then Secure and named `__Host-tsb_session`.
+ * The scheme the app is reached by: the first `X-Forwarded-Proto` entry (a TLS-terminating proxy in front;
+ * Next.js fills that header from the socket when it is absent, so a page learns it from `headers()`), else
+ * the URL's own, else http.
  */
-export function isHttps({ headers, url }: RequestLike): boolean {
+export function requestScheme({ headers, url }: RequestLike): string {
   const forwarded = headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
-  return (forwarded ?? (url ? new URL(url).protocol.replace(':', '') : 'http')) === 'https';
+  return forwarded ?? (url ? new URL(url).protocol.replace(':', '') : 'http');
 }
+
+/** Whether the app is reached over https: the cookie is then Secure and named `__Host-tsb_session`. */
+export const isHttps = (request: RequestLike): boolean => requestScheme(request) === 'https';
 
 /** The session cookie's name for this request: only this one is read, so over https a planted `tsb_session` is ignored. */
 export const sessionCookieName = (request: RequestLike) => (isHttps(request) ? SECURE_SESSION_COOKIE : SESSION_COOKIE);

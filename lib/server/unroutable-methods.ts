@@ -3,6 +3,7 @@ import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import { API_CSP, HSTS, SECURITY_HEADERS } from '../security-headers.mjs';
 import { methodNotAllowed, ROUTE_METHODS } from './methods';
 import { logRequest } from './request-log';
+import { isHttps } from './session-rules';
 
 /**
  * What each API route serves, for answering a method that can never reach it. The routes' own `OPTIONS`
@@ -43,6 +44,16 @@ function parseTarget(target: string): URL {
   }
 }
 
+/** A Node request's headers read as a fetch Headers reads them (a repeated header joined by commas). */
+function headersOf(req: IncomingMessage): Pick<Headers, 'get'> {
+  return {
+    get: (name) => {
+      const value = req.headers[name.toLowerCase()];
+      return value === undefined ? null : String(value);
+    },
+  };
+}
+
 /** The 405 the route itself would give, with the headers next.config.mjs gives every answer, and its log line. */
 function refuse(req: IncomingMessage, res: ServerResponse): void {
   const started = performance.now();
@@ -51,8 +62,7 @@ function refuse(req: IncomingMessage, res: ServerResponse): void {
   const headers: Record<string, string> = Object.fromEntries(response.headers);
   for (const { key, value } of SECURITY_HEADERS) headers[key.toLowerCase()] = value;
   headers['content-security-policy'] = API_CSP;
-  const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim();
-  if (proto === 'https') headers['strict-transport-security'] = HSTS;
+  if (isHttps({ headers: headersOf(req) })) headers['strict-transport-security'] = HSTS;
   req.resume(); // a body, if any, is not read: let it drain
   void response.text().then((body) => {
     res.writeHead(response.status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
