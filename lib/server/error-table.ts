@@ -2,6 +2,7 @@ import 'server-only';
 import { BatchApiError, type BatchApiErrorCode, type ServiceUnavailableError, type TimeoutError } from '../batch-api';
 import type { Problem } from '../contract';
 import { AppError, type AppErrorCode } from './app-error';
+import { errorFields, logLine } from './log';
 
 /**
  * Every error our API answers, by code: ours (AppError) and the upstream client's (BatchApiError). The status
@@ -96,6 +97,16 @@ export function problemOf(error: unknown): Problem {
     return { status: ERROR_STATUS[error.code], detail: upstreamDetail(error), retryAfterS };
   }
   return { status: ERROR_STATUS.internal, detail: 'internal error', retryAfterS: null };
+}
+
+/**
+ * problemOf for a failure met while answering: one of our own code (a 500, "internal error" to people) is
+ * logged as `msg` with `fields` and the error's message and stack, for whoever has to find the bug.
+ */
+export function loggedProblemOf(error: unknown, msg: string, fields: Record<string, unknown> = {}): Problem {
+  const problem = problemOf(error);
+  if (problem.status === ERROR_STATUS.internal) logLine('error', msg, { ...fields, ...errorFields(error) });
+  return problem;
 }
 
 /** `{detail}` with the status, never cached, and Retry-After from the problem's number. */

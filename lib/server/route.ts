@@ -3,8 +3,7 @@ import type { z } from 'zod';
 import { firstIssue } from '../zod-issue';
 import { AppError } from './app-error';
 import { getConfig } from './config';
-import { problemOf, problemResponse } from './error-table';
-import { errorFields, logLine } from './log';
+import { loggedProblemOf, problemResponse } from './error-table';
 import { withRequestStats } from './request-context';
 import { logRequest } from './request-log';
 import { SessionCookies, sessions } from './session';
@@ -133,8 +132,7 @@ export function route<
     } catch (error) {
       // The browser went away (navigation, new range): nobody reads this answer, and it is no server error.
       if (request.signal.aborted) return new Response(null, { status: 499 });
-      const problem = problemOf(error);
-      if (problem.status === 500) logLine('error', 'unhandled route error', { path: new URL(request.url).pathname, ...errorFields(error) });
+      const problem = loggedProblemOf(error, 'unhandled route error', { path: new URL(request.url).pathname });
       return cookies.applyTo(problemResponse(problem));
     }
   };

@@ -1,9 +1,8 @@
 import { RangeLoad } from '@/lib/batch-api';
-import { encodeStreamLine, formatParts, NDJSON_TYPE, type Batch } from '@/lib/contract';
+import { encodeStreamLine, formatParts, NDJSON_TYPE, type Batch, type StreamLine } from '@/lib/contract';
 import { StreamQuerySchema } from '@/lib/server/batch-query';
 import { getConfig } from '@/lib/server/config';
-import { problemOf } from '@/lib/server/error-table';
-import { errorFields, logLine } from '@/lib/server/log';
+import { loggedProblemOf } from '@/lib/server/error-table';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { clientFor } from '@/lib/server/upstream';
@@ -31,30 +30,29 @@ export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ quer
   const chunks = load.chunks();
   const first = await chunks.next();
   const encoder = new TextEncoder();
+  const line = (value: StreamLine) => encoder.encode(encodeStreamLine(value));
   let pending: Batch[] | undefined = first.done ? undefined : first.value;
   let ended = first.done === true;
 
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (pending) {
-        controller.enqueue(encoder.encode(encodeStreamLine({ batches: pending })));
+        controller.enqueue(line({ batches: pending }));
         pending = undefined;
         return;
       }
       if (!ended) {
         try {
           const next = await chunks.next();
-          if (!next.done) return controller.enqueue(encoder.encode(encodeStreamLine({ batches: next.value })));
+          if (!next.done) return controller.enqueue(line({ batches: next.value }));
         } catch (error) {
           if (request.signal.aborted) return controller.close();
-          const problem = problemOf(error);
-          if (problem.status === 500) logLine('error', 'batch stream failed', errorFields(error));
-          controller.enqueue(encoder.encode(encodeStreamLine({ error: problem, remaining: formatParts(load.remaining()) })));
+          controller.enqueue(line({ error: loggedProblemOf(error, 'batch stream failed'), remaining: formatParts(load.remaining()) }));
           return controller.close();
         }
       }
       ended = true;
-      controller.enqueue(encoder.encode(encodeStreamLine({ done: true, count: load.count })));
+      controller.enqueue(line({ done: true, count: load.count }));
       controller.close();
     },
     async cancel() {
