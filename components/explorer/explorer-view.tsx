@@ -3,7 +3,8 @@
 import dynamic from 'next/dynamic';
 import { useCallback, useMemo, useState } from 'react';
 import { rangeToQuery } from '@/lib/explorer/date-range';
-import { exportFileName, rowsToCsv } from '@/lib/explorer/export-csv';
+import { exportFileName } from '@/lib/contract';
+import { rowsToCsv } from '@/lib/explorer/export-csv';
 import { cropsOf, type Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
 import { BatchDetail } from './batch-detail';

@@ -6,8 +6,3 @@ import type { Row } from './rows';
 export function rowsToCsv(rows: readonly Row[]): string {
   return csvRow(BATCH_FIELDS) + csvRows(rows.map((r) => r.batch), BATCH_FIELDS);
 }
-
-/** `batches-2025-01-01-to-2025-01-31.csv`; an open end is `all`. */
-export function exportFileName(from: string | undefined, to: string | undefined): string {
-  return `batches-${from ?? 'all'}-to-${to ?? 'all'}.csv`;
-}

@@ -1,5 +1,5 @@
 import type { BatchPage } from '@/lib/batch-api';
-import { BATCH_FIELDS, type DateRange } from '@/lib/contract';
+import { BATCH_FIELDS, exportFileName, type DateRange } from '@/lib/contract';
 import { csvRow, csvRows } from '@/lib/csv';
 import { RangeQuerySchema } from '@/lib/server/batch-query';
 import { otherMethods } from '@/lib/server/methods';
@@ -7,8 +7,7 @@ import { route } from '@/lib/server/route';
 import { clientFor } from '@/lib/server/upstream';
 
 function csvHeaders(range: DateRange) {
-  const day = (d?: string) => (d ? d.slice(0, 10) : 'all');
-  const filename = `batches-${day(range.start_date)}-to-${day(range.end_date)}.csv`;
+  const filename = exportFileName(range.start_date, range.end_date);
   return { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` };
 }
 
