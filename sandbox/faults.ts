@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SandboxConfig } from './config';
-import { createRandom } from './data/random';
+import { createRandom, type Random } from './data/random';
 
 /**
  * One-off faults. Besides the service's own (503, 500, a bad body, a dropped or silent connection), those a
@@ -43,28 +43,23 @@ export type Injection = z.infer<typeof InjectSchema>;
 
 /** The switches of the sandbox that can change while it runs (environment sets their start value). */
 export class Faults {
-  latencyMs: number;
-  fail503Rate: number;
-  fail503Every: number;
-  retryAfterS: number | null;
-  rateLimitConcurrent: number | null;
-  rateLimitRetryAfterS: number;
-  outage = false;
-  private queue: Injection[] = [];
-  private batchRequests = 0;
-  private random;
+  // Set by reset(), from the constructor on.
+  latencyMs!: number;
+  fail503Rate!: number;
+  fail503Every!: number;
+  retryAfterS!: number | null;
+  rateLimitConcurrent!: number | null;
+  rateLimitRetryAfterS!: number;
+  outage!: boolean;
+  private queue!: Injection[];
+  private batchRequests!: number;
+  private random!: Random;
 
   constructor(private config: SandboxConfig) {
-    this.latencyMs = config.latencyMs;
-    this.fail503Rate = config.fail503Rate;
-    this.fail503Every = config.fail503Every;
-    this.retryAfterS = config.retryAfterS ?? null;
-    this.rateLimitConcurrent = config.rateLimitConcurrent ?? null;
-    this.rateLimitRetryAfterS = config.rateLimitRetryAfterS;
-    this.random = createRandom(`${config.seed}/faults`);
+    this.reset();
   }
 
-  /** Back to the start-up settings: no injections, no outage, counters at zero. */
+  /** The start-up settings (back to them on reset): no injections, no outage, counters at zero. */
   reset() {
     this.latencyMs = this.config.latencyMs;
     this.fail503Rate = this.config.fail503Rate;
