@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { startApp, type AppInstance } from './app-instance';
+import { spawnRedisServer } from '../helpers/redis-server';
 import { sandbox } from './support';
 
 const REDIS_PORT = 6391;
@@ -27,7 +28,7 @@ function ping(): Promise<boolean> {
 
 test.beforeAll(async () => {
   // A real redis-server (Debian's package), on loopback, in memory only, stopped after the file.
-  redis = spawn('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  redis = spawnRedisServer(REDIS_PORT);
   const deadline = Date.now() + 10_000;
   while (!(await ping())) {
     if (Date.now() > deadline) throw new Error('redis-server did not start (apt-get install -y redis-server)');

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Redis } from 'ioredis';
+import type { ChildProcess } from 'node:child_process';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/server/app-error';
 import { sharedRedis } from '@/lib/server/redis-connection';
 import { createSignInThrottle } from '@/lib/server/sign-in-throttle';
+import { redisClient, spawnRedisServer } from '../helpers/redis-server';
 
 const PORT = 6394;
 let server: ChildProcess;
@@ -18,11 +19,8 @@ beforeAll(async () => {
     SIGNIN_FAILURES_PER_IP: '2',
     SIGNIN_AUTH_CALLS_PER_CLIENT: '2',
   });
-  server = spawn('redis-server', ['--port', String(PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  // Retries until the server listens (bounded: 50 × 100 ms); refused connections before that are expected.
-  redis = new Redis(`redis://127.0.0.1:${PORT}`, { retryStrategy: (n) => (n > 50 ? null : 100) });
-  redis.on('error', () => {});
-  await redis.ping();
+  server = spawnRedisServer(PORT);
+  redis = await redisClient(PORT);
   await sharedRedis().ping();
 });
 afterAll(() => {

@@ -1,21 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/server/app-error';
 import { REDIS_PREFIX } from '@/lib/server/redis-connection';
 import { RedisRevocationStore } from '@/lib/server/redis-revocation-store';
 import { RedisTokenStore } from '@/lib/server/redis-token-store';
+import { redisClient, spawnRedisServer } from '../helpers/redis-server';
 
 const PORT = 6392;
 let server: ChildProcess;
 let redis: Redis;
 
 beforeAll(async () => {
-  server = spawn('redis-server', ['--port', String(PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  // Retries until the server listens (bounded: 50 × 100 ms); refused connections before that are expected.
-  redis = new Redis(`redis://127.0.0.1:${PORT}`, { retryStrategy: (n) => (n > 50 ? null : 100) });
-  redis.on('error', () => {});
-  await redis.ping();
+  server = spawnRedisServer(PORT);
+  redis = await redisClient(PORT);
 });
 afterAll(() => {
   redis.disconnect();
