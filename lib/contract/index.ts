@@ -7,3 +7,4 @@ export * from './batch';
 export * from './parts';
 export * from './range';
 export * from './stream';
+export * from './targets';

@@ -1,0 +1,125 @@
+import { z } from '../zod';
+
+/**
+ * An organisation's QA targets: a general germination and usable-seedling target, and per crop either of
+ * them overriding the general one. A batch is judged against its own crop's target (an empty crop target
+ * falls back to the general one; a batch with no crop recorded is judged by the general one).
+ */
+export const TARGET_METRICS = ['germination', 'usable'] as const;
+export type TargetMetric = (typeof TARGET_METRICS)[number];
+
+/** The longest crop name a target can be kept for (the service does not bound crop_type; our settings do). */
+export const MAX_CROP_NAME = 100;
+/** Crops a target set can name: far more than any organisation grows, small enough for a URL. */
+export const MAX_CROP_TARGETS = 200;
+
+const Percent = z
+  .number({ error: 'must be a number from 0 to 100' })
+  .min(0, 'must be from 0 to 100')
+  .max(100, 'must be from 0 to 100')
+  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'must have at most two decimals');
+
+/** Germination and usable targets in percent; null: no target of its own. */
+export const TargetPairSchema = z
+  .object({ germination: Percent.nullable().default(null), usable: Percent.nullable().default(null) })
+  .strict();
+export type TargetPair = z.infer<typeof TargetPairSchema>;
+
+const CropName = z.string().trim().min(1, 'a crop name must not be empty').max(MAX_CROP_NAME, `a crop name must be at most ${MAX_CROP_NAME} characters`);
+
+export const TargetsSchema = z
+  .object({
+    general: TargetPairSchema,
+    crops: z
+      .record(CropName, TargetPairSchema)
+      .default({})
+      .refine((crops) => Object.keys(crops).length <= MAX_CROP_TARGETS, `at most ${MAX_CROP_TARGETS} crops`),
+  })
+  .strict();
+export type Targets = z.infer<typeof TargetsSchema>;
+
+/** What `/api/settings/targets` answers: the organisation's targets and when they last changed (null: never saved). */
+export const TargetSettingsSchema = z.object({
+  targets: TargetsSchema,
+  updatedAt: z.string().nullable(),
+});
+export type TargetSettings = z.infer<typeof TargetSettingsSchema>;
+
+/**
+ * The body of a save. `expectedUpdatedAt` is the `updatedAt` the editor started from: when a colleague has
+ * saved since, the save is refused (409) instead of silently undoing their change. Absent: save regardless.
+ */
+export const TargetSaveSchema = z
+  .object({ targets: TargetsSchema, expectedUpdatedAt: z.string().nullable().optional() })
+  .strict();
+export type TargetSave = z.infer<typeof TargetSaveSchema>;
+
+/** Before an organisation saves any: 90 % germination for every crop (the dashboard's old single target), no usable target. */
+export const DEFAULT_TARGETS: Targets = { general: { germination: 90, usable: null }, crops: {} };
+
+/** The target a batch of `crop` (null: no crop recorded) is judged against, or null when there is none. */
+export function targetFor(targets: Targets, crop: string | null, metric: TargetMetric): number | null {
+  if (crop !== null) {
+    const own = targets.crops[crop]?.[metric];
+    if (own !== undefined && own !== null) return own;
+  }
+  return targets.general[metric];
+}
+
+/** The same targets without crops that set nothing of their own, with crops in a stable order (to compare two sets). */
+export function normalTargets(targets: Targets): Targets {
+  const crops: Targets['crops'] = {};
+  for (const name of Object.keys(targets.crops).sort()) {
+    const pair = targets.crops[name]!;
+    if (pair.germination !== null || pair.usable !== null) crops[name] = { germination: pair.germination, usable: pair.usable };
+  }
+  return { general: { germination: targets.general.germination, usable: targets.general.usable }, crops };
+}
+
+export function sameTargets(a: Targets, b: Targets): boolean {
+  return JSON.stringify(normalTargets(a)) === JSON.stringify(normalTargets(b));
+}
+
+/*
+ * Targets in a URL (`targets=`), when a link must carry judgments that differ from the saved ones:
+ * `*:90/85;Lettuce:80/;Pepper:55/` — entries joined by `;`, each `name:germination/usable` with either number
+ * empty for "none", `*` for the general pair. Crop names are percent-encoded (including `*`), so no name can
+ * be taken for a separator or for the general pair.
+ */
+const GENERAL = '*';
+const encodeName = (name: string) => encodeURIComponent(name).replace(/\*/g, '%2A');
+const num = (v: number | null) => (v === null ? '' : String(v));
+
+export function formatTargetsParam(targets: Targets): string {
+  const t = normalTargets(targets);
+  const entry = (name: string, p: TargetPair) => `${name}:${num(p.germination)}/${num(p.usable)}`;
+  return [entry(GENERAL, t.general), ...Object.entries(t.crops).map(([name, p]) => entry(encodeName(name), p))].join(';');
+}
+
+const ENTRY = /^([^:;]+):([0-9.]*)\/([0-9.]*)$/;
+
+/** Reads `targets=`; null when the text is not a target set (a link mangled in transit): the saved targets apply. */
+export function parseTargetsParam(text: string): Targets | null {
+  if (text.length > 20_000) return null;
+  let general: TargetPair | null = null;
+  const crops: Record<string, TargetPair> = {};
+  for (const part of text.split(';')) {
+    const m = ENTRY.exec(part);
+    if (!m) return null;
+    const value = (s: string) => (s === '' ? null : Number(s));
+    const pair = { germination: value(m[2]!), usable: value(m[3]!) };
+    if (m[1] === GENERAL) general = pair;
+    else {
+      let name: string;
+      try {
+        name = decodeURIComponent(m[1]!);
+      } catch {
+        return null;
+      }
+      crops[name] = pair;
+    }
+  }
+  if (!general) return null;
+  const parsed = TargetsSchema.safeParse({ general, crops });
+  return parsed.success ? parsed.data : null;
+}
