@@ -25,15 +25,28 @@ export const TargetPairSchema = z
   .strict();
 export type TargetPair = z.infer<typeof TargetPairSchema>;
 
-const CropName = z.string().trim().min(1, 'a crop name must not be empty').max(MAX_CROP_NAME, `a crop name must be at most ${MAX_CROP_NAME} characters`);
+/** Why a crop name cannot be kept, or null. Checked on the record rather than its keys, so the issue names the crop. */
+function cropNameProblem(name: string): string | null {
+  if (name.trim() === '') return 'a crop name must not be empty';
+  if (name.trim() !== name) return 'a crop name must not start or end with spaces';
+  if (name.length > MAX_CROP_NAME) return `a crop name must be at most ${MAX_CROP_NAME} characters`;
+  return null;
+}
 
 export const TargetsSchema = z
   .object({
     general: TargetPairSchema,
     crops: z
-      .record(CropName, TargetPairSchema)
+      .record(z.string(), TargetPairSchema)
       .default({})
-      .refine((crops) => Object.keys(crops).length <= MAX_CROP_TARGETS, `at most ${MAX_CROP_TARGETS} crops`),
+      .superRefine((crops, ctx) => {
+        const names = Object.keys(crops);
+        if (names.length > MAX_CROP_TARGETS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_CROP_TARGETS} crops` });
+        for (const name of names) {
+          const problem = cropNameProblem(name);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [name] });
+        }
+      }),
   })
   .strict();
 export type Targets = z.infer<typeof TargetsSchema>;
