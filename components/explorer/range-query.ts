@@ -63,6 +63,8 @@ export function useRangeRows(range: DateRange, enabled: boolean) {
   return {
     rows,
     complete,
+    /** The parts not loaded yet as the server last named them (lib/explorer/batch-load.ts); null: all of it. */
+    pending: query.data?.pending ?? null,
     /** Nothing has arrived yet (and nothing went wrong): the skeleton. */
     loading: enabled && !query.error && !complete && rows.length === 0,
     error: query.error,

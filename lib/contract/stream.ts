@@ -14,8 +14,12 @@ export type Problem = z.infer<typeof ProblemSchema>;
 
 function streamLineSchema<B extends z.ZodType<Batch>>(batch: B) {
   return z.union([
-    /** Batches as their pages arrive, in no particular order, each batch of the range once. */
-    z.object({ batches: z.array(batch) }).strict(),
+    /**
+     * Batches as their pages arrive, in no particular order, each batch of the range once; `pending` names the
+     * parts still being loaded after these (for the page to say what is missing; a retry does not resume from it:
+     * lines sent before it may not have arrived).
+     */
+    z.object({ batches: z.array(batch), pending: z.string().optional() }).strict(),
     /** The last line of a complete range: `count` batches in all. */
     z.object({ done: z.literal(true), count: z.number().int().nonnegative() }).strict(),
     /** The last line of an interrupted range: why, and the parts still to fetch (`parts=` of the retry). */

@@ -10,6 +10,11 @@ export type RangeData = {
   complete: boolean;
   /** The parts still to fetch as the server named them after an interruption; null: the whole range. */
   remaining: string | null;
+  /**
+   * The parts not loaded yet, as the server last named them (while loading, or after an interruption);
+   * null: not known yet, the whole range. What the page names as missing; a retry resumes from `remaining`.
+   */
+  pending: string | null;
 };
 
 export type LoadOptions = {
@@ -43,6 +48,7 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
   const fetcher = options.fetch ?? ((input, init) => fetch(input, init));
   let ordered: readonly Row[] = options.from?.rows ?? [];
   let remaining = options.from?.remaining ?? null;
+  let pending = options.from?.pending ?? remaining;
   const ids = new Set(ordered.map((r) => r.batch.batch_id));
   let added: Row[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -54,7 +60,7 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
       ordered = mergeInCreationOrder(ordered, added);
       added = [];
     }
-    options.publish({ rows: ordered, complete, remaining: complete ? null : remaining });
+    options.publish({ rows: ordered, complete, remaining: complete ? null : remaining, pending: complete ? '' : pending });
   };
   const add = (batches: Batch[]) => {
     const first = ids.size === 0;
@@ -76,6 +82,8 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
   const params = rangeParams(range);
   if (remaining) params.set('parts', remaining);
   let ended = false;
+  /** The server ended the stream with an error line (naming what is left), rather than the connection breaking. */
+  let toldWhy = false;
   try {
     let response: Response;
     try {
@@ -86,17 +94,24 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
     if (!response.ok || !response.body) throw await ApiFailure.of(response);
     const whole = await readNdjson(response.body, (text) => {
       const line = parseStreamLine(text);
-      if ('batches' in line) add(line.batches);
-      else if ('done' in line) ended = true;
+      if ('batches' in line) {
+        if (line.pending !== undefined) pending = line.pending;
+        add(line.batches);
+      } else if ('done' in line) ended = true;
       else {
         remaining = line.remaining || null;
+        pending = remaining;
+        toldWhy = true;
         throw new ApiFailure(line.error.status, line.error.detail, line.error.retryAfterS);
       }
     });
     if (!whole || !ended) throw new ApiFailure(0, BROKE_OFF, null);
     publish(true);
-    return { rows: ordered, complete: true, remaining: null };
+    return { rows: ordered, complete: true, remaining: null, pending: '' };
   } catch (error) {
+    // Broken off without the server's word: the lines lost with it may have finished a part that an earlier
+    // line no longer named, so only the whole of what a retry will fetch is known to be missing.
+    if (!toldWhy) pending = remaining;
     publish(false);
     if (abort.signal.aborted) throw options.signal?.reason ?? error;
     if (error instanceof ApiFailure) throw error;

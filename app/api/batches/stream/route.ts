@@ -31,20 +31,20 @@ export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ quer
   const first = await chunks.next();
   const encoder = new TextEncoder();
   const line = (value: StreamLine) => encoder.encode(encodeStreamLine(value));
-  let pending: Batch[] | undefined = first.done ? undefined : first.value;
+  let firstChunk: Batch[] | undefined = first.done ? undefined : first.value;
   let ended = first.done === true;
 
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (pending) {
-        controller.enqueue(line({ batches: pending }));
-        pending = undefined;
+      if (firstChunk) {
+        controller.enqueue(line({ batches: firstChunk, pending: formatParts(load.remaining()) }));
+        firstChunk = undefined;
         return;
       }
       if (!ended) {
         try {
           const next = await chunks.next();
-          if (!next.done) return controller.enqueue(line({ batches: next.value }));
+          if (!next.done) return controller.enqueue(line({ batches: next.value, pending: formatParts(load.remaining()) }));
         } catch (error) {
           if (request.signal.aborted) return controller.close();
           controller.enqueue(line({ error: loggedProblemOf(error, 'batch stream failed'), remaining: formatParts(load.remaining()) }));
