@@ -4,28 +4,35 @@ import { ApiFailure } from '@/lib/explorer/api-failure';
 import { fmtCount } from './format';
 import styles from './explorer.module.css';
 
-type Props = { loaded: number; shown: number; complete: boolean; error: Error | null; onRetry: () => void };
+type Props = { loaded: number; shown: number; complete: boolean; stopped: boolean };
 
-/** Progress while pages arrive, the final count, and a retry that resumes where loading stopped. */
-export function LoadStatus({ loaded, shown, complete, error, onRetry }: Props) {
-  // No automatic retry here: the server has already retried the service within its deadline (one layer of
-  // retries), so the person decides when to try again; the service's Retry-After is shown as advice.
-  const waitS = error instanceof ApiFailure && error.status === 503 ? error.retryAfterS : null;
-  const text = complete ? `${fmtCount(shown)} ${shown === 1 ? 'batch' : 'batches'}` : `Loaded ${fmtCount(loaded)} batches…`;
+/** The count the page shows, and whether it is the whole range: exactly "N batches" only once it is. */
+export function LoadStatus({ loaded, shown, complete, stopped }: Props) {
+  const count = `${fmtCount(shown)} ${shown === 1 ? 'batch' : 'batches'}`;
   return (
     <div className={styles.status}>
       <p role="status" className={styles.count}>
-        {error ? `Loaded ${fmtCount(loaded)} batches (stopped)` : text}
+        {complete ? count : `${count} (incomplete)`}
       </p>
-      {error && (
-        <div role="alert" className={styles.error}>
-          <p>{describe(error, loaded)}</p>
-          {waitS !== null && <p>The service suggests trying again in {waitS} s.</p>}
-          <button type="button" className="button" onClick={onRetry}>
-            {loaded > 0 ? 'Retry and continue loading' : 'Retry'}
-          </button>
-        </div>
-      )}
+      {!complete && <p className={styles.progress}>{stopped ? 'Loading stopped.' : `Loading… ${fmtCount(loaded)} batches so far.`}</p>}
+    </div>
+  );
+}
+
+type ProblemProps = { error: Error; loaded: number; onRetry: () => void };
+
+/** Why loading stopped, and a Retry that resumes where it stopped. */
+export function LoadProblem({ error, loaded, onRetry }: ProblemProps) {
+  // No automatic retry here: the server has already retried the service within its deadline (one layer of
+  // retries), so the person decides when to try again; the service's Retry-After is shown as advice.
+  const waitS = error instanceof ApiFailure && error.status === 503 ? error.retryAfterS : null;
+  return (
+    <div role="alert" className={styles.error}>
+      <p>{describe(error, loaded)}</p>
+      {waitS !== null && <p>The service suggests trying again in {waitS} s.</p>}
+      <button type="button" className="button" onClick={onRetry}>
+        {loaded > 0 ? 'Retry and continue loading' : 'Retry'}
+      </button>
     </div>
   );
 }

@@ -1,4 +1,6 @@
+import { targetFor, type Targets } from '../contract';
 import type { Zone } from './date-range';
+import type { Span } from './missing';
 import { meanCells, type Row } from './rows';
 
 /** However many batches are loaded, no chart gets more points than this. */
@@ -23,8 +25,16 @@ const STEP_INTO_NEXT: Record<Bucket, number> = { day: 1.5 * DAY_MS, week: 7.5 * 
 
 export type SeriesPoint = { t: number } & Record<string, number | null>;
 
-/** Weighted mean germination per crop per day, week or month: the finest that stays under MAX_POINTS. */
-export function germinationOverTime(rows: readonly Row[], zone: Zone): { bucket: Bucket; crops: string[]; points: SeriesPoint[] } {
+/**
+ * Weighted mean germination per crop per day, week or month: the finest that stays under MAX_POINTS.
+ * A bucket that overlaps a `missing` span (not loaded) has no value for any crop, and each missing span has
+ * such a point at its start, so no line is drawn across what has not arrived.
+ */
+export function germinationOverTime(
+  rows: readonly Row[],
+  zone: Zone,
+  missing: readonly Span[] = [],
+): { bucket: Bucket; crops: string[]; points: SeriesPoint[] } {
   const crops = [...new Set(rows.map((r) => r.batch.crop_type ?? '(none)'))].sort();
   if (rows.length === 0) return { bucket: 'day', crops, points: [] };
   let min = Infinity, max = -Infinity;
@@ -51,36 +61,61 @@ export function germinationOverTime(rows: readonly Row[], zone: Zone): { bucket:
     acc.s += w * r.germination;
     byCrop.set(crop, acc);
   }
+  for (const span of missing) {
+    const from = Math.max(span.from, min);
+    if (from <= max && span.to >= min && !sums.has(bucketStart(from, bucket, zone))) sums.set(bucketStart(from, bucket, zone), new Map());
+  }
+  const overlapsMissing = (t: number) => {
+    if (missing.length === 0) return false;
+    const end = bucketStart(t + STEP_INTO_NEXT[bucket], bucket, zone);
+    return missing.some((s) => s.from < end && s.to >= t);
+  };
   const points = [...sums.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([t, byCrop]) => {
       const point: SeriesPoint = { t };
+      const gap = overlapsMissing(t);
       for (const crop of crops) {
         const acc = byCrop.get(crop);
-        point[crop] = acc ? Math.round((acc.s / acc.w) * 100) / 100 : null;
+        point[crop] = acc && !gap ? Math.round((acc.s / acc.w) * 100) / 100 : null;
       }
       return point;
     });
   return { bucket, crops, points };
 }
 
-/** Batches per 2.5-point band of germination rate. */
-export function germinationHistogram(rows: readonly Row[], width = 2.5): { from: number; label: string; count: number }[] {
-  const counts = new Map<number, number>();
+export type HistogramBin = { from: number; label: string; count: number; below: number; meets: number };
+
+/**
+ * Batches per 2.5-point band of germination rate, each band split into the batches below their own crop's
+ * germination target and the others (a band can hold both when crops' targets differ).
+ */
+export function germinationHistogram(rows: readonly Row[], targets: Targets, width = 2.5): HistogramBin[] {
+  const counts = new Map<number, { count: number; below: number }>();
   for (const r of rows) {
     if (r.germination === null) continue;
     const from = Math.min(100 - width, Math.floor(r.germination / width) * width);
-    counts.set(from, (counts.get(from) ?? 0) + 1);
+    const bin = counts.get(from) ?? { count: 0, below: 0 };
+    bin.count++;
+    const target = targetFor(targets, r.batch.crop_type, 'germination');
+    if (target !== null && r.germination < target) bin.below++;
+    counts.set(from, bin);
   }
   if (counts.size === 0) return [];
   const lo = Math.min(...counts.keys());
-  const bins = [];
-  for (let from = lo; from < 100; from += width) bins.push({ from, label: `${from}–${from + width}%`, count: counts.get(from) ?? 0 });
+  const bins: HistogramBin[] = [];
+  for (let from = lo; from < 100; from += width) {
+    const bin = counts.get(from) ?? { count: 0, below: 0 };
+    bins.push({ from, label: `${from}–${from + width}%`, count: bin.count, below: bin.below, meets: bin.count - bin.below });
+  }
   return bins;
 }
 
 /** Weighted mean germination and usable rate per crop. */
-export function perCrop(rows: readonly Row[]): { crop: string; germination: number | null; usable: number | null; count: number }[] {
+export function perCrop(
+  rows: readonly Row[],
+  targets: Targets,
+): { crop: string; germination: number | null; usable: number | null; count: number; target: number | null }[] {
   const fallback = meanCells(rows);
   const acc = new Map<string, { gw: number; gs: number; uw: number; us: number; count: number }>();
   for (const r of rows) {
@@ -94,6 +129,12 @@ export function perCrop(rows: readonly Row[]): { crop: string; germination: numb
   }
   const round = (x: number) => Math.round(x * 100) / 100;
   return [...acc.entries()]
-    .map(([crop, a]) => ({ crop, germination: a.gw ? round(a.gs / a.gw) : null, usable: a.uw ? round(a.us / a.uw) : null, count: a.count }))
+    .map(([crop, a]) => ({
+      crop,
+      germination: a.gw ? round(a.gs / a.gw) : null,
+      usable: a.uw ? round(a.us / a.uw) : null,
+      count: a.count,
+      target: targetFor(targets, crop === '(none)' ? null : crop, 'germination'),
+    }))
     .sort((a, b) => a.crop.localeCompare(b.crop));
 }

@@ -1,0 +1,65 @@
+import { expect, test, type Page } from '@playwright/test';
+import { readCsv } from '../helpers/csv';
+import { signInContext } from './signed-in';
+import { sandbox } from './support';
+
+/** The explorer's own status line (the charts add live regions of their own further down). */
+const status = (page: Page) => page.getByRole('status').first();
+const summary = (page: Page) => page.getByRole('region', { name: 'Summary' });
+const charts = (page: Page) => page.getByRole('region', { name: 'Charts' });
+
+async function exported(page: Page): Promise<{ name: string; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const chunks = await (await download.createReadStream()).toArray();
+  return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
+}
+
+test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
+
+test('a load stopped by the service is marked incomplete on the status, the summary, every chart and the export', async ({ page, context }) => {
+  await signInContext(context);
+  // Slow enough that "All time" (3,000 batches, parts 8 at a time) is still loading when the fault is armed.
+  await sandbox('POST', '/_sandbox/faults', { latencyMs: 300 });
+  await page.goto('/batches?tz=UTC');
+
+  // While loading: never the bare count, and the summary says what is still on its way.
+  await expect(status(page)).toHaveText(/^[1-9][\d,]* batches \(incomplete\)$/);
+  await expect(summary(page).getByText('Incomplete', { exact: true })).toBeVisible();
+  await expect(summary(page)).toContainText('Still loading:');
+
+  await sandbox('POST', '/_sandbox/inject', { kind: 'malformed-json' });
+  await expect(summary(page).getByRole('alert')).toContainText('The batches already loaded are kept.');
+  await expect(status(page)).toHaveText(/^[1-9][\d,]* batches \(incomplete\)$/);
+  const kept = Number((await status(page).textContent())!.replace(/\D/g, ''));
+  expect(kept).toBeLessThan(3000);
+  await expect(summary(page)).toContainText(/Not loaded: (\d{4}-\d\d-\d\d|everything|the whole range)/);
+  await expect(summary(page).getByRole('button', { name: 'Retry and continue loading' })).toBeVisible();
+
+  // Every chart says so, with its own Retry, and the time chart leaves what did not arrive empty.
+  await charts(page).scrollIntoViewIfNeeded().catch(() => undefined);
+  await page.getByText('Charts appear here when you scroll to them.').scrollIntoViewIfNeeded().catch(() => undefined);
+  await expect(charts(page).getByText('Incomplete', { exact: true })).toBeVisible();
+  await expect(charts(page)).toContainText('Not loaded:');
+  await expect(charts(page).getByRole('button', { name: 'Retry' })).toBeVisible();
+  for (const name of ['Germination rate over time', 'Distribution of germination rates', 'per crop']) {
+    await expect(page.getByRole('figure', { name: new RegExp(name) })).toContainText('Incomplete');
+  }
+  await expect(page.getByRole('figure', { name: /over time/ }).locator('.recharts-reference-area')).not.toHaveCount(0);
+
+  // The export says so in its name and its first line; the rows after it are the rows shown.
+  const partial = await exported(page);
+  expect(partial.name).toMatch(/-INCOMPLETE\.csv$/);
+  const [first, ...rest] = partial.text.split('\r\n');
+  expect(readCsv(`${first}\r\n`)[0]![0]).toMatch(/^INCOMPLETE: [\d,]+ batches loaded; not loaded: /);
+  expect(readCsv(rest.join('\r\n'))).toHaveLength(kept + 1);
+
+  // Retry fetches only what is missing: then the count is exact, and every note is gone.
+  await sandbox('POST', '/_sandbox/faults', { latencyMs: 0 });
+  await summary(page).getByRole('button', { name: 'Retry and continue loading' }).click();
+  await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
+  await expect(page.getByText('Incomplete', { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('figure', { name: /over time/ }).locator('.recharts-reference-area')).toHaveCount(0);
+  const whole = await exported(page);
+  expect(whole.name).not.toMatch(/INCOMPLETE/);
+  expect(readCsv(whole.text)).toHaveLength(3001);
+});
