@@ -3,6 +3,7 @@
 import { rangeToQuery } from '@/lib/explorer/date-range';
 import { readState } from '@/lib/explorer/url-state';
 import { getQueryClient, rangeQueryOptions } from './range-query';
+import { targetsQueryOptions } from './use-targets';
 
 /**
  * Starts loading the range in the address bar as soon as the page's first script runs, instead of after
@@ -12,6 +13,8 @@ import { getQueryClient, rangeQueryOptions } from './range-query';
  */
 export function startEarlyLoad() {
   if (window.location.pathname !== '/batches') return;
+  // The organisation's targets too: every batch is judged by them as soon as it is shown.
+  void getQueryClient().prefetchQuery(targetsQueryOptions());
   const { state, dateError } = readState(new URLSearchParams(window.location.search));
   if (dateError) return;
   void getQueryClient().prefetchQuery(rangeQueryOptions(rangeToQuery(state.from, state.to, state.tz)));

@@ -4,7 +4,9 @@ import dynamic from 'next/dynamic';
 import { useCallback, useMemo, useState } from 'react';
 import { rangeToQuery } from '@/lib/explorer/date-range';
 import { exportFileName } from '@/lib/contract';
+import { csvRow } from '@/lib/csv';
 import { rowsToCsv } from '@/lib/explorer/export-csv';
+import { describeSpans, missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, type Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
 import { BatchDetail } from './batch-detail';
@@ -12,14 +14,17 @@ import { BatchTable } from './batch-table';
 import { COLUMNS } from './columns';
 import { downloadText } from './download';
 import { FiltersBar } from './filters-bar';
-import { LoadStatus } from './load-status';
+import type { Completeness } from './incomplete-note';
+import { LoadProblem, LoadStatus } from './load-status';
 import { RangePicker } from './range-picker';
 import { useRangeRows } from './range-query';
 import { SummaryCards } from './summary-cards';
+import { TargetsPanel } from './targets-panel';
 import { useExplorerState } from './use-explorer-state';
 import { useSearchText } from './use-search-text';
 import { useShownRows } from './use-shown-rows';
 import { useSignInOnExpiry } from './use-sign-in-on-expiry';
+import { useTargets } from './use-targets';
 import { WhenVisible } from './when-visible';
 import styles from './explorer.module.css';
 
@@ -32,14 +37,22 @@ const Charts = dynamic(() => import('./charts'), {
 export function ExplorerView() {
   const { state, dateError, update } = useExplorerState();
   const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
-  const { rows, complete, error, loading, retry } = useRangeRows(range, !dateError);
+  const { rows, complete, pending, error, loading, retry } = useRangeRows(range, !dateError);
   useSignInOnExpiry(error);
   const [open, setOpen] = useState<Row | null>(null);
+  const targetSet = useTargets(state, update);
+  const { targets } = targetSet;
+  const [targetsOpen, setTargetsOpen] = useState(false);
+  const missing = useMemo(() => missingSpans(range, complete, pending), [range, complete, pending]);
+  const completeness = useMemo<Completeness>(
+    () => ({ missing, loaded: rows.length, stopped: error !== null, onRetry: retry }),
+    [missing, rows.length, error, retry],
+  );
 
   const [search, setSearch] = useSearchText(state.q, update);
   const filterNow = useMemo(
-    () => ({ q: search, crop: state.crop, warn: state.warn, below: state.below, target: state.target }),
-    [search, state.crop, state.warn, state.below, state.target],
+    () => ({ q: search, crop: state.crop, warn: state.warn, below: state.below, targets }),
+    [search, state.crop, state.warn, state.below, targets],
   );
   const { sorted, summary, chartRows } = useShownRows(rows, filterNow, state.sort, state.dir);
   const crops = useMemo(() => cropsOf(rows), [rows]);
@@ -51,7 +64,13 @@ export function ExplorerView() {
     [update, state.sort, state.dir],
   );
   const onCrop = useCallback((crop: string) => update({ crop }), [update]);
-  const exportCsv = () => downloadText(exportFileName(state.from, state.to), rowsToCsv(sorted), 'text/csv;charset=utf-8');
+  // An export of a view whose batches have not all arrived says so in its name and its first line.
+  const exportCsv = () => {
+    const name = exportFileName(state.from, state.to);
+    if (complete) return downloadText(name, rowsToCsv(sorted), 'text/csv;charset=utf-8');
+    const warning = `INCOMPLETE: ${sorted.length} batches loaded; not loaded: ${describeSpans(missing, state.tz, Infinity)}`;
+    downloadText(name.replace(/\.csv$/, '-INCOMPLETE.csv'), csvRow([warning]) + rowsToCsv(sorted), 'text/csv;charset=utf-8');
+  };
   const clearFilters = () => {
     setSearch('');
     update({ q: '', crop: undefined, warn: undefined, below: undefined });
@@ -69,9 +88,32 @@ export function ExplorerView() {
         </div>
       ) : (
         <>
-          <FiltersBar state={state} search={search} onSearch={setSearch} crops={crops} hidden={hidden} update={update} onExport={exportCsv} canExport={sorted.length > 0} />
-          <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} error={error} onRetry={retry} />
-          <SummaryCards summary={summary} />
+          <FiltersBar
+            state={state}
+            search={search}
+            onSearch={setSearch}
+            crops={crops}
+            hidden={hidden}
+            update={update}
+            onExport={exportCsv}
+            canExport={sorted.length > 0}
+            targetsOpen={targetsOpen}
+            targetsUnsaved={targetSet.unsaved}
+            onTargets={() => setTargetsOpen((o) => !o)}
+          />
+          {targetsOpen && (
+            <div id="targets-panel">
+              <TargetsPanel crops={crops} zone={state.tz} t={targetSet} onClose={() => setTargetsOpen(false)} />
+            </div>
+          )}
+          <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} stopped={error !== null} />
+          <SummaryCards
+            summary={summary}
+            completeness={completeness}
+            zone={state.tz}
+            judged={targetSet.ready}
+            problem={error && <LoadProblem error={error} loaded={rows.length} onRetry={retry} />}
+          />
           {loading ? (
             <div className={styles.skeleton} aria-hidden="true">
               {Array.from({ length: 8 }, (_, i) => (
@@ -91,17 +133,20 @@ export function ExplorerView() {
               </button>
             </div>
           ) : (
-            <BatchTable rows={sorted} columns={columns} zone={state.tz} target={state.target} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={setOpen} />
+            <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={setOpen} />
           )}
-          {/* Charts wait for the whole range (parts arrive side by side, so a partial chart would show gaps
-              that are not in the data) and for someone to scroll to them: the heaviest code and drawing. */}
+          {/* Charts wait for the load to end (parts arrive side by side, so a chart drawn midway would show gaps
+              that are not in the data; a stopped load is drawn with its gaps marked) and for someone to scroll to
+              them: the heaviest code and drawing. */}
           {rows.length > 0 &&
             (complete || error ? (
               <WhenVisible placeholder={<p className={styles.muted}>Charts appear here when you scroll to them.</p>}>
-                <Charts rows={chartRows} zone={state.tz} target={state.target} onCrop={onCrop} />
+                <Charts rows={chartRows} zone={state.tz} targets={targets} completeness={completeness} onCrop={onCrop} />
               </WhenVisible>
             ) : (
-              <p className={styles.muted}>The charts are drawn once every batch of the range has arrived.</p>
+              <p className={styles.incomplete}>
+                <strong className={styles.incompleteTag}>Incomplete</strong>&nbsp;The charts are drawn once every batch of the range has arrived.
+              </p>
             ))}
         </>
       )}

@@ -13,10 +13,13 @@ type Props = {
   update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
   onExport: () => void;
   canExport: boolean;
+  targetsOpen: boolean;
+  targetsUnsaved: boolean;
+  onTargets: () => void;
 };
 
-/** Search, crop, toggles, target, columns and export. */
-export function FiltersBar({ state, search, onSearch, crops, hidden, update, onExport, canExport }: Props) {
+/** Search, crop, toggles, the targets panel's button, columns and export. */
+export function FiltersBar({ state, search, onSearch, crops, hidden, update, onExport, canExport, targetsOpen, targetsUnsaved, onTargets }: Props) {
   return (
     <div className={styles.filters}>
       <label className={styles.search}>
@@ -40,21 +43,10 @@ export function FiltersBar({ state, search, onSearch, crops, hidden, update, onE
       <label className={styles.check}>
         <input type="checkbox" checked={!!state.below} onChange={(e) => update({ below: e.target.checked ? '1' : undefined })} /> Below target
       </label>
-      <label>
-        Germination target (%){' '}
-        <input
-          type="number"
-          min={0}
-          max={100}
-          step={0.5}
-          value={state.target}
-          className={styles.target}
-          onChange={(e) => {
-            const v = Number(e.target.value);
-            if (e.target.value !== '' && v >= 0 && v <= 100) update({ target: v });
-          }}
-        />
-      </label>
+      <button type="button" className="button" aria-expanded={targetsOpen} aria-controls="targets-panel" onClick={onTargets}>
+        Targets
+      </button>
+      {targetsUnsaved && <span className={styles.badge}>Unsaved targets in use</span>}
       <details className={styles.columns}>
         <summary className="button">Columns</summary>
         <div className={styles.columnMenu}>

@@ -20,7 +20,10 @@ export const ExplorerStateSchema = z.object({
   below: z.literal('1').optional().catch(undefined),
   sort: z.enum(SORTABLE).catch('batch_creation_date').default('batch_creation_date'),
   dir: z.enum(['asc', 'desc']).catch('desc').default('desc'),
-  target: z.coerce.number().min(0).max(100).catch(90).default(90),
+  /** Targets that differ from the organisation's saved ones (see formatTargetsParam); absent: the saved ones. */
+  targets: z.string().max(20_000).optional().catch(undefined),
+  /** The one germination target of links made before targets per crop: overrides the general germination target. */
+  target: z.coerce.number().min(0).max(100).optional().catch(undefined),
   hide: z.string().max(500).catch('').default(''),
 });
 export type ExplorerState = z.infer<typeof ExplorerStateSchema>;

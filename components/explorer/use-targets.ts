@@ -1,0 +1,71 @@
+'use client';
+
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { DEFAULT_TARGETS, formatTargetsParam, parseTargetsParam, sameTargets, type Targets, type TargetSettings } from '@/lib/contract';
+import type { ApiFailure } from '@/lib/explorer/api-failure';
+import { fetchTargets, saveTargets } from '@/lib/explorer/targets-api';
+import type { ExplorerState } from '@/lib/explorer/url-state';
+
+const KEY = ['settings', 'targets'] as const;
+
+/** The organisation's saved targets: one query, started early with the batches (early-load.ts) and read here. */
+export function targetsQueryOptions() {
+  return queryOptions<TargetSettings, ApiFailure>({
+    queryKey: KEY,
+    queryFn: ({ signal }) => fetchTargets(signal),
+    // A colleague may change them: look again when the page is shown again, not more often.
+    staleTime: 30_000,
+    retry: false,
+  });
+}
+
+type Update = (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
+
+/**
+ * The targets every batch is judged against. The organisation's saved targets, unless the URL carries other
+ * ones (`targets=`: edited here and not saved yet, or sent by a colleague whose draft differs), so a link
+ * shows the same judgments to whoever opens it. Saving makes the URL's targets the organisation's.
+ */
+export function useTargets(state: Pick<ExplorerState, 'targets' | 'target'>, update: Update) {
+  const client = useQueryClient();
+  const saved = useQuery(targetsQueryOptions());
+  const base = saved.data?.targets ?? DEFAULT_TARGETS;
+  const fromUrl = useMemo(() => (state.targets ? parseTargetsParam(state.targets) : null), [state.targets]);
+  const targets = useMemo<Targets>(() => {
+    if (fromUrl) return fromUrl;
+    // A link from before targets per crop: its one number was the germination target for every crop.
+    if (state.target !== undefined) return { ...base, general: { ...base.general, germination: state.target } };
+    return base;
+  }, [fromUrl, state.target, base]);
+
+  /** Judges by `next` from now on; they go into the URL only where they differ from the saved ones. */
+  const change = useCallback(
+    (next: Targets) => update({ targets: sameTargets(next, base) ? undefined : formatTargetsParam(next), target: undefined }),
+    [update, base],
+  );
+  const discard = useCallback(() => update({ targets: undefined, target: undefined }), [update]);
+
+  const save = useMutation<TargetSettings, ApiFailure, Targets>({
+    mutationFn: (next) => saveTargets(next, saved.data?.updatedAt ?? null),
+    onSuccess: (settings) => {
+      client.setQueryData(KEY, settings);
+      update({ targets: undefined, target: undefined });
+    },
+  });
+
+  return {
+    targets,
+    /** Batches can be judged: the saved targets are here (or could not be had), or the link brings its own. */
+    ready: !saved.isPending || fromUrl !== null,
+    /** What the organisation has saved (null until it has loaded, or when it could not be). */
+    saved: saved.data ?? null,
+    loadError: saved.error,
+    reload: () => void saved.refetch(),
+    /** The targets in use are not the saved ones (a draft, or a colleague's link). */
+    unsaved: saved.isSuccess ? !sameTargets(targets, base) : fromUrl !== null || state.target !== undefined,
+    change,
+    discard,
+    save,
+  };
+}

@@ -1,0 +1,109 @@
+import { expect, test, type Page } from '@playwright/test';
+import { DEFAULT_TARGETS, targetFor, type Targets } from '../../lib/contract';
+import { signInContext } from './signed-in';
+import { api, APP_URL, DEMO, sandbox, signIn, walkApi } from './support';
+
+const OTHER = { clientId: 'other-client', clientSecret: 'other-secret' };
+const status = (page: Page) => page.getByRole('status').first();
+/** The value of the summary card titled `title`. */
+const card = (page: Page, title: string) => page.getByRole('region', { name: 'Summary' }).locator('div', { has: page.getByText(title, { exact: true }) }).locator('dd');
+
+async function putTargets(credentials: typeof DEMO, targets: Targets) {
+  const cookie = await signIn(credentials);
+  const response = await api('/api/settings/targets', { method: 'PUT', cookie, json: { targets }, headers: { origin: APP_URL } });
+  expect(response.status).toBe(200);
+}
+
+/** How many of the organisation's batches are below their own crop's germination target. */
+async function belowCount(targets: Targets): Promise<number> {
+  const { batches } = await walkApi(await signIn(DEMO));
+  return batches.filter((b) => {
+    const rate = b.avg_germination_rate === null ? null : Number(b.avg_germination_rate);
+    const target = targetFor(targets, b.crop_type as string | null, 'germination');
+    return rate !== null && target !== null && rate < target;
+  }).length;
+}
+
+test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
+// The targets are the organisations' own and outlive a test: leave them as the next test expects them.
+test.afterEach(async () => {
+  await putTargets(DEMO, DEFAULT_TARGETS);
+  await putTargets(OTHER, DEFAULT_TARGETS);
+});
+
+test('targets per crop: set in the panel, saved for the organisation, seen by a colleague and by no other organisation', async ({ page, context, browser }) => {
+  await signInContext(context);
+  await page.goto('/batches?tz=UTC');
+  await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
+  await expect(card(page, 'Below target')).toHaveText(new RegExp(`^${(await belowCount(DEFAULT_TARGETS)).toLocaleString('en')} \\(`));
+
+  await page.getByRole('button', { name: 'Targets' }).click();
+  await expect(page.getByLabel('General germination target (%)')).toHaveValue('90');
+  await expect(page.getByLabel('General usable target (%)')).toHaveValue('');
+  await page.getByLabel('Lettuce germination target (%)').fill('97');
+  await page.getByLabel('Petunia germination target (%)').fill('70');
+  const mine: Targets = { general: { germination: 90, usable: null }, crops: { Lettuce: { germination: 97, usable: null }, Petunia: { germination: 70, usable: null } } };
+  const expected = await belowCount(mine);
+  expect(expected).not.toBe(await belowCount(DEFAULT_TARGETS));
+  await expect(card(page, 'Below target')).toHaveText(new RegExp(`^${expected.toLocaleString('en')} \\(`));
+  // Not saved yet: the link carries them, so a colleague opening it judges alike.
+  await expect(page).toHaveURL(/targets=/);
+  const link = page.url();
+
+  const colleague = await browser.newContext();
+  await signInContext(colleague);
+  const theirs = await colleague.newPage();
+  await theirs.goto(link);
+  await expect(status(theirs)).toHaveText('3,000 batches', { timeout: 20_000 });
+  await expect(card(theirs, 'Below target')).toHaveText(new RegExp(`^${expected.toLocaleString('en')} \\(`));
+
+  // Saved: the link no longer needs them, and the colleague's plain page uses them.
+  await page.getByRole('button', { name: 'Save targets' }).click();
+  await expect(page.getByText(/last changed/)).toBeVisible();
+  await expect(page).not.toHaveURL(/targets=/);
+  await theirs.goto('/batches?tz=UTC');
+  await expect(status(theirs)).toHaveText('3,000 batches', { timeout: 20_000 });
+  await theirs.getByRole('button', { name: 'Targets' }).click();
+  await expect(theirs.getByLabel('Lettuce germination target (%)')).toHaveValue('97');
+  await expect(theirs.getByLabel('Petunia germination target (%)')).toHaveValue('70');
+  await expect(theirs.getByLabel('Tomato germination target (%)')).toHaveValue('');
+  await expect(card(theirs, 'Below target')).toHaveText(new RegExp(`^${expected.toLocaleString('en')} \\(`));
+  await colleague.close();
+
+  // Another organisation keeps its own.
+  const other = await browser.newContext();
+  await signInContext(other, OTHER);
+  const stranger = await other.newPage();
+  await stranger.goto('/batches?tz=UTC');
+  await stranger.getByRole('button', { name: 'Targets' }).click();
+  await expect(stranger.getByText('Never saved for your organisation')).toBeVisible();
+  await expect(stranger.getByLabel('General germination target (%)')).toHaveValue('90');
+  await expect(stranger.getByLabel('Lettuce germination target (%)')).toHaveCount(0);
+  await other.close();
+});
+
+test('each batch is judged by its own crop: badge, target column and filter; legal minimums in one click', async ({ page, context }) => {
+  await signInContext(context);
+  await page.goto('/batches?tz=UTC&crop=Lettuce&sort=avg_germination_rate&dir=asc');
+  await expect(status(page)).toHaveText(/^[\d,]+ batches$/, { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Targets' }).click();
+  await page.getByRole('button', { name: 'Use legal minimums' }).click();
+  await expect(page.getByLabel('Lettuce germination target (%)')).toHaveValue('80');
+  await expect(page.getByLabel('Bell pepper germination target (%)')).toHaveValue('55');
+  await expect(page.getByLabel('Petunia germination target (%)')).toHaveValue('');
+  await expect(page.getByText(/7 CFR § 201\.31/).first()).toBeVisible();
+  await expect(page.getByText(/not a commercial specification/)).toBeVisible();
+
+  const lettuce: Targets = { ...DEFAULT_TARGETS, crops: { Lettuce: { germination: 80, usable: null } } };
+  const { batches } = await walkApi(await signIn(DEMO));
+  const below = batches.filter((b) => b.crop_type === 'Lettuce' && b.avg_germination_rate !== null && Number(b.avg_germination_rate) < 80);
+  await page.getByLabel('Below target').check();
+  await expect(status(page)).toHaveText(`${below.length.toLocaleString('en')} ${below.length === 1 ? 'batch' : 'batches'}`);
+  if (below.length > 0) {
+    const table = page.getByRole('region', { name: 'Batches table' });
+    await expect(table.getByText('Below target').first()).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: /Target/ })).toBeVisible();
+    await expect(table.getByRole('row').nth(1)).toContainText('80.0%');
+  }
+  expect(targetFor(lettuce, 'Lettuce', 'germination')).toBe(80);
+});
