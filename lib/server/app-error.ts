@@ -26,11 +26,16 @@ export type AppErrorCode =
 
 export class AppError extends CodedError<AppErrorCode> {}
 
+const MAX_FIELD = 160;
+
 /**
  * A zod failure as the AppError every 422 of ours is: the first issue's field (under `prefix` when the value
  * sits inside a larger body), and what is wrong with it.
  */
 export function invalidInput(error: z.ZodError, fallback: string, prefix?: string): AppError {
   const { field, message, unknownKey } = firstIssue(error, fallback);
-  return new AppError('invalid_input', unknownKey ? 'unknown parameter' : message, { field: prefix && field !== fallback ? `${prefix}.${field}` : field });
+  const placed = prefix && field !== fallback ? `${prefix}.${field}` : field;
+  // Keys are the sender's text: a detail never echoes more than a readable part of one.
+  const bounded = placed.length > MAX_FIELD ? `${placed.slice(0, MAX_FIELD)}…` : placed;
+  return new AppError('invalid_input', unknownKey ? 'unknown parameter' : message, { field: bounded });
 }
