@@ -4,6 +4,9 @@ import { API_CSP, FORWARDED_HTTPS, HSTS, SECURITY_HEADERS } from './lib/security
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // PGlite loads its WebAssembly and data files from its own package directory at run time: bundled, it
+  // would look for them in .next and fail. (pg is on Next's own list of packages kept external.)
+  serverExternalPackages: ['@electric-sql/pglite'],
   async headers() {
     return [
       // Every answer, static assets, redirects and 404s included (pages get a per-request nonce CSP in proxy.ts).

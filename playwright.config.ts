@@ -1,3 +1,6 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium';
 
@@ -6,6 +9,14 @@ const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3510);
 export const SANDBOX_URL = `http://127.0.0.1:${SANDBOX_PORT}`;
 /** Known to the tests so they can prove it never reaches the browser. */
 export const E2E_SESSION_SECRET = 'e2e-session-secret-0123456789-abcdefghijkl';
+
+// The app's saved settings start empty on every run: a directory of this run's own (workers load this file
+// again and inherit the variable, so only the runner makes it, and removes it as it exits).
+if (!process.env.E2E_SETTINGS_DATA_DIR) {
+  const dir = join(tmpdir(), `tsb-e2e-settings-${process.pid}`);
+  process.env.E2E_SETTINGS_DATA_DIR = dir;
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+}
 
 /** End-to-end: the production build (`next build` runs first) against the sandbox, in Debian's Chromium. */
 export default defineConfig({
@@ -44,6 +55,7 @@ export default defineConfig({
         NEXT_TELEMETRY_DISABLED: '1',
         SIGNIN_ATTEMPTS_PER_IP: '100000',
         SIGNIN_FAILURES_PER_IP: '100000',
+        SETTINGS_DATA_DIR: process.env.E2E_SETTINGS_DATA_DIR,
       },
       reuseExistingServer: false,
     },

@@ -15,6 +15,9 @@ function formatPath(path: PropertyKey[]): string {
 export function firstIssue(error: z.ZodError, fallback: string): { field: string; message: string; unknownKey: boolean } {
   const issue = error.issues[0]!;
   const keys = (issue as { keys?: string[] }).keys;
-  const field = formatPath(issue.path) || keys?.[0] || fallback;
-  return { field, message: issue.message, unknownKey: issue.code === 'unrecognized_keys' };
+  // An unknown key is named with its place (`targets.general.extra`), not by the object that holds it.
+  const field = formatPath(keys?.[0] === undefined ? issue.path : [...issue.path, keys[0]]) || fallback;
+  // A record key the key schema refused: zod's own message is "Invalid key in record", the key schema's says why.
+  const inner = issue.code === 'invalid_key' ? issue.issues[0] : undefined;
+  return { field, message: inner?.message ?? issue.message, unknownKey: issue.code === 'unrecognized_keys' };
 }

@@ -63,7 +63,14 @@ export type TargetSettings = z.infer<typeof TargetSettingsSchema>;
  * saved since, the save is refused (409) instead of silently undoing their change. Absent: save regardless.
  */
 export const TargetSaveSchema = z
-  .object({ targets: TargetsSchema, expectedUpdatedAt: z.string().nullable().optional() })
+  .object({
+    targets: TargetsSchema,
+    // Checked as a time here, so that no string of the client's ever reaches the database's date parser.
+    expectedUpdatedAt: z.iso
+      .datetime({ offset: true, error: 'must be the updatedAt the edit started from, an ISO 8601 time, or null' })
+      .nullable()
+      .optional(),
+  })
   .strict();
 export type TargetSave = z.infer<typeof TargetSaveSchema>;
 

@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import { CodedError } from '../coded-error';
+import { firstIssue } from '../zod-issue';
 
 /**
  * What our own code refuses or fails at, as a code from the error table (lib/server/error-table.ts) and a
@@ -16,9 +18,24 @@ export type AppErrorCode =
   | 'body_too_large'
   | 'unsupported_body'
   | 'invalid_input'
+  | 'edit_conflict'
   | 'credentials_refused'
   | 'too_many_attempts'
   | 'store_unavailable'
   | 'internal';
 
 export class AppError extends CodedError<AppErrorCode> {}
+
+const MAX_FIELD = 160;
+
+/**
+ * A zod failure as the AppError every 422 of ours is: the first issue's field (under `prefix` when the value
+ * sits inside a larger body), and what is wrong with it.
+ */
+export function invalidInput(error: z.ZodError, fallback: string, prefix?: string): AppError {
+  const { field, message, unknownKey } = firstIssue(error, fallback);
+  const placed = prefix && field !== fallback ? `${prefix}.${field}` : field;
+  // Keys are the sender's text: a detail never echoes more than a readable part of one.
+  const bounded = placed.length > MAX_FIELD ? `${placed.slice(0, MAX_FIELD)}…` : placed;
+  return new AppError('invalid_input', unknownKey ? 'unknown parameter' : message, { field: bounded });
+}

@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../batch-api/range-load';
 import { ApiVersionSchema } from '../batch-api/schemas';
@@ -32,6 +33,10 @@ export const EnvSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   /** Public origin when behind a proxy that rewrites Host, e.g. https://dashboard.example.com */
   APP_ORIGIN: z.url().optional(),
+  /** The organisations' settings in PostgreSQL (any number of instances), e.g. postgres://app@db:5432/dashboard */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+  /** Without DATABASE_URL: the embedded database's directory (one instance only), relative to the working directory. */
+  SETTINGS_DATA_DIR: z.string().default('.data/settings'),
 });
 
 export type AppConfig = {
@@ -50,6 +55,9 @@ export type AppConfig = {
   sessionTtlS: number;
   sessionIdleS: number;
   appOrigin?: string;
+  /** Where the organisations' settings live: PostgreSQL when set, else the embedded database in `settingsDataDir`. */
+  databaseUrl?: string;
+  settingsDataDir: string;
 };
 
 function load(env: Record<string, string | undefined>): AppConfig {
@@ -100,6 +108,8 @@ function load(env: Record<string, string | undefined>): AppConfig {
     sessionTtlS: e.SESSION_TTL_S,
     sessionIdleS: e.SESSION_IDLE_S,
     appOrigin: e.APP_ORIGIN ? new URL(e.APP_ORIGIN).origin : undefined,
+    databaseUrl: e.DATABASE_URL,
+    settingsDataDir: resolve(e.SETTINGS_DATA_DIR),
   };
 }
 

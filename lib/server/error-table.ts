@@ -24,6 +24,8 @@ export const ERROR_STATUS: Record<AppErrorCode | BatchApiErrorCode, number> = {
   method_not_allowed: 405,
   body_too_large: 413,
   unsupported_body: 415,
+  // A save based on a version someone else has replaced since (the settings' `expectedUpdatedAt`).
+  edit_conflict: 409,
   invalid_input: 422,
   too_many_attempts: 429,
   internal: 500,

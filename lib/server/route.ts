@@ -1,7 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
-import { firstIssue } from '../zod-issue';
-import { AppError } from './app-error';
+import { AppError, invalidInput } from './app-error';
 import { getConfig } from './config';
 import { loggedProblemOf, problemResponse } from './error-table';
 import { withRequestStats } from './request-context';
@@ -9,6 +8,7 @@ import { logRequest } from './request-log';
 import { SessionCookies, sessions } from './session';
 import { requestScheme, type SessionData } from './session-rules';
 
+/** The body limit of a route that sets none: every body of ours but a settings save is far smaller. */
 const MAX_BODY_BYTES = 8 * 1024;
 
 type Context<Q, B, Auth extends boolean> = {
@@ -24,15 +24,11 @@ type Options<QS extends z.ZodType | undefined, BS extends z.ZodType | undefined,
   auth: Auth;
   query?: QS;
   body?: BS;
+  /** The largest body this route reads, in bytes (default 8 KB); larger ones are refused with 413. */
+  maxBodyBytes?: number;
 };
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
-
-/** A zod failure as the AppError every 422 of ours is: the first issue's field, and what is wrong with it. */
-function invalid(error: z.ZodError, fallback: string): AppError {
-  const { field, message, unknownKey } = firstIssue(error, fallback);
-  return new AppError('invalid_input', unknownKey ? 'unknown parameter' : message, { field });
-}
 
 /** Same-origin check for state-changing requests: Origin first, Sec-Fetch-Site when Origin is absent. */
 function checkOrigin(request: Request) {
@@ -65,18 +61,18 @@ function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S
   }
   // Own properties, whatever their names (`__proto__` included): a name the schema does not know is refused.
   const parsed = schema.safeParse(Object.fromEntries(entries));
-  if (!parsed.success) throw invalid(parsed.error, 'query');
+  if (!parsed.success) throw invalidInput(parsed.error, 'query');
   return parsed.data;
 }
 
-const tooLarge = () => new AppError('body_too_large', `larger than ${MAX_BODY_BYTES} bytes`, { field: 'body' });
+const tooLarge = (limit: number) => new AppError('body_too_large', `larger than ${limit} bytes`, { field: 'body' });
 
-async function parseBody(request: Request, schema: z.ZodType): Promise<unknown> {
+async function parseBody(request: Request, schema: z.ZodType, limit: number): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.toLowerCase().startsWith('application/json')) throw new AppError('unsupported_body', 'must be application/json', { field: 'body' });
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const text = await readLimited(request);
+  if (declared > limit) throw tooLarge(limit);
+  const text = await readLimited(request, limit);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -84,11 +80,11 @@ async function parseBody(request: Request, schema: z.ZodType): Promise<unknown> 
     throw new AppError('invalid_input', 'not valid JSON', { field: 'body' });
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalid(parsed.error, 'body');
+  if (!parsed.success) throw invalidInput(parsed.error, 'body');
   return parsed.data;
 }
 
-async function readLimited(request: Request): Promise<string> {
+async function readLimited(request: Request, limit: number): Promise<string> {
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -97,9 +93,9 @@ async function readLimited(request: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > limit) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
@@ -125,7 +121,7 @@ export function route<
       if (request.method !== 'GET' && request.method !== 'HEAD') checkOrigin(request);
       const session = options.auth ? await sessions().require(cookies) : undefined;
       const query = options.query ? parseQuery(request, options.query) : undefined;
-      const body = options.body ? await parseBody(request, options.body) : undefined;
+      const body = options.body ? await parseBody(request, options.body, options.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
       const response = await handler({ request, query, body, session, cookies } as Context<Infer<QS>, Infer<BS>, Auth>);
       if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
       return cookies.applyTo(response);

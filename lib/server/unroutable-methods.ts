@@ -16,6 +16,7 @@ const API_ALLOW: Record<string, string> = {
   '/api/batches/stream': 'GET, HEAD, OPTIONS',
   '/api/batches/export': 'GET, HEAD, OPTIONS',
   '/api/health': 'GET, HEAD, OPTIONS',
+  '/api/settings/targets': 'GET, HEAD, OPTIONS, PUT',
 };
 
 export function allowedAt(pathname: string): string {

@@ -5,6 +5,7 @@ import * as batches from '@/app/api/batches/route';
 import * as stream from '@/app/api/batches/stream/route';
 import * as health from '@/app/api/health/route';
 import * as session from '@/app/api/session/route';
+import * as targets from '@/app/api/settings/targets/route';
 import { StreamLineSchema, type StreamLine } from '@/lib/contract';
 import { APP, bffForFile, DEMO, detailOf, request, sessionCookieOf } from '../helpers/bff';
 import { control, tokenFor, walkV2 } from '../helpers/sandbox';
@@ -319,6 +320,7 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
     ['/api/batches/stream', stream, 'GET, HEAD, OPTIONS'],
     ['/api/batches/export', exported, 'GET, HEAD, OPTIONS'],
     ['/api/health', health, 'GET, HEAD, OPTIONS'],
+    ['/api/settings/targets', targets, 'GET, HEAD, OPTIONS, PUT'],
   ];
 
   it.each(ROUTES)('%s: PUT, PATCH and the rest it does not serve are 405 with Allow and a detail, even signed in and same-origin', async (path, module, allow) => {

@@ -10,6 +10,12 @@ describe('configuration, validated once with the bad variable named', () => {
     expect(load({ ...base, TRUSTED_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
   });
 
+  it('keeps settings in the embedded database under the working directory, or in PostgreSQL when DATABASE_URL is set', () => {
+    expect(load(base)).toMatchObject({ databaseUrl: undefined, settingsDataDir: `${process.cwd()}/.data/settings` });
+    expect(load({ ...base, SETTINGS_DATA_DIR: '/var/lib/dashboard' }).settingsDataDir).toBe('/var/lib/dashboard');
+    expect(load({ ...base, DATABASE_URL: 'postgresql://app@db:5432/dash' }).databaseUrl).toBe('postgresql://app@db:5432/dash');
+  });
+
   it.each([
     [{ BATCH_API_BASE_URL: undefined }, 'BATCH_API_BASE_URL'],
     [{ BATCH_API_BASE_URL: 'ftp://x' }, 'BATCH_API_BASE_URL'],
@@ -22,6 +28,8 @@ describe('configuration, validated once with the bad variable named', () => {
     [{ TRUSTED_PROXY_HOPS: 'one' }, 'TRUSTED_PROXY_HOPS'],
     [{ SIGNIN_FAILURES_PER_IP: '0' }, 'SIGNIN_FAILURES_PER_IP'],
     [{ SIGNIN_AUTH_CALLS_PER_CLIENT: '1.5' }, 'SIGNIN_AUTH_CALLS_PER_CLIENT'],
+    [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'db:5432' }, 'DATABASE_URL'],
   ])('names the variable in %j', (override, name) => {
     expect(() => load({ ...base, ...override })).toThrow(new RegExp(`Invalid configuration: ${name}`));
   });

@@ -22,6 +22,7 @@ describe('the error table', () => {
     ['body_too_large', 413],
     ['unsupported_body', 415],
     ['method_not_allowed', 405],
+    ['edit_conflict', 409],
     ['invalid_input', 422],
     ['too_many_attempts', 429],
     ['internal', 500],

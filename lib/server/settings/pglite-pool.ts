@@ -1,0 +1,62 @@
+import 'server-only';
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+
+/**
+ * PGlite (PostgreSQL compiled to WebAssembly, in this process) as the pool Kysely's own PostgresDialect
+ * expects, so the embedded database and the production PostgreSQL share one dialect, one schema and one set
+ * of migrations. Our own ~50 lines rather than a package: kysely-pglite-dialect's peer range excludes
+ * PGlite 0.5, and kysely-pglite brings an oclif CLI along.
+ *
+ * PGlite is a single connection. The pool lends it to one borrower at a time, the others wait in line: the
+ * statements of one transaction (a migration, a conditional save) must never interleave with another
+ * request's. The data directory belongs to one process: two instances need DATABASE_URL.
+ */
+export function pglitePool(dataDir: string): PostgresPool & { opened(): Promise<PGlite> } {
+  let database: Promise<PGlite> | undefined;
+  let line: Promise<void> = Promise.resolve();
+
+  const opened = () => {
+    database ??= mkdir(dataDir, { recursive: true }).then(() => PGlite.create(dataDir));
+    // A failed open (a directory we may not write) is tried again by the next borrower, not remembered.
+    database.catch(() => (database = undefined));
+    return database;
+  };
+
+  return {
+    opened,
+    async connect() {
+      const db = await opened();
+      let done!: () => void;
+      const turn = new Promise<void>((resolve) => (done = resolve));
+      const previous = line;
+      line = previous.then(() => turn);
+      await previous;
+      let released = false;
+      const client = {
+        async query(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<unknown>> {
+          const result = await db.query(sql, [...parameters]);
+          return {
+            command: (result.command ?? 'SELECT') as PostgresQueryResult<unknown>['command'],
+            rowCount: result.rowCount ?? result.affectedRows ?? 0,
+            rows: result.rows,
+          };
+        },
+        release() {
+          if (released) return;
+          released = true;
+          done();
+        },
+      };
+      return client as PostgresPoolClient;
+    },
+    async end() {
+      if (!database) return;
+      const db = await database.catch(() => undefined);
+      database = undefined;
+      await line;
+      if (db && !db.closed) await db.close();
+    },
+  };
+}
