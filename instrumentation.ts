@@ -7,4 +7,10 @@ export async function register() {
   validateConfigOrExit();
   const { answerUnroutableMethods } = await import('./lib/server/unroutable-methods');
   answerUnroutableMethods();
+  // Migrations at start-up (and PGlite's first start out of the first request's way). Never while building:
+  // the build must not open, let alone create, the data directory.
+  if (process.env.NEXT_PHASE !== 'phase-production-build') {
+    const { settingsStore } = await import('./lib/server/settings');
+    void settingsStore().warm();
+  }
 }

@@ -32,6 +32,16 @@ export class SettingsStore {
     return new SettingsStore(openDatabase(place));
   }
 
+  /**
+   * Opens the database and runs the migrations now rather than on the first request (PGlite's first start in
+   * a new directory takes seconds). A failure is logged and left for the first request to meet again.
+   */
+  async warm(): Promise<void> {
+    await this.#guard(async () => undefined).catch((error: unknown) => {
+      logLine('warn', 'settings store: not ready at start-up; requests will try again', { error: String(error) });
+    });
+  }
+
   async get<T>(clientId: string, setting: Setting<T>): Promise<Saved<T>> {
     const row = await this.#guard(() =>
       this.db
