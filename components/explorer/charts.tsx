@@ -30,7 +30,7 @@ function Charts({ rows, zone, target, onCrop }: Props) {
   const series = useMemo(() => germinationOverTime(rows, zone), [rows, zone]);
   const histogram = useMemo(() => germinationHistogram(rows), [rows]);
   const crops = useMemo(() => perCrop(rows), [rows]);
-  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: '2-digit', timeZone: zone === 'utc' ? 'UTC' : undefined });
+  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: '2-digit', timeZone: zone });
 
   return (
     <div className={styles.charts}>
