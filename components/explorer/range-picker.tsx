@@ -1,7 +1,9 @@
 'use client';
 
-import { matchingPreset, presetRange, PRESETS, type Zone } from '@/lib/explorer/date-range';
+import { matchingPreset, presetRange, PRESETS } from '@/lib/explorer/date-range';
 import type { ExplorerState } from '@/lib/explorer/url-state';
+import { DayField } from './day-field';
+import { ZoneField } from './zone-field';
 import styles from './explorer.module.css';
 
 type Props = { state: ExplorerState; update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void };
@@ -28,19 +30,19 @@ export function RangePicker({ state, update }: Props) {
           </button>
         ))}
       </div>
-      <label>
-        From <input type="date" value={state.from ?? ''} onChange={(e) => update({ from: e.target.value || undefined }, 'push')} />
-      </label>
-      <label>
-        To <input type="date" value={state.to ?? ''} onChange={(e) => update({ to: e.target.value || undefined }, 'push')} />
-      </label>
-      <span>
-        <label htmlFor="zone-select">Time zone</label>{' '}
-        <select id="zone-select" value={state.tz} onChange={(e) => update({ tz: e.target.value as Zone }, 'push')}>
-          <option value="local">Local ({Intl.DateTimeFormat().resolvedOptions().timeZone})</option>
-          <option value="utc">UTC</option>
-        </select>
-      </span>
+      <DayField
+        label="From"
+        value={state.from}
+        conflict={(day) => (state.to && day > state.to ? `After To (${state.to}): change To first.` : null)}
+        onCommit={(from) => update({ from }, 'push')}
+      />
+      <DayField
+        label="To"
+        value={state.to}
+        conflict={(day) => (state.from && day < state.from ? `Before From (${state.from}): change From first.` : null)}
+        onCommit={(to) => update({ to }, 'push')}
+      />
+      <ZoneField value={state.tz} onCommit={(tz) => update({ tz }, 'push')} />
     </fieldset>
   );
 }

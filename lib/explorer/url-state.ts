@@ -62,5 +62,10 @@ export function writeState(state: ExplorerState): string {
     if (value === undefined || value === '' || (key !== 'tz' && value === DEFAULTS[key])) continue;
     params.set(key, String(value));
   }
-  return params.toString();
+  return queryString(params);
+}
+
+/** A query string that leaves `/` as it is (allowed in a query): `tz=Europe/Amsterdam` reads as it says. */
+export function queryString(params: URLSearchParams): string {
+  return params.toString().replaceAll('%2F', '/');
 }

@@ -44,8 +44,8 @@ describe('URL state', () => {
 
   it('round-trips and leaves defaults out, but always names the zone', () => {
     const { state } = readState(new URLSearchParams('from=2025-01-01&tz=Asia/Tokyo&q=tom&warn=1&sort=batch_name&dir=asc&target=85'));
-    expect(writeState(state)).toBe('from=2025-01-01&tz=Asia%2FTokyo&q=tom&warn=1&sort=batch_name&dir=asc&target=85');
-    expect(writeState(readState(new URLSearchParams('')).state)).toBe(new URLSearchParams({ tz: viewer }).toString());
+    expect(writeState(state)).toBe('from=2025-01-01&tz=Asia/Tokyo&q=tom&warn=1&sort=batch_name&dir=asc&target=85');
+    expect(writeState(readState(new URLSearchParams('')).state)).toBe(`tz=${viewer}`);
   });
 
   it('reads the zone: an IANA name (canonical), UTC for the old utc, the viewer zone for local, none or junk', () => {
