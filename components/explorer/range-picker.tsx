@@ -1,7 +1,7 @@
 'use client';
 
 import { matchingPreset, presetRange, PRESETS } from '@/lib/explorer/date-range';
-import type { ExplorerState } from '@/lib/explorer/url-state';
+import { readState, type ExplorerState } from '@/lib/explorer/url-state';
 import { DayField } from './day-field';
 import { ZoneField } from './zone-field';
 import styles from './explorer.module.css';
@@ -10,6 +10,8 @@ type Props = { state: ExplorerState; update: (patch: Partial<ExplorerState>, mod
 
 /** Presets, custom From/To calendar days, and the zone those days are read in. */
 export function RangePicker({ state, update }: Props) {
+  // The other end as the address bar has it now, not as this render saw it: it may have changed a moment ago.
+  const latest = () => readState(new URLSearchParams(window.location.search)).state;
   const active = matchingPreset(state.from, state.to, state.tz);
   return (
     <fieldset className={styles.range}>
@@ -33,13 +35,19 @@ export function RangePicker({ state, update }: Props) {
       <DayField
         label="From"
         value={state.from}
-        conflict={(day) => (state.to && day > state.to ? `After To (${state.to}): change To first.` : null)}
+        conflict={(day) => {
+          const { to } = latest();
+          return to && day > to ? `After To (${to}): change To first.` : null;
+        }}
         onCommit={(from) => update({ from }, 'push')}
       />
       <DayField
         label="To"
         value={state.to}
-        conflict={(day) => (state.from && day < state.from ? `Before From (${state.from}): change From first.` : null)}
+        conflict={(day) => {
+          const { from } = latest();
+          return from && day < from ? `Before From (${from}): change From first.` : null;
+        }}
         onCommit={(to) => update({ to }, 'push')}
       />
       <ZoneField value={state.tz} onCommit={(tz) => update({ tz }, 'push')} />

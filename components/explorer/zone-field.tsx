@@ -65,6 +65,7 @@ export function ZoneField({ value, onCommit }: Props) {
         }}
         onChange={(e) => {
           setDraft(e.target.value);
+          setHelp(null); // being corrected: judged again on Enter or leaving
           // A suggestion picked from the list arrives whole ('insertReplacementText'), typing letter by letter.
           const picked = (e.nativeEvent as InputEvent).inputType === 'insertReplacementText';
           if (picked || settled(e.target.value)) commit(e.target.value, true);
