@@ -43,7 +43,7 @@ function Charts({ rows, zone, targets, completeness, onCrop }: Props) {
   const series = useMemo(() => germinationOverTime(rows, zone, missing), [rows, zone, missing]);
   const histogram = useMemo(() => germinationHistogram(rows, targets), [rows, targets]);
   const crops = useMemo(() => perCrop(rows, targets), [rows, targets]);
-  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: '2-digit', timeZone: zone === 'utc' ? 'UTC' : undefined });
+  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: '2-digit', timeZone: zone });
   const cropTargets = series.crops.map((crop) => targetFor(targets, cropOf(crop), 'germination'));
   const oneTarget = new Set(cropTargets).size === 1 ? cropTargets[0]! : undefined;
   const floor = Math.min(...series.points.flatMap((p) => series.crops.map((c) => p[c] ?? 100)), ...cropTargets.map((t) => t ?? 100));

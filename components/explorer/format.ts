@@ -15,10 +15,10 @@ const dateFormats = new Map<Zone, Intl.DateTimeFormat>();
 export function fmtDate(ms: number, zone: Zone): string {
   let f = dateFormats.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: zone === 'utc' ? 'UTC' : undefined });
+    f = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: zone });
     dateFormats.set(zone, f);
   }
-  return f.format(ms) + (zone === 'utc' ? ' UTC' : '');
+  return f.format(ms) + (zone === 'UTC' ? ' UTC' : '');
 }
 
 /** Only http(s) URLs become links: `javascript:`, `data:` and relative links are shown as text. */

@@ -1,13 +1,17 @@
 'use client';
 
-import { matchingPreset, presetRange, PRESETS, type Zone } from '@/lib/explorer/date-range';
-import type { ExplorerState } from '@/lib/explorer/url-state';
+import { matchingPreset, presetRange, PRESETS } from '@/lib/explorer/date-range';
+import { readState, type ExplorerState } from '@/lib/explorer/url-state';
+import { DayField } from './day-field';
+import { ZoneField } from './zone-field';
 import styles from './explorer.module.css';
 
 type Props = { state: ExplorerState; update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void };
 
 /** Presets, custom From/To calendar days, and the zone those days are read in. */
 export function RangePicker({ state, update }: Props) {
+  // The other end as the address bar has it now, not as this render saw it: it may have changed a moment ago.
+  const latest = () => readState(new URLSearchParams(window.location.search)).state;
   const active = matchingPreset(state.from, state.to, state.tz);
   return (
     <fieldset className={styles.range}>
@@ -28,19 +32,25 @@ export function RangePicker({ state, update }: Props) {
           </button>
         ))}
       </div>
-      <label>
-        From <input type="date" value={state.from ?? ''} onChange={(e) => update({ from: e.target.value || undefined }, 'push')} />
-      </label>
-      <label>
-        To <input type="date" value={state.to ?? ''} onChange={(e) => update({ to: e.target.value || undefined }, 'push')} />
-      </label>
-      <span>
-        <label htmlFor="zone-select">Time zone</label>{' '}
-        <select id="zone-select" value={state.tz} onChange={(e) => update({ tz: e.target.value as Zone }, 'push')}>
-          <option value="local">Local ({Intl.DateTimeFormat().resolvedOptions().timeZone})</option>
-          <option value="utc">UTC</option>
-        </select>
-      </span>
+      <DayField
+        label="From"
+        value={state.from}
+        conflict={(day) => {
+          const { to } = latest();
+          return to && day > to ? `After To (${to}): change To first.` : null;
+        }}
+        onCommit={(from) => update({ from }, 'push')}
+      />
+      <DayField
+        label="To"
+        value={state.to}
+        conflict={(day) => {
+          const { from } = latest();
+          return from && day < from ? `Before From (${from}): change From first.` : null;
+        }}
+        onCommit={(to) => update({ to }, 'push')}
+      />
+      <ZoneField value={state.tz} onCommit={(tz) => update({ tz }, 'push')} />
     </fieldset>
   );
 }

@@ -1,8 +1,8 @@
 'use client';
 
 import { useSearchParams } from 'next/navigation';
-import { useCallback, useMemo } from 'react';
-import { readState, writeState, type ExplorerState } from '@/lib/explorer/url-state';
+import { useCallback, useEffect, useMemo } from 'react';
+import { queryString, readState, writeState, type ExplorerState } from '@/lib/explorer/url-state';
 
 /**
  * The explorer's state is the URL. Changes go through the History API (Next keeps useSearchParams in step
@@ -11,6 +11,15 @@ import { readState, writeState, type ExplorerState } from '@/lib/explorer/url-st
 export function useExplorerState() {
   const params = useSearchParams();
   const parsed = useMemo(() => readState(new URLSearchParams(params.toString())), [params]);
+  // The URL names the zone its days are read in: a link without one (or with the old `local`) gets the viewer's,
+  // in place (replace: no extra history entry); only tz changes, so a broken date stays there to be explained.
+  const tz = parsed.state.tz;
+  useEffect(() => {
+    const here = new URLSearchParams(window.location.search);
+    if (here.get('tz') === tz) return;
+    here.set('tz', tz);
+    window.history.replaceState(null, '', `${window.location.pathname}?${queryString(here)}`);
+  }, [tz, params]);
   const update = useCallback(
     (patch: Partial<ExplorerState>, mode: 'push' | 'replace' = 'replace') => {
       // Read the address bar itself, not this render's copy: two quick changes must not undo each other.

@@ -1,6 +1,6 @@
 import { targetFor, type Targets } from '../contract';
-import type { Zone } from './date-range';
 import type { Span } from './missing';
+import { civilToMs, dayIn, startOfDayIn, type Zone } from './zones';
 import { meanCells, type Row } from './rows';
 
 /** However many batches are loaded, no chart gets more points than this. */
@@ -10,14 +10,11 @@ const DAY_MS = 86_400_000;
 type Bucket = 'day' | 'week' | 'month';
 
 function bucketStart(ms: number, bucket: Bucket, zone: Zone): number {
-  const d = new Date(ms);
-  const utc = zone === 'utc';
-  const y = utc ? d.getUTCFullYear() : d.getFullYear();
-  const m = utc ? d.getUTCMonth() : d.getMonth();
-  let day = utc ? d.getUTCDate() : d.getDate();
-  if (bucket === 'month') day = 1;
-  if (bucket === 'week') day -= ((utc ? d.getUTCDay() : d.getDay()) + 6) % 7; // Monday
-  return utc ? Date.UTC(y, m, day) : new Date(y, m, day).getTime();
+  const { y, m, d } = dayIn(ms, zone);
+  if (bucket === 'day') return startOfDayIn(y, m, d, zone);
+  if (bucket === 'month') return startOfDayIn(y, m, 1, zone);
+  const weekday = new Date(civilToMs(y, m, d)).getUTCDay();
+  return startOfDayIn(y, m, d - ((weekday + 6) % 7), zone); // Monday
 }
 
 /** Longer than any day, week or month (DST included) and shorter than two of them: start + this is in the next one. */
@@ -44,13 +41,23 @@ export function germinationOverTime(
   const bucket: Bucket = spanDays * series <= MAX_POINTS ? 'day' : (spanDays / 7) * series <= MAX_POINTS ? 'week' : 'month';
   const fallback = meanCells(rows);
   const sums = new Map<number, Map<string, { w: number; s: number }>>();
-  // Rows mostly come in time order: work out a bucket's bounds once, not once per row (dates are slow).
+  // Zone arithmetic costs a few Intl calls: work out a bucket's bounds once, not once per row. Rows mostly come
+  // in time order (the last bounds fit); otherwise the bounds already seen are found by UTC day, which overlaps
+  // at most two buckets.
+  const seen = new Map<number, { t: number; end: number }[]>();
   let t = NaN, end = NaN;
   for (const r of rows) {
     if (r.germination === null) continue;
     if (!(r.time >= t && r.time < end)) {
-      t = bucketStart(r.time, bucket, zone);
-      end = bucketStart(t + STEP_INTO_NEXT[bucket], bucket, zone);
+      const key = Math.floor(r.time / DAY_MS);
+      let near = seen.get(key);
+      if (!near) seen.set(key, (near = []));
+      let bounds = near.find((b) => r.time >= b.t && r.time < b.end);
+      if (!bounds) {
+        const start = bucketStart(r.time, bucket, zone);
+        near.push((bounds = { t: start, end: bucketStart(start + STEP_INTO_NEXT[bucket], bucket, zone) }));
+      }
+      ({ t, end } = bounds);
     }
     const crop = r.batch.crop_type ?? '(none)';
     let byCrop = sums.get(t);

@@ -1,7 +1,8 @@
-/** Calendar days in the URL become UTC instants covering whole days in the chosen zone (DST included). */
+/** Calendar days in the URL become UTC instants covering whole days in the URL's zone (DST included). */
 import { dateRange, type DateRange } from '../contract';
+import { civilToMs, dayIn, startOfDayIn, type CivilDay, type Zone } from './zones';
 
-export type Zone = 'local' | 'utc';
+export type { Zone } from './zones';
 export type Preset = '7d' | '30d' | '90d' | 'ytd' | 'all';
 
 export const PRESETS: { id: Preset; label: string }[] = [
@@ -14,18 +15,29 @@ export const PRESETS: { id: Preset; label: string }[] = [
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-export function parseDay(value: string): { y: number; m: number; d: number } | null {
+export function parseDay(value: string): CivilDay | null {
   const match = DAY.exec(value);
   if (!match) return null;
   const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const check = new Date(Date.UTC(y, m - 1, d));
-  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return null;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  const monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+  if (monthDays === undefined || d < 1 || d > monthDays) return null;
   return { y, m, d };
 }
 
-function startOfDay(day: string, zone: Zone, offsetDays = 0): number {
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+const dayText = ({ y, m, d }: CivilDay) => `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
+
+/** The calendar day `days` after (or before) a day; plain calendar arithmetic, no zone involved. */
+export function addDays(day: string, days: number): string {
   const p = parseDay(day)!;
-  return zone === 'utc' ? Date.UTC(p.y, p.m - 1, p.d + offsetDays) : new Date(p.y, p.m - 1, p.d + offsetDays).getTime();
+  const date = new Date(civilToMs(p.y, p.m, p.d + days));
+  return dayText({ y: date.getUTCFullYear(), m: date.getUTCMonth() + 1, d: date.getUTCDate() });
+}
+
+function startOfDay(day: string, zone: Zone, offsetDays = 0): number {
+  const p = parseDay(addDays(day, offsetDays))!;
+  return startOfDayIn(p.y, p.m, p.d, zone);
 }
 
 /**
@@ -40,9 +52,7 @@ export function rangeToQuery(from: string | undefined, to: string | undefined, z
 }
 
 export function formatDay(ms: number, zone: Zone): string {
-  const d = new Date(ms);
-  const [y, m, day] = zone === 'utc' ? [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()] : [d.getFullYear(), d.getMonth() + 1, d.getDate()];
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  return dayText(dayIn(ms, zone));
 }
 
 /** The from/to days of a preset, counted back from today in the zone. */
@@ -51,7 +61,7 @@ export function presetRange(preset: Preset, zone: Zone, now = Date.now()): { fro
   const today = formatDay(now, zone);
   if (preset === 'ytd') return { from: `${today.slice(0, 4)}-01-01`, to: today };
   const days = preset === '7d' ? 6 : preset === '30d' ? 29 : 89;
-  return { from: formatDay(startOfDay(today, zone, -days) + 43_200_000, zone), to: today };
+  return { from: addDays(today, -days), to: today };
 }
 
 export function matchingPreset(from: string | undefined, to: string | undefined, zone: Zone, now = Date.now()): Preset | null {

@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { parseDay } from './date-range';
+import { zoneOfParam } from './zones';
 
 export const SORTABLE = [
   'batch_creation_date', 'batch_name', 'crop_type', 'avg_germination_rate', 'avg_usable_seedling_rate',
@@ -13,7 +14,7 @@ const day = z.string().refine((v) => parseDay(v) !== null, 'must be a real calen
 export const ExplorerStateSchema = z.object({
   from: day.optional(),
   to: day.optional(),
-  tz: z.enum(['local', 'utc']).catch('local').default('local'),
+  tz: z.string().optional().catch(undefined).transform(zoneOfParam),
   q: z.string().max(200).catch('').default(''),
   crop: z.string().max(100).optional().catch(undefined),
   warn: z.literal('1').optional().catch(undefined),
@@ -53,13 +54,21 @@ export function readState(params: URLSearchParams): ParsedState {
 
 const DEFAULTS = ExplorerStateSchema.parse({});
 
-/** Only what differs from the defaults goes into the URL, in a stable order. */
+/**
+ * Only what differs from the defaults goes into the URL, in a stable order; the zone always does, so that a
+ * link shows the same days to whoever opens it, in whatever zone.
+ */
 export function writeState(state: ExplorerState): string {
   const params = new URLSearchParams();
   for (const key of Object.keys(ExplorerStateSchema.shape) as (keyof ExplorerState)[]) {
     const value = state[key];
-    if (value === undefined || value === '' || value === DEFAULTS[key]) continue;
+    if (value === undefined || value === '' || (key !== 'tz' && value === DEFAULTS[key])) continue;
     params.set(key, String(value));
   }
-  return params.toString();
+  return queryString(params);
+}
+
+/** A query string that leaves `/` as it is (allowed in a query): `tz=Europe/Amsterdam` reads as it says. */
+export function queryString(params: URLSearchParams): string {
+  return params.toString().replaceAll('%2F', '/');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { germinationHistogram, germinationOverTime, MAX_POINTS, perCrop } from '@/lib/explorer/aggregate';
-import { matchingPreset, presetRange, rangeToQuery } from '@/lib/explorer/date-range';
+import { formatDay, matchingPreset, presetRange, rangeToQuery } from '@/lib/explorer/date-range';
 import type { Batch } from '@/lib/contract';
 import { filterRows, sortRows, summarize, toRow, type Row, type RowFilter } from '@/lib/explorer/rows';
 import { readState, writeState } from '@/lib/explorer/url-state';
@@ -12,24 +12,49 @@ const idsOf = (list: readonly Row[]) => list.map((r) => r.batch.batch_id);
 
 describe('date range', () => {
   it('turns UTC calendar days into whole UTC days', () => {
-    expect(rangeToQuery('2025-01-01', '2025-01-31', 'utc')).toEqual({ start_date: '2025-01-01T00:00:00.000Z', end_date: '2025-01-31T23:59:59.999999Z' });
-    expect(rangeToQuery(undefined, undefined, 'utc')).toEqual({ start_date: undefined, end_date: undefined });
+    expect(rangeToQuery('2025-01-01', '2025-01-31', 'UTC')).toEqual({ start_date: '2025-01-01T00:00:00.000Z', end_date: '2025-01-31T23:59:59.999999Z' });
+    expect(rangeToQuery(undefined, undefined, 'UTC')).toEqual({ start_date: undefined, end_date: undefined });
+  });
+
+  it('turns calendar days into whole days of any zone, whatever zone this process runs in', () => {
+    expect(rangeToQuery('2026-10-21', '2026-10-21', 'Europe/Amsterdam')).toEqual({ start_date: '2026-10-20T22:00:00.000Z', end_date: '2026-10-21T21:59:59.999999Z' });
+    expect(rangeToQuery('2026-10-21', '2026-10-21', 'America/Los_Angeles')).toEqual({ start_date: '2026-10-21T07:00:00.000Z', end_date: '2026-10-22T06:59:59.999999Z' });
+    // A 25-hour day (Amsterdam falls back) and the year's end in a half-hour zone.
+    expect(rangeToQuery('2025-10-26', '2025-10-26', 'Europe/Amsterdam')).toEqual({ start_date: '2025-10-25T22:00:00.000Z', end_date: '2025-10-26T22:59:59.999999Z' });
+    expect(rangeToQuery('2025-12-31', undefined, 'Asia/Kolkata').start_date).toBe('2025-12-30T18:30:00.000Z');
   });
 
   it('presets count back from today in the zone', () => {
     const now = Date.UTC(2026, 10, 22, 12);
-    expect(presetRange('7d', 'utc', now)).toEqual({ from: '2026-11-16', to: '2026-11-22' });
-    expect(presetRange('ytd', 'utc', now)).toEqual({ from: '2026-01-01', to: '2026-11-22' });
-    expect(presetRange('all', 'utc', now)).toEqual({});
-    expect(matchingPreset('2026-11-16', '2026-11-22', 'utc', now)).toBe('7d');
+    expect(presetRange('7d', 'UTC', now)).toEqual({ from: '2026-11-16', to: '2026-11-22' });
+    expect(presetRange('ytd', 'UTC', now)).toEqual({ from: '2026-01-01', to: '2026-11-22' });
+    expect(presetRange('all', 'UTC', now)).toEqual({});
+    expect(matchingPreset('2026-11-16', '2026-11-22', 'UTC', now)).toBe('7d');
+    // 23:30 UTC on New Year's Eve is already the next year in Tokyo, still the old one in Los Angeles.
+    const eve = Date.UTC(2026, 11, 31, 23, 30);
+    expect(presetRange('ytd', 'Asia/Tokyo', eve)).toEqual({ from: '2027-01-01', to: '2027-01-01' });
+    expect(presetRange('7d', 'America/Los_Angeles', eve)).toEqual({ from: '2026-12-25', to: '2026-12-31' });
+    // Counting back across a DST change counts calendar days, not 24-hour steps.
+    expect(presetRange('30d', 'Europe/Amsterdam', Date.UTC(2025, 10, 5, 0, 30))).toEqual({ from: '2025-10-07', to: '2025-11-05' });
   });
 });
 
 describe('URL state', () => {
-  it('round-trips and leaves defaults out', () => {
-    const { state } = readState(new URLSearchParams('from=2025-01-01&q=tom&warn=1&sort=batch_name&dir=asc&target=85'));
-    expect(writeState(state)).toBe('from=2025-01-01&q=tom&warn=1&sort=batch_name&dir=asc&target=85');
-    expect(writeState(readState(new URLSearchParams('')).state)).toBe('');
+  const viewer = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+  it('round-trips and leaves defaults out, but always names the zone', () => {
+    const { state } = readState(new URLSearchParams('from=2025-01-01&tz=Asia/Tokyo&q=tom&warn=1&sort=batch_name&dir=asc&target=85'));
+    expect(writeState(state)).toBe('from=2025-01-01&tz=Asia/Tokyo&q=tom&warn=1&sort=batch_name&dir=asc&target=85');
+    expect(writeState(readState(new URLSearchParams('')).state)).toBe(`tz=${viewer}`);
+  });
+
+  it('reads the zone: an IANA name (canonical), UTC for the old utc, the viewer zone for local, none or junk', () => {
+    const tz = (query: string) => readState(new URLSearchParams(query)).state.tz;
+    expect(tz('tz=Europe/Amsterdam')).toBe('Europe/Amsterdam');
+    expect(tz('tz=america/los_angeles')).toBe('America/Los_Angeles');
+    expect(tz('tz=utc')).toBe('UTC');
+    expect(tz('tz=UTC')).toBe('UTC');
+    for (const q of ['tz=local', '', 'tz=Mars/Olympus', 'tz=']) expect(tz(q), q).toBe(viewer);
   });
 
   it('reports an impossible or reversed date, and ignores junk in the other fields', () => {
@@ -40,7 +65,7 @@ describe('URL state', () => {
     expect([both.state.from, both.state.to, both.state.q]).toEqual([undefined, undefined, 'tom']);
     const { state, dateError } = readState(new URLSearchParams('sort=evil&dir=up&target=200&tz=mars'));
     expect(dateError).toBeNull();
-    expect(state).toMatchObject({ sort: 'batch_creation_date', dir: 'desc', target: 90, tz: 'local' });
+    expect(state).toMatchObject({ sort: 'batch_creation_date', dir: 'desc', target: 90, tz: viewer });
   });
 });
 
@@ -106,10 +131,19 @@ describe('rows', () => {
 
 describe('chart aggregation', () => {
   it('never draws more than about 1,000 points, however many batches', () => {
-    const series = germinationOverTime(rows, 'utc');
+    const series = germinationOverTime(rows, 'UTC');
     expect(series.points.length * series.crops.length).toBeLessThanOrEqual(MAX_POINTS);
     expect(germinationHistogram(rows).length).toBeLessThanOrEqual(40);
     expect(perCrop(rows).map((c) => c.crop)).toContain('Tomato');
+  });
+
+  it('day buckets begin at midnight of the zone asked for, not of this process', () => {
+    const recent = rows.filter((r) => r.time > Date.UTC(2026, 4, 20));
+    for (const zone of ['Asia/Kolkata', 'America/Los_Angeles']) {
+      const series = germinationOverTime(recent, zone);
+      expect(series.bucket).toBe('day');
+      for (const { t } of series.points) expect(rangeToQuery(formatDay(t, zone), undefined, zone).start_date).toBe(new Date(t).toISOString());
+    }
   });
 });
 

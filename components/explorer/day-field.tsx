@@ -1,0 +1,107 @@
+'use client';
+
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { parseDay } from '@/lib/explorer/date-range';
+import styles from './explorer.module.css';
+
+/**
+ * Chromium fills the year segment digit by digit (typing 2026 gives 0002, 0020, 0202, 2026), each a complete
+ * value; years before this are read as still being typed. 1900 is before any tray scan and after any such
+ * partial year but the last one.
+ */
+export const MIN_YEAR = 1900;
+
+type Props = {
+  label: 'From' | 'To';
+  /** The day in the URL (YYYY-MM-DD), or undefined for an open end. */
+  value: string | undefined;
+  /** What else makes a day unacceptable here (From after To), as help text; null when it is fine. */
+  conflict: (day: string) => string | null;
+  /** Puts a day (or undefined: the end is cleared, the range open) into the URL. */
+  onCommit: (day: string | undefined) => void;
+};
+
+type Verdict = { ok: true; day: string | undefined } | { ok: false; help: string };
+
+function judge(input: HTMLInputElement, conflict: Props['conflict']): Verdict {
+  // Segments left empty or a day that does not exist (Feb 29, 2026): the value is '' and the input says why.
+  if (input.validity.badInput) return { ok: false, help: 'Not a complete, real day.' };
+  if (input.value === '') return { ok: true, day: undefined };
+  const day = parseDay(input.value);
+  if (!day) return { ok: false, help: 'Not a complete, real day.' };
+  if (day.y < MIN_YEAR) return { ok: false, help: `Year ${input.value.slice(0, 4)}: type all four digits (${MIN_YEAR} or later).` };
+  const clash = conflict(input.value);
+  return clash ? { ok: false, help: clash } : { ok: true, day: input.value };
+}
+
+/**
+ * A native date field (the browser's locale orders its parts) holding a draft: the URL changes only when the
+ * field holds a whole, real day, so a half-typed date never drops the range or starts a load.
+ * - A day picked in the calendar (no typing) is taken at once.
+ * - Typing: taken on Enter, on leaving the field, or when the year being typed reaches four digits.
+ * - An incomplete, impossible or clashing day on Enter or leaving shows help beside the field; the URL and
+ *   the rows stay. Escape puts back the URL's day. A field emptied on purpose opens that end of the range.
+ */
+export function DayField({ label, value, conflict, onCommit }: Props) {
+  const id = useId();
+  const [draft, setDraft] = useState(value ?? '');
+  const [help, setHelp] = useState<string | null>(null);
+  const [shown, setShown] = useState(value);
+  const typing = useRef(false);
+  if (shown !== value) {
+    // The URL changed (a preset, back/forward, or this field's own commit): show it.
+    setShown(value);
+    setDraft(value ?? '');
+    setHelp(null);
+  }
+
+  const commit = (input: HTMLInputElement) => {
+    const verdict = judge(input, conflict);
+    if (!verdict.ok) return setHelp(verdict.help);
+    setHelp(null);
+    typing.current = false;
+    if (verdict.day !== value) onCommit(verdict.day);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      commit(e.currentTarget);
+    } else if (e.key === 'Escape' && (draft !== (value ?? '') || help)) {
+      setDraft(value ?? '');
+      setHelp(null);
+      typing.current = false;
+    } else if (e.key.length === 1 || e.key === 'Backspace' || e.key === 'Delete' || e.key.startsWith('Arrow')) {
+      typing.current = true;
+    }
+  };
+
+  return (
+    <span className={styles.dayField}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="date"
+        min={`${MIN_YEAR}-01-01`}
+        max="9999-12-31"
+        value={draft}
+        aria-invalid={help ? true : undefined}
+        aria-describedby={`${id}-help`}
+        onPointerDown={() => (typing.current = false)}
+        onKeyDown={onKeyDown}
+        onBlur={(e) => commit(e.currentTarget)}
+        onChange={(e) => {
+          const input = e.currentTarget;
+          const before = parseDay(draft);
+          const now = parseDay(input.value);
+          setDraft(input.value);
+          const yearTyped = !!now && now.y >= MIN_YEAR && !!before && before.y < MIN_YEAR;
+          if (!typing.current || yearTyped) commit(input);
+        }}
+      />
+      <span id={`${id}-help`} className={styles.fieldHelp} aria-live="polite">
+        {help}
+      </span>
+    </span>
+  );
+}
