@@ -2,6 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
+import type { Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
@@ -14,7 +15,7 @@ type Props = {
   rows: readonly Row[];
   columns: Column[];
   zone: Zone;
-  target: number;
+  targets: Targets;
   sort: SortField;
   dir: 'asc' | 'desc';
   onSort: (field: SortField) => void;
@@ -22,7 +23,7 @@ type Props = {
 };
 
 /** Only the rows in view are in the DOM, so 100,000 rows scroll like 100. */
-export function BatchTable({ rows, columns, zone, target, sort, dir, onSort, onOpen }: Props) {
+export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, onOpen }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   // The virtualizer returns fresh functions each render by design; the React Compiler skips this component.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -36,7 +37,7 @@ export function BatchTable({ rows, columns, zone, target, sort, dir, onSort, onO
   const before = items[0]?.start ?? 0;
   const after = virtual.getTotalSize() - (items.at(-1)?.end ?? 0);
   const width = columns.reduce((w, c) => w + c.width, 0);
-  const cell: CellContext = { zone, target, onOpen };
+  const cell: CellContext = { zone, targets, onOpen };
 
   return (
     <div ref={scroller} className={styles.tableBox} tabIndex={0} role="region" aria-label="Batches table">

@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
+import { targetFor, type Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
-import type { Row } from '@/lib/explorer/rows';
+import { belowTarget, type Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
 import { AnalysisLink } from './analysis-link';
 import { DASH, fmtArea, fmtDate, fmtDecimal, fmtInt, fmtPercent, fmtText } from './format';
 import styles from './explorer.module.css';
 
-/** What a cell needs besides its row: the zone dates are shown in, the target, and how to open a batch. */
-export type CellContext = { zone: Zone; target: number; onOpen: (row: Row) => void };
+/** What a cell needs besides its row: the zone dates are shown in, the targets each row is judged against, and how to open a batch. */
+export type CellContext = { zone: Zone; targets: Targets; onOpen: (row: Row) => void };
 
 export type Column = {
   id: string;
@@ -17,6 +18,34 @@ export type Column = {
   width: number;
   render: (row: Row, ctx: CellContext) => ReactNode;
 };
+
+const germinationTarget = (r: Row, targets: Targets) => targetFor(targets, r.batch.crop_type, 'germination');
+
+function Germination({ row, targets }: { row: Row; targets: Targets }) {
+  const below = belowTarget(row, germinationTarget(row, targets));
+  return (
+    <>
+      <span className={below ? styles.below : undefined}>{fmtPercent(row.germination)}</span>
+      {below && <span className={styles.belowBadge}>Below target</span>}
+    </>
+  );
+}
+
+function Usable({ row, targets }: { row: Row; targets: Targets }) {
+  const target = targetFor(targets, row.batch.crop_type, 'usable');
+  const below = target !== null && row.usable !== null && row.usable < target;
+  return (
+    <>
+      {below && (
+        <span className={styles.belowMark} title={`Below the usable-seedling target of ${target} %`}>
+          <span aria-hidden="true">▾</span>
+          <span className="visually-hidden">Below the usable-seedling target: </span>
+        </span>
+      )}
+      {fmtPercent(row.usable)}
+    </>
+  );
+}
 
 export const COLUMNS: Column[] = [
   { id: 'date', label: 'Created', sort: 'batch_creation_date', width: 170, render: (r, { zone }) => fmtDate(r.time, zone) },
@@ -29,11 +58,9 @@ export const COLUMNS: Column[] = [
     ),
   },
   { id: 'crop', label: 'Crop', sort: 'crop_type', width: 120, render: (r) => fmtText(r.batch.crop_type) },
-  {
-    id: 'germination', label: 'Germination', sort: 'avg_germination_rate', numeric: true, width: 115,
-    render: (r, { target }) => <span className={r.germination !== null && r.germination < target ? styles.below : undefined}>{fmtPercent(r.germination)}</span>,
-  },
-  { id: 'usable', label: 'Usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 95, render: (r) => fmtPercent(r.usable) },
+  { id: 'germination', label: 'Germination', sort: 'avg_germination_rate', numeric: true, width: 175, render: (r, { targets }) => <Germination row={r} targets={targets} /> },
+  { id: 'target', label: 'Target', sort: 'target', numeric: true, width: 80, render: (r, { targets }) => fmtPercent(germinationTarget(r, targets)) },
+  { id: 'usable', label: 'Usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 95, render: (r, { targets }) => <Usable row={r} targets={targets} /> },
   { id: 'cells', label: 'Cells/tray', sort: 'total_cells_per_tray', numeric: true, width: 95, render: (r) => fmtInt(r.cells) },
   { id: 'cv', label: 'Size CV', sort: 'avg_coefficient_of_variation', numeric: true, width: 90, render: (r) => fmtPercent(r.batch.avg_coefficient_of_variation) },
   { id: 'size', label: 'Median size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 120, render: (r) => fmtArea(r.batch.avg_median_seedling_size_mm2) },
@@ -44,4 +71,3 @@ export const COLUMNS: Column[] = [
   { id: 'analysis', label: 'Analysis', width: 130, render: (r) => <AnalysisLink link={r.batch.analysis_link} /> },
   { id: 'comment', label: 'Comment', width: 240, render: (r) => fmtText(r.batch.comment) },
 ];
-

@@ -5,6 +5,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { rangeToQuery } from '@/lib/explorer/date-range';
 import { exportFileName } from '@/lib/contract';
 import { rowsToCsv } from '@/lib/explorer/export-csv';
+import type { Targets } from '@/lib/contract/targets';
 import { cropsOf, type Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
 import { BatchDetail } from './batch-detail';
@@ -35,11 +36,12 @@ export function ExplorerView() {
   const { rows, complete, error, loading, retry } = useRangeRows(range, !dateError);
   useSignInOnExpiry(error);
   const [open, setOpen] = useState<Row | null>(null);
+  const targets = useMemo<Targets>(() => ({ general: { germination: state.target, usable: null }, crops: {} }), [state.target]);
 
   const [search, setSearch] = useSearchText(state.q, update);
   const filterNow = useMemo(
-    () => ({ q: search, crop: state.crop, warn: state.warn, below: state.below, target: state.target }),
-    [search, state.crop, state.warn, state.below, state.target],
+    () => ({ q: search, crop: state.crop, warn: state.warn, below: state.below, targets }),
+    [search, state.crop, state.warn, state.below, targets],
   );
   const { sorted, summary, chartRows } = useShownRows(rows, filterNow, state.sort, state.dir);
   const crops = useMemo(() => cropsOf(rows), [rows]);
@@ -91,7 +93,7 @@ export function ExplorerView() {
               </button>
             </div>
           ) : (
-            <BatchTable rows={sorted} columns={columns} zone={state.tz} target={state.target} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={setOpen} />
+            <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={setOpen} />
           )}
           {/* Charts wait for the whole range (parts arrive side by side, so a partial chart would show gaps
               that are not in the data) and for someone to scroll to them: the heaviest code and drawing. */}

@@ -4,6 +4,7 @@ import { parseDay } from './date-range';
 export const SORTABLE = [
   'batch_creation_date', 'batch_name', 'crop_type', 'avg_germination_rate', 'avg_usable_seedling_rate',
   'total_cells_per_tray', 'avg_coefficient_of_variation', 'avg_median_seedling_size_mm2', 'number_of_images', 'warnings',
+  'target',
 ] as const;
 export type SortField = (typeof SORTABLE)[number];
 
