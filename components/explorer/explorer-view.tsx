@@ -1,12 +1,12 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { rangeToQuery } from '@/lib/explorer/date-range';
 import { exportFileName } from '@/lib/contract';
 import { rowsToCsv } from '@/lib/explorer/export-csv';
 import type { Targets } from '@/lib/contract/targets';
-import { cropsOf, type Row } from '@/lib/explorer/rows';
+import { cropsOf } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
 import { BatchDetail } from './batch-detail';
 import { BatchTable } from './batch-table';
@@ -18,6 +18,7 @@ import { RangePicker } from './range-picker';
 import { useRangeRows } from './range-query';
 import { SummaryCards } from './summary-cards';
 import { useExplorerState } from './use-explorer-state';
+import { useOpenBatch } from './use-open-batch';
 import { useSearchText } from './use-search-text';
 import { useShownRows } from './use-shown-rows';
 import { useSignInOnExpiry } from './use-sign-in-on-expiry';
@@ -35,7 +36,7 @@ export function ExplorerView() {
   const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
   const { rows, complete, error, loading, retry } = useRangeRows(range, !dateError);
   useSignInOnExpiry(error);
-  const [open, setOpen] = useState<Row | null>(null);
+  const detail = useOpenBatch(state.batch, rows, complete, update);
   const targets = useMemo<Targets>(() => ({ general: { germination: state.target, usable: null }, crops: {} }), [state.target]);
 
   const [search, setSearch] = useSearchText(state.q, update);
@@ -93,7 +94,7 @@ export function ExplorerView() {
               </button>
             </div>
           ) : (
-            <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={setOpen} />
+            <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />
           )}
           {/* Charts wait for the whole range (parts arrive side by side, so a partial chart would show gaps
               that are not in the data) and for someone to scroll to them: the heaviest code and drawing. */}
@@ -107,7 +108,7 @@ export function ExplorerView() {
             ))}
         </>
       )}
-      <BatchDetail row={open} zone={state.tz} onClose={() => setOpen(null)} />
+      <BatchDetail row={detail.row} missing={detail.missing} rows={sorted} zone={state.tz} targets={targets} onShow={detail.show} onClose={detail.close} />
     </div>
   );
 }

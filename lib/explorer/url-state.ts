@@ -23,6 +23,8 @@ export const ExplorerStateSchema = z.object({
   dir: z.enum(['asc', 'desc']).catch('desc').default('desc'),
   target: z.coerce.number().min(0).max(100).catch(90).default(90),
   hide: z.string().max(500).catch('').default(''),
+  /** The batch whose detail dialog is open (its batch_id), so the dialog has a link of its own. */
+  batch: z.string().max(200).optional().catch(undefined),
 });
 export type ExplorerState = z.infer<typeof ExplorerStateSchema>;
 

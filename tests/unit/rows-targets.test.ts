@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_TARGETS, targetFor, type Targets } from '@/lib/contract/targets';
 import { filterRows, nextSortDir, searchWords, sortRows, summarize, toRow, type Row, type RowFilter } from '@/lib/explorer/rows';
 import { readState, writeState } from '@/lib/explorer/url-state';
+import { verdict } from '@/lib/explorer/verdict';
 import { generateBatches } from '@/sandbox/data/generate';
 
 const rows = generateBatches({ seed: 'targets', count: 20_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' }).map(toRow);
@@ -91,5 +92,16 @@ describe('sort direction on the first click', () => {
     expect(nextSortDir('target', 'batch_name', 'asc')).toBe('desc');
     expect(nextSortDir('batch_name', 'batch_name', 'asc')).toBe('desc');
     expect(nextSortDir('avg_germination_rate', 'avg_germination_rate', 'desc')).toBe('asc');
+  });
+});
+
+describe('the verdict in the detail', () => {
+  const make = (crop: string | null, germination: string | null) => toRow({ ...rows[0]!.batch, crop_type: crop, avg_germination_rate: germination });
+  it('names the crop, the target and the direction', () => {
+    expect(verdict(make('Lettuce', '75.85'), TARGETS, 'germination').text).toBe('Below the Lettuce germination target of 96 %');
+    expect(verdict(make('Tomato', '85.00'), TARGETS, 'germination')).toMatchObject({ text: 'Meets the Tomato germination target of 85 %', below: false });
+    expect(verdict(make(null, '80.00'), TARGETS, 'germination').text).toBe('Below the general germination target of 90 %');
+    expect(verdict(make('Lettuce', null), TARGETS, 'germination').text).toBe('No germination rate recorded to judge against the Lettuce germination target of 96 %');
+    expect(verdict(make('Lettuce', '50.00'), { general: { germination: null, usable: null }, crops: {} }, 'germination').text).toBe('No germination target set');
   });
 });
