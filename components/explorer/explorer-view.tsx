@@ -6,7 +6,7 @@ import { rangeToQuery } from '@/lib/explorer/date-range';
 import { exportFileName } from '@/lib/contract';
 import { rowsToCsv } from '@/lib/explorer/export-csv';
 import type { Targets } from '@/lib/contract/targets';
-import { cropsOf } from '@/lib/explorer/rows';
+import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
 import { BatchDetail } from './batch-detail';
 import { BatchTable } from './batch-table';
@@ -50,7 +50,7 @@ export function ExplorerView() {
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
 
   const onSort = useCallback(
-    (field: SortField) => update({ sort: field, dir: state.sort === field && state.dir === 'desc' ? 'asc' : 'desc' }),
+    (field: SortField) => update({ sort: field, dir: nextSortDir(field, state.sort, state.dir) }),
     [update, state.sort, state.dir],
   );
   const onCrop = useCallback((crop: string) => update({ crop }), [update]);
@@ -98,6 +98,11 @@ export function ExplorerView() {
           )}
           {/* Charts wait for the whole range (parts arrive side by side, so a partial chart would show gaps
               that are not in the data) and for someone to scroll to them: the heaviest code and drawing. */}
+          {rows.length > 0 && (
+            <h2 id="charts" tabIndex={-1} className={styles.sectionTitle}>
+              Charts
+            </h2>
+          )}
           {rows.length > 0 &&
             (complete || error ? (
               <WhenVisible placeholder={<p className={styles.muted}>Charts appear here when you scroll to them.</p>}>

@@ -112,6 +112,11 @@ test('sorting by a column, nulls last either way', async ({ page }) => {
   // Below the default target of 90 %: said in words, not by colour alone.
   await expect(firstRate()).toHaveText('0.0%Below target');
   await expect(page).toHaveURL(/sort=avg_germination_rate&dir=asc/);
+  // Text columns read A→Z on the first click.
+  const crop = page.getByRole('columnheader', { name: /Crop/ });
+  await crop.getByRole('button').click();
+  await expect(crop).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page).toHaveURL(/sort=crop_type&dir=asc/);
 });
 
 test('analysis links: real links for http(s) only; hostile text stays text and runs nothing', async ({ page }) => {
