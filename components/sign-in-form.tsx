@@ -3,9 +3,20 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import styles from './sign-in-form.module.css';
 
-/** Posts the organisation credentials to the BFF; shows wrong-credential and outage errors inline. */
+const EMPTY_MESSAGES = { clientId: 'Enter your client ID.', clientSecret: 'Enter your client secret.' } as const;
+type Field = keyof typeof EMPTY_MESSAGES;
+
+/** The fields left empty, each with what to enter: checked here so an empty form is never posted. */
+function emptyFields(form: FormData): Partial<Record<Field, string>> {
+  const out: Partial<Record<Field, string>> = {};
+  for (const field of Object.keys(EMPTY_MESSAGES) as Field[]) if (!String(form.get(field) ?? '')) out[field] = EMPTY_MESSAGES[field];
+  return out;
+}
+
+/** Posts the organisation credentials to the BFF; shows empty fields, wrong-credential and outage errors inline. */
 export function SignInForm({ next }: { next: string }) {
   const [error, setError] = useState<string | null>(null);
+  const [missing, setMissing] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
   // Until React has hydrated the form, submitting would post it natively: keep the button off until then.
   const [ready, setReady] = useState(false);
@@ -15,6 +26,14 @@ export function SignInForm({ next }: { next: string }) {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    const empty = emptyFields(form);
+    setMissing(empty);
+    const first = (Object.keys(empty) as Field[])[0];
+    if (first) {
+      setError(null);
+      event.currentTarget.querySelector<HTMLInputElement>(`#${first}`)?.focus();
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
@@ -37,7 +56,7 @@ export function SignInForm({ next }: { next: string }) {
         const wait = Number(response.headers.get('retry-after'));
         const minutes = Math.ceil(wait / 60);
         setError(`Too many sign-in attempts. Try again in ${wait > 90 ? `${minutes} minutes` : `${wait} seconds`}.`);
-      } else setError(detail ?? `Sign-in failed (${response.status}).`);
+      } else setError(detail ? sentenceOf(detail) : `Sign-in failed (${response.status}).`);
     } catch {
       setError('Could not reach the dashboard server. Check your connection and try again.');
     }
@@ -48,9 +67,11 @@ export function SignInForm({ next }: { next: string }) {
     // method="post": even a submit that beats hydration never puts the secret in the URL.
     <form className={styles.form} onSubmit={submit} method="post" noValidate>
       <label htmlFor="clientId">Client ID</label>
-      <input id="clientId" name="clientId" autoComplete="username" required spellCheck={false} />
+      <input id="clientId" name="clientId" autoComplete="username" required spellCheck={false} {...invalid('clientId', missing.clientId)} />
+      <FieldError field="clientId" message={missing.clientId} />
       <label htmlFor="clientSecret">Client secret</label>
-      <input id="clientSecret" name="clientSecret" type="password" autoComplete="current-password" required />
+      <input id="clientSecret" name="clientSecret" type="password" autoComplete="current-password" required {...invalid('clientSecret', missing.clientSecret)} />
+      <FieldError field="clientSecret" message={missing.clientSecret} />
       {error && (
         <p role="alert" className={styles.error}>
           {error}
@@ -61,4 +82,21 @@ export function SignInForm({ next }: { next: string }) {
       </button>
     </form>
   );
+}
+
+/** `clientId: the client ID is empty; enter …` as a person reads it: without the field name meant for programs. */
+function sentenceOf(detail: string): string {
+  const text = detail.replace(/^[\w.[\]]+: /, '');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+const invalid = (field: Field, message: string | undefined) =>
+  message ? { 'aria-invalid': true, 'aria-describedby': `${field}-error` } : {};
+
+function FieldError({ field, message }: { field: Field; message: string | undefined }) {
+  return message ? (
+    <p id={`${field}-error`} className={styles.fieldError}>
+      {message}
+    </p>
+  ) : null;
 }

@@ -53,10 +53,7 @@ function Charts({ rows, zone, targets, completeness, onCrop }: Props) {
   const note = <IncompleteNote of={completeness} zone={zone} what="These charts" retryLabel="Retry" />;
 
   return (
-    <section className={styles.chartsBox} aria-labelledby="charts-title" id="charts">
-      <h2 id="charts-title" className="visually-hidden">
-        Charts
-      </h2>
+    <section className={styles.chartsBox} aria-label="Charts">
       {note}
       <div className={styles.charts}>
         <figure className={styles.chart} aria-labelledby="chart-time">

@@ -7,7 +7,7 @@ import { exportFileName } from '@/lib/contract';
 import { csvRow } from '@/lib/csv';
 import { rowsToCsv } from '@/lib/explorer/export-csv';
 import { describeSpans, missingSpans } from '@/lib/explorer/missing';
-import { cropsOf, type Row } from '@/lib/explorer/rows';
+import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
 import { BatchDetail } from './batch-detail';
 import { BatchTable } from './batch-table';
@@ -21,6 +21,7 @@ import { useRangeRows } from './range-query';
 import { SummaryCards } from './summary-cards';
 import { TargetsPanel } from './targets-panel';
 import { useExplorerState } from './use-explorer-state';
+import { useOpenBatch } from './use-open-batch';
 import { useSearchText } from './use-search-text';
 import { useShownRows } from './use-shown-rows';
 import { useSignInOnExpiry } from './use-sign-in-on-expiry';
@@ -39,7 +40,7 @@ export function ExplorerView() {
   const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
   const { rows, complete, pending, error, loading, retry } = useRangeRows(range, !dateError);
   useSignInOnExpiry(error);
-  const [open, setOpen] = useState<Row | null>(null);
+  const detail = useOpenBatch(state.batch, rows, complete, update);
   const targetSet = useTargets(state, update);
   const { targets } = targetSet;
   const [targetsOpen, setTargetsOpen] = useState(false);
@@ -60,7 +61,7 @@ export function ExplorerView() {
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
 
   const onSort = useCallback(
-    (field: SortField) => update({ sort: field, dir: state.sort === field && state.dir === 'desc' ? 'asc' : 'desc' }),
+    (field: SortField) => update({ sort: field, dir: nextSortDir(field, state.sort, state.dir) }),
     [update, state.sort, state.dir],
   );
   const onCrop = useCallback((crop: string) => update({ crop }), [update]);
@@ -133,11 +134,16 @@ export function ExplorerView() {
               </button>
             </div>
           ) : (
-            <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={setOpen} />
+            <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />
           )}
           {/* Charts wait for the load to end (parts arrive side by side, so a chart drawn midway would show gaps
               that are not in the data; a stopped load is drawn with its gaps marked) and for someone to scroll to
               them: the heaviest code and drawing. */}
+          {rows.length > 0 && (
+            <h2 id="charts" tabIndex={-1} className={styles.sectionTitle}>
+              Charts
+            </h2>
+          )}
           {rows.length > 0 &&
             (complete || error ? (
               <WhenVisible placeholder={<p className={styles.muted}>Charts appear here when you scroll to them.</p>}>
@@ -150,7 +156,7 @@ export function ExplorerView() {
             ))}
         </>
       )}
-      <BatchDetail row={open} zone={state.tz} onClose={() => setOpen(null)} />
+      <BatchDetail row={detail.row} missing={detail.missing} rows={sorted} zone={state.tz} targets={targets} onShow={detail.show} onClose={detail.close} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import type { ExplorerState } from '@/lib/explorer/url-state';
-import { COLUMNS } from './columns';
+import { ColumnsMenu } from './columns-menu';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -47,27 +47,7 @@ export function FiltersBar({ state, search, onSearch, crops, hidden, update, onE
         Targets
       </button>
       {targetsUnsaved && <span className={styles.badge}>Unsaved targets in use</span>}
-      <details className={styles.columns}>
-        <summary className="button">Columns</summary>
-        <div className={styles.columnMenu}>
-          {COLUMNS.map((c) => (
-            <label key={c.id} className={styles.check}>
-              <input
-                type="checkbox"
-                aria-label={`Show the ${c.label} column`}
-                checked={!hidden.has(c.id)}
-                onChange={(e) => {
-                  const next = new Set(hidden);
-                  if (e.target.checked) next.delete(c.id);
-                  else next.add(c.id);
-                  update({ hide: [...next].join(',') });
-                }}
-              />{' '}
-              {c.label}
-            </label>
-          ))}
-        </div>
-      </details>
+      <ColumnsMenu hidden={hidden} update={update} />
       <button type="button" className="button" onClick={onExport} disabled={!canExport}>
         Export CSV
       </button>

@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from 'react';
 import type { Zone } from '@/lib/explorer/date-range';
-import { targetFor, type TargetMetric, type TargetPair, type Targets } from '@/lib/contract';
+import { targetFor, type TargetMetric, type TargetPair } from '@/lib/contract';
 import { LEGAL_MINIMUM_SOURCE, legalMinimum, withLegalMinimums } from '@/lib/explorer/legal-minimums';
 import { fmtDate } from './format';
 import { TargetInput } from './target-input';

@@ -1,6 +1,7 @@
 'use client';
 
 import { useDeferredValue, useMemo } from 'react';
+import { DEFAULT_TARGETS } from '@/lib/contract/targets';
 import { filterRows, keepOnly, sortRows, summarize, type Row, type RowFilter } from '@/lib/explorer/rows';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import { useThrottled } from './use-throttled';
@@ -14,9 +15,11 @@ export function useShownRows(rows: readonly Row[], filterNow: RowFilter, sort: E
   // Typing stays responsive: the table catches up with the filter in a lower-priority render.
   const filter = useDeferredValue(filterNow);
   const matching = useMemo(() => filterRows(rows, filter), [rows, filter]);
-  const sortedAll = useMemo(() => sortRows(rows, sort, dir), [rows, sort, dir]);
+  // Only the target column's order depends on the targets: editing a target must not re-sort by name.
+  const sortTargets = sort === 'target' ? filter.targets : DEFAULT_TARGETS;
+  const sortedAll = useMemo(() => sortRows(rows, sort, dir, sortTargets), [rows, sort, dir, sortTargets]);
   const sorted = useMemo(() => keepOnly(sortedAll, matching), [sortedAll, matching]);
-  const summary = useMemo(() => summarize(matching), [matching]);
+  const summary = useMemo(() => summarize(matching, filter.targets), [matching, filter.targets]);
   // While someone types, the charts follow a moment later, after the table has been painted.
   const chartRows = useThrottled(useDeferredValue(matching), 250);
   return { sorted, summary, chartRows };

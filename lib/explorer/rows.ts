@@ -1,4 +1,5 @@
 import type { Batch } from '../contract';
+import { targetFor, type TargetMetric, type Targets } from '../contract/targets';
 import type { ExplorerState, SortField } from './url-state';
 
 /** A batch with the numbers parsed once, so filtering and sorting 100k rows stay cheap. */
@@ -24,18 +25,50 @@ export function toRow(batch: Batch): Row {
   };
 }
 
-export type RowFilter = Pick<ExplorerState, 'q' | 'crop' | 'warn' | 'below' | 'target'>;
+/** What narrows the rows: Search, crop, warnings only, and below each batch's own crop's germination target. */
+export type RowFilter = Pick<ExplorerState, 'q' | 'crop' | 'warn' | 'below'> & { targets: Targets };
+
+/**
+ * The target each row is judged against, looked up once per crop (not once per row: 100,000 rows share a
+ * few dozen crops). Null: no target for that crop.
+ */
+export function targetLookup(targets: Targets, metric: TargetMetric): (r: Row) => number | null {
+  const byCrop = new Map<string | null, number | null>();
+  return (r) => {
+    const crop = r.batch.crop_type;
+    let t = byCrop.get(crop);
+    if (t === undefined) byCrop.set(crop, (t = targetFor(targets, crop, metric)));
+    return t;
+  };
+}
+
+/** Below its crop's germination target; a row without a germination rate or without a target is not. */
+export function belowTarget(r: Row, target: number | null): boolean {
+  return r.germination !== null && target !== null && r.germination < target;
+}
+
+/** The lower-cased words of a Search text, the longest first (the rarest, usually, so a miss is found soonest). */
+export function searchWords(q: string): string[] {
+  return [...new Set(q.toLowerCase().split(/\s+/).filter(Boolean))].sort((a, b) => b.length - a.length);
+}
+
+/** Every word somewhere in the row's text, in any order (`petunia gh1` finds `Petunia Surfinia · GH1 · wk47`). */
+function hasAll(haystack: string, words: readonly string[]): boolean {
+  for (const w of words) if (!haystack.includes(w)) return false;
+  return true;
+}
 
 /** The rows that pass the filter, in their order; the same array when no filter is set. */
 export function filterRows(rows: readonly Row[], f: RowFilter): readonly Row[] {
-  const needle = f.q.trim().toLowerCase();
-  if (!needle && f.crop === undefined && !f.warn && !f.below) return rows;
+  const words = searchWords(f.q);
+  if (!words.length && f.crop === undefined && !f.warn && !f.below) return rows;
+  const germinationTarget = targetLookup(f.targets, 'germination');
   return rows.filter(
     (r) =>
-      (!needle || r.haystack.includes(needle)) &&
+      (!words.length || hasAll(r.haystack, words)) &&
       (f.crop === undefined || (f.crop === '(none)' ? r.batch.crop_type === null : r.batch.crop_type === f.crop)) &&
       (!f.warn || r.batch.warnings) &&
-      (!f.below || (r.germination !== null && r.germination < f.target)),
+      (!f.below || belowTarget(r, germinationTarget(r))),
   );
 }
 
@@ -65,7 +98,19 @@ export function keepOnly(ordered: readonly Row[], subset: readonly Row[]): reado
   return ordered.filter((r) => keep.has(r));
 }
 
-function numericKey(r: Row, field: Exclude<SortField, 'batch_name' | 'crop_type'>): number | null {
+/** Text columns read A→Z first; numbers and dates the largest (newest) first. */
+export function firstSortDir(field: SortField): 'asc' | 'desc' {
+  return field === 'batch_name' || field === 'crop_type' ? 'asc' : 'desc';
+}
+
+/** The direction after a click on `field`'s header: its first direction, or the other one when already sorted by it. */
+export function nextSortDir(field: SortField, current: SortField, dir: 'asc' | 'desc'): 'asc' | 'desc' {
+  const first = firstSortDir(field);
+  if (field !== current) return first;
+  return dir === 'asc' ? 'desc' : 'asc';
+}
+
+function numericKey(r: Row, field: Exclude<SortField, 'batch_name' | 'crop_type' | 'target'>): number | null {
   switch (field) {
     case 'batch_creation_date':
       return r.time;
@@ -89,7 +134,7 @@ function numericKey(r: Row, field: Exclude<SortField, 'batch_name' | 'crop_type'
  * (see compareCreation). Keys are read once into flat arrays and indices are sorted, so 100,000 rows sort in
  * tens of milliseconds.
  */
-export function sortRows(rows: readonly Row[], field: SortField, dir: 'asc' | 'desc'): Row[] {
+export function sortRows(rows: readonly Row[], field: SortField, dir: 'asc' | 'desc', targets: Targets): Row[] {
   // Already in this order: the newest first is simply the reverse (ties then newest batch_id first).
   if (field === 'batch_creation_date') return dir === 'asc' ? rows.slice() : rows.slice().reverse();
   const sign = dir === 'asc' ? 1 : -1;
@@ -105,7 +150,8 @@ export function sortRows(rows: readonly Row[], field: SortField, dir: 'asc' | 'd
     });
   } else {
     // NaN stands for null.
-    const keys = Float64Array.from(rows, (r) => numericKey(r, field) ?? NaN);
+    const key = field === 'target' ? targetLookup(targets, 'germination') : (r: Row) => numericKey(r, field);
+    const keys = Float64Array.from(rows, (r) => key(r) ?? NaN);
     order.sort((a, b) => {
       const x = keys[a]!, y = keys[b]!;
       if (x === y) return a - b;
@@ -117,7 +163,16 @@ export function sortRows(rows: readonly Row[], field: SortField, dir: 'asc' | 'd
   return Array.from(order, (i) => rows[i]!);
 }
 
-export type Summary = { count: number; germination: number | null; usable: number | null; warningShare: number | null };
+export type Summary = {
+  count: number;
+  germination: number | null;
+  usable: number | null;
+  warningShare: number | null;
+  /** Batches below their own crop's germination target. */
+  below: number;
+  /** `below` as a share of the batches that can be judged at all (see summarize); null when none can. */
+  belowShare: number | null;
+};
 
 /** Mean tray size of the rows that know it: the weight of a batch whose tray size is unknown. */
 export function meanCells(rows: readonly Row[]): number {
@@ -130,12 +185,17 @@ export function meanCells(rows: readonly Row[]): number {
  * Means weighted by cells per tray (a batch of 288 cells counts more than one of 72), not a mean of means.
  * A batch whose tray size is unknown weighs as much as the average known tray.
  */
-export function summarize(rows: readonly Row[]): Summary {
+export function summarize(rows: readonly Row[], targets: Targets): Summary {
   const fallback = meanCells(rows);
-  let gw = 0, gs = 0, uw = 0, us = 0, warned = 0;
+  const germinationTarget = targetLookup(targets, 'germination');
+  let gw = 0, gs = 0, uw = 0, us = 0, warned = 0, below = 0, judged = 0;
   for (const r of rows) {
     const w = r.cells ?? fallback;
-    if (r.germination !== null) { gw += w; gs += w * r.germination; }
+    if (r.germination !== null) {
+      gw += w; gs += w * r.germination;
+      const target = germinationTarget(r);
+      if (target !== null) { judged++; if (r.germination < target) below++; }
+    }
     if (r.usable !== null) { uw += w; us += w * r.usable; }
     if (r.batch.warnings) warned++;
   }
@@ -144,6 +204,11 @@ export function summarize(rows: readonly Row[]): Summary {
     germination: gw ? gs / gw : null,
     usable: uw ? us / uw : null,
     warningShare: rows.length ? warned / rows.length : null,
+    below,
+    // The denominator is the batches that could be judged (a germination rate and a target for their crop), not
+    // every batch: a batch with no rate, or of a crop with no target, is neither below nor above, and counting
+    // it would make "3 of 10 below" read as if the other 7 had met their target.
+    belowShare: judged ? below / judged : null,
   };
 }
 

@@ -5,6 +5,7 @@ import { zoneOfParam } from './zones';
 export const SORTABLE = [
   'batch_creation_date', 'batch_name', 'crop_type', 'avg_germination_rate', 'avg_usable_seedling_rate',
   'total_cells_per_tray', 'avg_coefficient_of_variation', 'avg_median_seedling_size_mm2', 'number_of_images', 'warnings',
+  'target',
 ] as const;
 export type SortField = (typeof SORTABLE)[number];
 
@@ -26,6 +27,8 @@ export const ExplorerStateSchema = z.object({
   /** The one germination target of links made before targets per crop: overrides the general germination target. */
   target: z.coerce.number().min(0).max(100).optional().catch(undefined),
   hide: z.string().max(500).catch('').default(''),
+  /** The batch whose detail dialog is open (its batch_id), so the dialog has a link of its own. */
+  batch: z.string().max(200).optional().catch(undefined),
 });
 export type ExplorerState = z.infer<typeof ExplorerStateSchema>;
 

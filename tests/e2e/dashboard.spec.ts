@@ -121,8 +121,14 @@ test('sorting by a column, nulls last either way', async ({ page }) => {
   await expect(firstRate()).toHaveText('100.0%');
   await header.getByRole('button').click();
   await expect(header).toHaveAttribute('aria-sort', 'ascending');
-  await expect(firstRate()).toHaveText('0.0%');
+  // Below the default target of 90 %: said in words, not by colour alone.
+  await expect(firstRate()).toHaveText('0.0%Below target');
   await expect(page).toHaveURL(/sort=avg_germination_rate&dir=asc/);
+  // Text columns read A→Z on the first click.
+  const crop = page.getByRole('columnheader', { name: /Crop/ });
+  await crop.getByRole('button').click();
+  await expect(crop).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page).toHaveURL(/sort=crop_type&dir=asc/);
 });
 
 test('analysis links: real links for http(s) only; hostile text stays text and runs nothing', async ({ page }) => {
@@ -138,18 +144,28 @@ test('analysis links: real links for http(s) only; hostile text stays text and r
   await page.getByRole('button', { name: '<script>window.__xss = 1</script>' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('<img src=x onerror="window.__xss=1">');
-  await expect(dialog.getByRole('heading')).toHaveText('<script>window.__xss = 1</script>');
+  await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('<script>window.__xss = 1</script>');
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
 });
 
-test('the detail panel shows all 18 fields', async ({ page }) => {
+test('the detail panel shows all 18 fields, labelled, and under their API names on demand', async ({ page }) => {
   await openSignedIn(page, '/batches');
   await page.getByRole('button', { name: 'All optional fields null' }).click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog.locator('dt')).toHaveCount(18);
-  await expect(dialog.locator('dd').filter({ hasText: '—' })).toHaveCount(13);
+  // The name is the heading; each of the 17 other fields has a label (Created in the zone and in UTC, in one).
+  await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('All optional fields null');
+  await expect(dialog.locator('section dt')).toHaveCount(17);
+  // The 13 fields that may be null show a dash.
+  await expect(dialog.locator('section dd').filter({ hasText: /^—$/ })).toHaveCount(13);
+  await expect(dialog.getByText('No germination rate recorded to judge against the general germination target of 90 %')).toBeVisible();
+  const raw = dialog.locator('details');
+  await expect(raw.locator('dt')).toHaveCount(18);
+  await expect(raw.locator('dt').first()).toBeHidden();
+  await raw.getByText('API field names').click();
+  await expect(raw.locator('dt').first()).toHaveText('batch_id');
+  await expect(raw.locator('dd').filter({ hasText: /^null$/ })).toHaveCount(13);
 });
 
 async function exportedRows(page: Page): Promise<string[][]> {

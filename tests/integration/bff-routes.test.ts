@@ -95,7 +95,8 @@ describe('route(): session, origin, query and body', () => {
   it.each([
     ['content-type', { method: 'POST', json: JSON.stringify(DEMO), headers: { 'content-type': 'text/plain' } }, 415, 'body: must be application/json'],
     ['not JSON', { method: 'POST', json: '{"clientId":' }, 422, 'body: not valid JSON'],
-    ['a wrong type', { method: 'POST', json: { clientId: 5, clientSecret: 'x' } }, 422, 'clientId: required, a string'],
+    ['a wrong type', { method: 'POST', json: { clientId: 5, clientSecret: 'x' } }, 422, 'clientId: the client ID is missing or not text; enter your client ID'],
+    ['an empty secret', { method: 'POST', json: { clientId: 'x', clientSecret: '' } }, 422, 'clientSecret: the client secret is empty; enter your client secret'],
     ['an unknown key', { method: 'POST', json: { ...DEMO, admin: true } }, 422, 'admin: unknown parameter'],
     ['too large', { method: 'POST', json: { clientId: 'x'.repeat(9000), clientSecret: 'y' } }, 413, 'body: larger than 8192 bytes'],
   ])('refuses a sign-in body with %s', async (_what, init, status, detail) => {

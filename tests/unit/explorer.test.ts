@@ -6,6 +6,10 @@ import { filterRows, sortRows, summarize, toRow, type Row, type RowFilter } from
 import { readState, writeState } from '@/lib/explorer/url-state';
 import { safeNextPath } from '@/lib/safe-next';
 import { generateBatches } from '@/sandbox/data/generate';
+import { DEFAULT_TARGETS, type Targets } from '@/lib/contract/targets';
+
+/** One general germination target, no crop of its own. */
+const only = (germination: number): Targets => ({ general: { germination, usable: null }, crops: {} });
 
 const rows = generateBatches({ seed: 'explorer', count: 20_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' }).map(toRow);
 const idsOf = (list: readonly Row[]) => list.map((r) => r.batch.batch_id);
@@ -72,20 +76,20 @@ describe('URL state', () => {
 describe('rows', () => {
   it('weights means by cells per tray, not a mean of means', () => {
     const make = (rate: string, cells: number) => toRow({ ...rows[0]!.batch, avg_germination_rate: rate, avg_usable_seedling_rate: rate, total_cells_per_tray: cells, warnings: false });
-    const s = summarize([make('100.00', 288), make('50.00', 72)]);
+    const s = summarize([make('100.00', 288), make('50.00', 72)], DEFAULT_TARGETS);
     expect(s.germination).toBeCloseTo((100 * 288 + 50 * 72) / 360, 6);
     expect(s.warningShare).toBe(0);
   });
 
   it('sorts with nulls last both ways and filters by every control', () => {
-    const asc = sortRows(rows, 'avg_germination_rate', 'asc');
-    const desc = sortRows(rows, 'avg_germination_rate', 'desc');
+    const asc = sortRows(rows, 'avg_germination_rate', 'asc', DEFAULT_TARGETS);
+    const desc = sortRows(rows, 'avg_germination_rate', 'desc', DEFAULT_TARGETS);
     expect(asc.at(-1)!.germination).toBeNull();
     expect(desc.at(-1)!.germination).toBeNull();
     expect(asc[0]!.germination!).toBeLessThanOrEqual(asc[1]!.germination!);
-    const below = filterRows(rows, { q: '', target: 80, below: '1' });
+    const below = filterRows(rows, { q: '', targets: only(80), below: '1' });
     expect(below.every((r) => r.germination !== null && r.germination < 80)).toBe(true);
-    expect(filterRows(rows, { q: 'BASIL', target: 90 }).every((r) => r.haystack.includes('basil'))).toBe(true);
+    expect(filterRows(rows, { q: 'BASIL', targets: only(90) }).every((r) => r.haystack.includes('basil'))).toBe(true);
   });
 
   it('sorts the whole list: every value in order, every null at the end, the same rows', () => {
@@ -95,7 +99,7 @@ describe('rows', () => {
     expect(nulls).toBeGreaterThan(0);
     expect(nulls).toBeLessThan(rows.length - 1);
     for (const dir of ['asc', 'desc'] as const) {
-      const sorted = sortRows(rows, 'avg_germination_rate', dir);
+      const sorted = sortRows(rows, 'avg_germination_rate', dir, DEFAULT_TARGETS);
       expect(idsOf(sorted).sort(), dir).toEqual(idsOf(rows).sort());
       const values = sorted.map(rate);
       expect(values.indexOf(null), `${dir}: the first null`).toBe(values.length - nulls);
@@ -112,13 +116,13 @@ describe('rows', () => {
     const mentions = (b: Batch, word: string) =>
       [b.batch_name, b.crop_type, b.comment, b.scanned_by_email].some((text) => text !== null && text.toLowerCase().includes(word));
     const cases: [RowFilter, (b: Batch) => boolean][] = [
-      [{ q: '', target: 80, below: '1' }, (b) => rate(b) !== null && rate(b)! < 80],
-      [{ q: 'BASIL', target: 90 }, (b) => mentions(b, 'basil')],
-      [{ q: '  Tomato ', target: 90 }, (b) => mentions(b, 'tomato')],
-      [{ q: '', target: 90, crop: 'Tomato' }, (b) => b.crop_type === 'Tomato'],
-      [{ q: '', target: 90, crop: '(none)' }, (b) => b.crop_type === null],
-      [{ q: '', target: 90, warn: '1' }, (b) => b.warnings],
-      [{ q: 'a@x', target: 85, crop: 'Tomato', warn: '1', below: '1' }, (b) => mentions(b, 'a@x') && b.crop_type === 'Tomato' && b.warnings && rate(b) !== null && rate(b)! < 85],
+      [{ q: '', targets: only(80), below: '1' }, (b) => rate(b) !== null && rate(b)! < 80],
+      [{ q: 'BASIL', targets: only(90) }, (b) => mentions(b, 'basil')],
+      [{ q: '  Tomato ', targets: only(90) }, (b) => mentions(b, 'tomato')],
+      [{ q: '', targets: only(90), crop: 'Tomato' }, (b) => b.crop_type === 'Tomato'],
+      [{ q: '', targets: only(90), crop: '(none)' }, (b) => b.crop_type === null],
+      [{ q: '', targets: only(90), warn: '1' }, (b) => b.warnings],
+      [{ q: 'a@x', targets: only(85), crop: 'Tomato', warn: '1', below: '1' }, (b) => mentions(b, 'a@x') && b.crop_type === 'Tomato' && b.warnings && rate(b) !== null && rate(b)! < 85],
     ];
     for (const [filter, keep] of cases) {
       const expected = rows.filter((r) => keep(r.batch));
@@ -133,8 +137,8 @@ describe('chart aggregation', () => {
   it('never draws more than about 1,000 points, however many batches', () => {
     const series = germinationOverTime(rows, 'UTC');
     expect(series.points.length * series.crops.length).toBeLessThanOrEqual(MAX_POINTS);
-    expect(germinationHistogram(rows).length).toBeLessThanOrEqual(40);
-    expect(perCrop(rows).map((c) => c.crop)).toContain('Tomato');
+    expect(germinationHistogram(rows, DEFAULT_TARGETS).length).toBeLessThanOrEqual(40);
+    expect(perCrop(rows, DEFAULT_TARGETS).map((c) => c.crop)).toContain('Tomato');
   });
 
   it('day buckets begin at midnight of the zone asked for, not of this process', () => {

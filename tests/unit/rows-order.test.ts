@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { germinationOverTime } from '@/lib/explorer/aggregate';
 import { compareCreation, filterRows, keepOnly, mergeInCreationOrder, sortRows, toRow, type Row } from '@/lib/explorer/rows';
 import { generateBatches } from '@/sandbox/data/generate';
+import { DEFAULT_TARGETS, type Targets } from '@/lib/contract/targets';
+
+/** One general germination target, no crop of its own. */
+const only = (germination: number): Targets => ({ general: { germination, usable: null }, crops: {} });
 
 const generated = generateBatches({ seed: 'order', count: 5000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
 // Ties on the creation instant, to check the batch_id tie-break.
@@ -34,7 +38,7 @@ describe('rows arriving out of order', () => {
   it('sorts numbers and text with nulls last both ways, ties in creation order', () => {
     for (const field of ['avg_germination_rate', 'avg_coefficient_of_variation', 'crop_type', 'batch_name', 'total_cells_per_tray'] as const) {
       for (const dir of ['asc', 'desc'] as const) {
-        const sorted = sortRows(inOrder, field, dir);
+        const sorted = sortRows(inOrder, field, dir, DEFAULT_TARGETS);
         expect(sorted).toHaveLength(inOrder.length);
         const key = (r: Row) => {
           const v = r.batch[field];
@@ -54,12 +58,12 @@ describe('rows arriving out of order', () => {
         expect(wrong).toEqual([]);
       }
     }
-    expect(sortRows(inOrder, 'batch_creation_date', 'desc')).toEqual([...inOrder].reverse());
+    expect(sortRows(inOrder, 'batch_creation_date', 'desc', DEFAULT_TARGETS)).toEqual([...inOrder].reverse());
   });
 
   it('narrows a sorted list to the filtered rows without re-sorting, and returns the same list when nothing is filtered', () => {
-    const filter = { q: 'tom', crop: undefined, warn: undefined, below: undefined, target: 90 };
-    const sorted = sortRows(inOrder, 'avg_germination_rate', 'desc');
+    const filter = { q: 'tom', crop: undefined, warn: undefined, below: undefined, targets: only(90) };
+    const sorted = sortRows(inOrder, 'avg_germination_rate', 'desc', DEFAULT_TARGETS);
     expect(keepOnly(sorted, filterRows(inOrder, filter))).toEqual(filterRows(sorted, filter));
     const none = { ...filter, q: '  ' };
     expect(filterRows(inOrder, none)).toBe(inOrder);

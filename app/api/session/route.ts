@@ -7,12 +7,17 @@ import { sessions } from '@/lib/server/session';
 import { guardSignIn } from '@/lib/server/sign-in-throttle';
 import { clientFor } from '@/lib/server/upstream';
 
-const SignInSchema = z
-  .object({
-    clientId: z.string({ error: 'required, a string' }).min(1, 'required').max(256, 'at most 256 characters'),
-    clientSecret: z.string({ error: 'required, a string' }).min(1, 'required').max(1024, 'at most 1024 characters'),
-  })
-  .strict();
+/**
+ * A credential field. Its 422 still starts with the field's name for API clients (`clientId: ...`); what
+ * follows reads as a sentence for the person who may see it: `clientId: the client ID is empty; enter your client ID`.
+ */
+const credential = (name: string, max: number) =>
+  z
+    .string({ error: `the ${name} is missing or not text; enter your ${name}` })
+    .min(1, `the ${name} is empty; enter your ${name}`)
+    .max(max, `the ${name} is too long; it has at most ${max} characters`);
+
+const SignInSchema = z.object({ clientId: credential('client ID', 256), clientSecret: credential('client secret', 1024) }).strict();
 
 /** Sign in with the organisation's client credentials, verified against the service's auth endpoint. */
 export const POST = route({ auth: false, body: SignInSchema }, async ({ request, body, cookies }) => {

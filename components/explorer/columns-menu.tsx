@@ -1,0 +1,54 @@
+'use client';
+
+import { useEffect, useRef } from 'react';
+import type { ExplorerState } from '@/lib/explorer/url-state';
+import { COLUMNS } from './columns';
+import styles from './explorer.module.css';
+
+type Props = { hidden: Set<string>; update: (patch: Partial<ExplorerState>) => void };
+
+/** Show/hide columns in a disclosure that behaves like a menu: Escape closes it (focus back on Columns), so does a click outside. */
+export function ColumnsMenu({ hidden, update }: Props) {
+  const details = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    const onPointer = (e: PointerEvent) => {
+      const d = details.current;
+      if (d?.open && !d.contains(e.target as Node)) d.open = false;
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => document.removeEventListener('pointerdown', onPointer);
+  }, []);
+
+  return (
+    <details
+      ref={details}
+      className={styles.columns}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !details.current?.open) return;
+        e.preventDefault();
+        details.current.open = false;
+        details.current.querySelector('summary')?.focus();
+      }}
+    >
+      <summary className="button">Columns</summary>
+      <div className={styles.columnMenu}>
+        {COLUMNS.map((c) => (
+          <label key={c.id} className={styles.check}>
+            <input
+              type="checkbox"
+              aria-label={`Show the ${c.label} column`}
+              checked={!hidden.has(c.id)}
+              onChange={(e) => {
+                const next = new Set(hidden);
+                if (e.target.checked) next.delete(c.id);
+                else next.add(c.id);
+                update({ hide: [...next].join(',') });
+              }}
+            />{' '}
+            {c.label}
+          </label>
+        ))}
+      </div>
+    </details>
+  );
+}
