@@ -69,7 +69,7 @@ describe('URL state', () => {
     expect([both.state.from, both.state.to, both.state.q]).toEqual([undefined, undefined, 'tom']);
     const { state, dateError } = readState(new URLSearchParams('sort=evil&dir=up&target=200&tz=mars'));
     expect(dateError).toBeNull();
-    expect(state).toMatchObject({ sort: 'batch_creation_date', dir: 'desc', target: 90, tz: viewer });
+    expect(state).toMatchObject({ sort: 'batch_creation_date', dir: 'desc', target: undefined, tz: viewer });
   });
 });
 
