@@ -110,8 +110,8 @@ function Charts({ rows, zone, targets, completeness, onCrop }: Props) {
                 {oneTarget !== undefined && oneTarget !== null && (
                   <ReferenceLine x={oneTarget} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: 'Target', fill: 'var(--danger)', position: 'insideTopLeft' }} />
                 )}
-                <Bar dataKey="below" name="Below target" stackId="n" fill="var(--danger)" isAnimationActive={false} />
-                <Bar dataKey="meets" name="Meets target" stackId="n" fill="#2ca02c" isAnimationActive={false} />
+                <Bar dataKey="below" name="Under its crop’s target" stackId="n" fill="var(--danger)" isAnimationActive={false} />
+                <Bar dataKey="meets" name="At or above target" stackId="n" fill="#2ca02c" isAnimationActive={false} />
                 <Legend />
               </BarChart>
             </ResponsiveContainer>

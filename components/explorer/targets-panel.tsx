@@ -39,14 +39,15 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
   }, [crops, targets.crops]);
 
   const setGeneral = (metric: TargetMetric, value: number | null) =>
-    t.change({ ...targets, general: { ...targets.general, [metric]: value } });
-  const setCrop = (crop: string, metric: TargetMetric, value: number | null) => {
-    const pair: TargetPair = { germination: null, usable: null, ...targets.crops[crop], [metric]: value };
-    t.change({ ...targets, crops: { ...targets.crops, [crop]: pair } });
-  };
+    t.change((now) => ({ ...now, general: { ...now.general, [metric]: value } }));
+  const setCrop = (crop: string, metric: TargetMetric, value: number | null) =>
+    t.change((now) => {
+      const pair: TargetPair = { germination: null, usable: null, ...now.crops[crop], [metric]: value };
+      return { ...now, crops: { ...now.crops, [crop]: pair } };
+    });
   const applyLegal = () => {
     const result = withLegalMinimums(targets, rows.map((r) => r.crop));
-    t.change(result.targets);
+    t.change(() => result.targets);
     setPresetNote(
       `Set ${result.applied.length} crop${result.applied.length === 1 ? '' : 's'} to the legal minimum germination` +
         (result.unlisted.length ? `; ${result.unlisted.join(', ')} ${result.unlisted.length === 1 ? 'has' : 'have'} no published minimum and keep${result.unlisted.length === 1 ? 's' : ''} the general target.` : '.'),

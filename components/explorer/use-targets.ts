@@ -5,7 +5,7 @@ import { useCallback, useMemo } from 'react';
 import { DEFAULT_TARGETS, formatTargetsParam, parseTargetsParam, sameTargets, type Targets, type TargetSettings } from '@/lib/contract';
 import type { ApiFailure } from '@/lib/explorer/api-failure';
 import { fetchTargets, saveTargets } from '@/lib/explorer/targets-api';
-import type { ExplorerState } from '@/lib/explorer/url-state';
+import { readState, type ExplorerState } from '@/lib/explorer/url-state';
 
 const KEY = ['settings', 'targets'] as const;
 
@@ -20,6 +20,14 @@ export function targetsQueryOptions() {
   });
 }
 
+/** The targets a view's state judges by: the URL's own, else the saved ones (a pre-targets link: its one germination target). */
+function targetsIn(state: Pick<ExplorerState, 'targets' | 'target'>, base: Targets): Targets {
+  const fromUrl = state.targets ? parseTargetsParam(state.targets) : null;
+  if (fromUrl) return fromUrl;
+  if (state.target !== undefined) return { ...base, general: { ...base.general, germination: state.target } };
+  return base;
+}
+
 type Update = (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
 
 /**
@@ -32,16 +40,17 @@ export function useTargets(state: Pick<ExplorerState, 'targets' | 'target'>, upd
   const saved = useQuery(targetsQueryOptions());
   const base = saved.data?.targets ?? DEFAULT_TARGETS;
   const fromUrl = useMemo(() => (state.targets ? parseTargetsParam(state.targets) : null), [state.targets]);
-  const targets = useMemo<Targets>(() => {
-    if (fromUrl) return fromUrl;
-    // A link from before targets per crop: its one number was the germination target for every crop.
-    if (state.target !== undefined) return { ...base, general: { ...base.general, germination: state.target } };
-    return base;
-  }, [fromUrl, state.target, base]);
+  const targets = useMemo(() => targetsIn(state, base), [state, base]);
 
-  /** Judges by `next` from now on; they go into the URL only where they differ from the saved ones. */
+  /**
+   * Judges by `edit(targets in use)` from now on; they go into the URL only where they differ from the saved
+   * ones. The edit applies to the address bar's targets, not this render's: two quick edits both count.
+   */
   const change = useCallback(
-    (next: Targets) => update({ targets: sameTargets(next, base) ? undefined : formatTargetsParam(next), target: undefined }),
+    (edit: (current: Targets) => Targets) => {
+      const next = edit(targetsIn(readState(new URLSearchParams(window.location.search)).state, base));
+      update({ targets: sameTargets(next, base) ? undefined : formatTargetsParam(next), target: undefined });
+    },
     [update, base],
   );
   const discard = useCallback(() => update({ targets: undefined, target: undefined }), [update]);

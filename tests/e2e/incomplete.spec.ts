@@ -36,12 +36,11 @@ test('a load stopped by the service is marked incomplete on the status, the summ
   await expect(summary(page).getByRole('button', { name: 'Retry and continue loading' })).toBeVisible();
 
   // Every chart says so, with its own Retry, and the time chart leaves what did not arrive empty.
-  await charts(page).scrollIntoViewIfNeeded().catch(() => undefined);
-  await page.getByText('Charts appear here when you scroll to them.').scrollIntoViewIfNeeded().catch(() => undefined);
+  await page.getByRole('heading', { name: 'Charts', level: 2 }).scrollIntoViewIfNeeded();
   await expect(charts(page).getByText('Incomplete', { exact: true })).toBeVisible();
   await expect(charts(page)).toContainText('Not loaded:');
   await expect(charts(page).getByRole('button', { name: 'Retry' })).toBeVisible();
-  for (const name of ['Germination rate over time', 'Distribution of germination rates', 'per crop']) {
+  for (const name of ['Germination rate over time', 'Distribution of germination rates', 'Germination vs usable rate per crop']) {
     await expect(page.getByRole('figure', { name: new RegExp(name) })).toContainText('Incomplete');
   }
   await expect(page.getByRole('figure', { name: /over time/ }).locator('.recharts-reference-area')).not.toHaveCount(0);
