@@ -1,23 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readCsv } from '../helpers/csv';
-import { APP_URL, api, sandbox } from './support';
-
-const EDGE = { clientId: 'edge-client', clientSecret: 'edge-secret' };
-const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
-
-/** Signs in through the form, starting from `path` (sign-in sends the person back there). */
-async function openSignedIn(page: Page, path: string, credentials = EDGE) {
-  await page.goto(path);
-  await expect(page).toHaveURL(/\/sign-in\?next=/);
-  await page.getByLabel('Client ID').fill(credentials.clientId);
-  await page.getByLabel('Client secret').fill(credentials.clientSecret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(APP_URL + path);
-}
-
-/** The explorer's own status line (the charts add live regions of their own further down). */
-const status = (page: Page) => page.getByRole('status').first();
+import { APP_URL, DEMO, EDGE, api, openSignedIn, sandbox, status } from './support';
 /** Alerts of the page itself (Next.js adds a route announcer with role=alert outside <main>). */
 const alert = (page: Page) => page.getByRole('main').getByRole('alert');
 
