@@ -76,6 +76,14 @@ test('the table judges each row: a Target column and a Below target badge in wor
   const targetCells = page.locator('tbody tr[data-index] td:nth-child(5)');
   await expect(targetCells.first()).toHaveText('95.0%');
   await expect(page.locator('tbody').getByText('Below target', { exact: true }).first()).toBeVisible();
+  // Nothing of a header or of a Created date is cut: whatever the sort, at 768 px too.
+  for (const width of [1366, 768]) {
+    await page.setViewportSize({ width, height: 900 });
+    const cut = await page.locator('thead th, tbody td:first-child').evaluateAll((cells) =>
+      cells.filter((c) => c.scrollWidth > c.clientWidth || [...c.querySelectorAll('button')].some((b) => b.scrollWidth > b.clientWidth)).map((c) => c.textContent),
+    );
+    expect(cut, `${width} px`).toEqual([]);
+  }
   // Exactly the rows the Below target filter keeps carry the badge.
   const badges = await page.locator('tbody').getByText('Below target', { exact: true }).count();
   await page.getByLabel('Below target').click();
