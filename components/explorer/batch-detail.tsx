@@ -42,20 +42,13 @@ export function BatchDetail({ row, missing, rows, zone, targets, onShow, onClose
   const prev = index > 0 ? rows[index - 1]! : null;
   const next = index >= 0 && index < rows.length - 1 ? rows[index + 1]! : null;
 
-  // The batch last asked for: keys repeat faster than the URL round trip renders, and each press must go one further.
-  const latest = useRef(row);
-  useEffect(() => {
-    latest.current = row;
-  }, [row]);
   function step(delta: -1 | 1) {
-    const from = latest.current ? rows.indexOf(latest.current) : -1;
-    const to = from < 0 ? undefined : rows[from + delta];
+    const to = index < 0 ? undefined : rows[index + delta];
     if (!to) return;
-    latest.current = to;
     onShow(to);
     // The button just used is about to be disabled: keep the focus in the dialog, on the one still useful.
-    if (from + delta === 0) nextButton.current?.focus();
-    if (from + delta === rows.length - 1) prevButton.current?.focus();
+    if (index + delta === 0) nextButton.current?.focus();
+    if (index + delta === rows.length - 1) prevButton.current?.focus();
   }
   const goPrev = () => step(-1);
   const goNext = () => step(1);

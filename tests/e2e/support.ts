@@ -1,9 +1,34 @@
-import { test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { StreamLineSchema, type StreamLine } from '../../lib/contract';
 import { SANDBOX_URL } from '../../playwright.config';
 
 export const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT ?? 3510}`;
 export const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+/** The sandbox's organisation of 22 hand-made edge cases. */
+export const EDGE = { clientId: 'edge-client', clientSecret: 'edge-secret' };
+
+/** Signs in through the form, starting from `path` (sign-in sends the person back there). */
+export async function openSignedIn(page: Page, path: string, credentials = EDGE) {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.getByLabel('Client ID').fill(credentials.clientId);
+  await page.getByLabel('Client secret').fill(credentials.clientSecret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(withZone(path));
+}
+
+/** The page at `path` once the explorer has named its zone in the URL (a missing or old `tz` is replaced). */
+export function withZone(path: string) {
+  return (url: URL) => {
+    const want = new URL(APP_URL + path);
+    const zone = url.searchParams.get('tz') ?? '';
+    want.searchParams.set('tz', want.searchParams.get('tz') === 'utc' ? 'UTC' : zone);
+    return zone !== '' && zone !== 'local' && url.href === want.href.replaceAll('%2F', '/');
+  };
+}
+
+/** The explorer's own status line (the charts add live regions of their own further down). */
+export const status = (page: Page) => page.getByRole('status').first();
 
 /** Drives the sandbox's switches, as the app's operator never could. */
 export async function sandbox(method: 'GET' | 'POST', path: string, body?: unknown) {
