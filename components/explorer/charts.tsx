@@ -7,6 +7,7 @@ import {
 import { targetFor, type Targets } from '@/lib/contract';
 import { germinationHistogram, germinationOverTime, perCrop } from '@/lib/explorer/aggregate';
 import type { Zone } from '@/lib/explorer/date-range';
+import type { Span } from '@/lib/explorer/missing';
 import type { Row } from '@/lib/explorer/rows';
 import { IncompleteNote, type Completeness } from './incomplete-note';
 import styles from './explorer.module.css';
@@ -24,6 +25,23 @@ const cropName = (key: string) => (key === NONE ? 'No crop recorded' : key);
 function TargetTick(props: { cx?: number; cy?: number }) {
   if (props.cx === undefined || props.cy === undefined) return null;
   return <line x1={props.cx - 14} x2={props.cx + 14} y1={props.cy} y2={props.cy} stroke="var(--danger)" strokeWidth={2.5} />;
+}
+
+/**
+ * The time axis: the loaded buckets and every missing span with a known end, so that what has not arrived
+ * shows as a marked band even when it lies before or after everything loaded. A span open towards the past
+ * or the future gets a band of a tenth of the axis at that edge.
+ */
+function timeDomain(points: readonly { t: number }[], missing: readonly Span[]) {
+  const ends = [...points.map((p) => p.t), ...missing.flatMap((s) => [s.from, s.to]).filter(Number.isFinite)];
+  if (ends.length === 0) return { domain: [0, 1] as [number, number], gaps: [] };
+  let lo = Math.min(...ends);
+  let hi = Math.max(...ends);
+  const pad = Math.max((hi - lo) / 10, 86_400_000);
+  if (missing.some((s) => s.from === -Infinity)) lo -= pad;
+  if (missing.some((s) => s.to === Infinity)) hi += pad;
+  const gaps = missing.map((s) => ({ x1: Math.max(s.from, lo), x2: Math.min(s.to, hi) })).filter((g) => g.x1 < g.x2);
+  return { domain: [lo, hi] as [number, number], gaps };
 }
 
 /**
@@ -47,9 +65,9 @@ function Charts({ rows, zone, targets, completeness, onCrop }: Props) {
   const cropTargets = series.crops.map((crop) => targetFor(targets, cropOf(crop), 'germination'));
   const oneTarget = new Set(cropTargets).size === 1 ? cropTargets[0]! : undefined;
   const floor = Math.min(...series.points.flatMap((p) => series.crops.map((c) => p[c] ?? 100)), ...cropTargets.map((t) => t ?? 100));
-  const first = series.points[0]?.t ?? 0;
-  const last = series.points.at(-1)?.t ?? 0;
-  const gaps = missing.filter((s) => s.to >= first && s.from <= last).map((s) => ({ x1: Math.max(s.from, first), x2: Math.min(s.to, last) }));
+  // A bucket in a span not fully loaded has no value: when that is every bucket, there is no line to draw.
+  const drawable = series.points.some((p) => series.crops.some((c) => p[c] !== null));
+  const { domain, gaps } = useMemo(() => timeDomain(series.points, missing), [series.points, missing]);
   const note = <IncompleteNote of={completeness} zone={zone} what="These charts" retryLabel="Retry" />;
 
   return (
@@ -61,39 +79,45 @@ function Charts({ rows, zone, targets, completeness, onCrop }: Props) {
             Germination rate over time ({series.bucket === 'day' ? 'daily' : `${series.bucket}ly`} mean per crop)
             {missing.length > 0 && <span className={styles.incompleteTag}> · Incomplete</span>}
           </figcaption>
-          <ResponsiveContainer width="100%" height={260}>
-            <LineChart data={series.points} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-              <XAxis dataKey="t" type="number" scale="time" domain={['dataMin', 'dataMax']} tickFormatter={(t: number) => day.format(t)} stroke="var(--muted)" />
-              <YAxis domain={[Math.max(0, Math.floor(floor - 5)), 100]} unit="%" stroke="var(--muted)" />
-              <Tooltip labelFormatter={(t) => day.format(Number(t))} formatter={(v) => `${Number(v).toFixed(1)}%`} />
-              <Legend onClick={(e) => typeof e.dataKey === 'string' && onCrop(e.dataKey)} wrapperStyle={{ cursor: 'pointer' }} />
-              {gaps.map((g) => (
-                <ReferenceArea key={g.x1} x1={g.x1} x2={g.x2} fill="var(--muted)" fillOpacity={0.15} label={{ value: 'Not loaded', fill: 'var(--muted)', position: 'insideTop' }} />
-              ))}
-              {oneTarget !== undefined && oneTarget !== null && (
-                <ReferenceLine y={oneTarget} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: `Target ${oneTarget}%`, fill: 'var(--danger)', position: 'insideTopRight' }} />
-              )}
-              {oneTarget === undefined &&
-                series.crops.map((crop, i) =>
-                  cropTargets[i] === null ? null : (
-                    <ReferenceLine key={`t-${crop}`} y={cropTargets[i]!} stroke={PALETTE[i % PALETTE.length]} strokeDasharray="6 3" />
-                  ),
+          {drawable ? (
+            <ResponsiveContainer width="100%" height={260}>
+              <LineChart data={series.points} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
+                <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+                <XAxis dataKey="t" type="number" scale="time" domain={domain} allowDataOverflow tickFormatter={(t: number) => day.format(t)} stroke="var(--muted)" />
+                <YAxis domain={[Math.max(0, Math.floor(floor - 5)), 100]} unit="%" stroke="var(--muted)" />
+                <Tooltip labelFormatter={(t) => day.format(Number(t))} formatter={(v) => `${Number(v).toFixed(1)}%`} />
+                <Legend onClick={(e) => typeof e.dataKey === 'string' && onCrop(e.dataKey)} wrapperStyle={{ cursor: 'pointer' }} />
+                {gaps.map((g) => (
+                  <ReferenceArea key={g.x1} x1={g.x1} x2={g.x2} ifOverflow="hidden" fill="var(--muted)" fillOpacity={0.15} label={{ value: 'Not loaded', fill: 'var(--muted)', position: 'insideTop' }} />
+                ))}
+                {oneTarget !== undefined && oneTarget !== null && (
+                  <ReferenceLine y={oneTarget} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: `Target ${oneTarget}%`, fill: 'var(--danger)', position: 'insideTopRight' }} />
                 )}
-              {series.crops.map((crop, i) => (
-                <Line
-                  key={crop}
-                  dataKey={crop}
-                  name={`${cropName(crop)}${oneTarget === undefined && cropTargets[i] !== null ? ` (target ${cropTargets[i]}%)` : ''}`}
-                  stroke={PALETTE[i % PALETTE.length]}
-                  dot={series.points.length <= 60 ? { r: 2 } : false}
-                  connectNulls={false}
-                  isAnimationActive={false}
-                  strokeWidth={1.5}
-                />
-              ))}
-            </LineChart>
-          </ResponsiveContainer>
+                {oneTarget === undefined &&
+                  series.crops.map((crop, i) =>
+                    cropTargets[i] === null ? null : (
+                      <ReferenceLine key={`t-${crop}`} y={cropTargets[i]!} stroke={PALETTE[i % PALETTE.length]} strokeDasharray="6 3" />
+                    ),
+                  )}
+                {series.crops.map((crop, i) => (
+                  <Line
+                    key={crop}
+                    dataKey={crop}
+                    name={`${cropName(crop)}${oneTarget === undefined && cropTargets[i] !== null ? ` (target ${cropTargets[i]}%)` : ''}`}
+                    stroke={PALETTE[i % PALETTE.length]}
+                    dot={series.points.length <= 60 ? { r: 2 } : false}
+                    connectNulls={false}
+                    isAnimationActive={false}
+                    strokeWidth={1.5}
+                  />
+                ))}
+              </LineChart>
+            </ResponsiveContainer>
+          ) : (
+            <p className={styles.chartEmpty}>
+              Nothing to draw yet: every {series.bucket} of the loaded batches lies in a span that has not fully arrived.
+            </p>
+          )}
         </figure>
         {drawn >= 2 && (
           <figure className={styles.chart} aria-labelledby="chart-dist">

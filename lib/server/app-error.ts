@@ -24,7 +24,20 @@ export type AppErrorCode =
   | 'store_unavailable'
   | 'internal';
 
-export class AppError extends CodedError<AppErrorCode> {}
+const BRAND = Symbol.for('tray-scan-dashboard/AppError');
+
+export class AppError extends CodedError<AppErrorCode> {
+  readonly [BRAND] = true;
+
+  /**
+   * Recognised by a registered symbol, not by class identity: Next bundles instrumentation.ts apart from the
+   * routes, so one process holds two copies of this class, and the one settings store (kept on globalThis so
+   * that a single PGlite opens the data directory) is created by whichever bundle comes first.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && BRAND in value;
+  }
+}
 
 const MAX_FIELD = 160;
 

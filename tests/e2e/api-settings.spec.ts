@@ -19,6 +19,13 @@ const read = async (cookie: string, base = APP_URL) => {
   return (await response.json()) as TargetSettings;
 };
 
+// The settings outlive this file (one app serves every spec): the demo organisation's targets go back to
+// the defaults, which the explorer's specs judge by.
+test.afterAll(async () => {
+  const response = await put(await signIn(), { targets: DEFAULT_TARGETS });
+  expect(response.status).toBe(200);
+});
+
 // Which organisation each test writes for: the demo one (saves, conflicts), the special-character one (the
 // largest body); the edge and other organisations are never written, so their answers stay the defaults.
 

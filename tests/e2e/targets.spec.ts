@@ -24,12 +24,14 @@ async function belowCount(targets: Targets): Promise<number> {
   }).length;
 }
 
-test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
-// The targets are the organisations' own and outlive a test: leave them as the next test expects them.
-test.afterEach(async () => {
-  await putTargets(DEMO, DEFAULT_TARGETS);
-  await putTargets(OTHER, DEFAULT_TARGETS);
+// The targets are the organisations' own and outlive a test (other specs save some too): start from the
+// defaults, and leave them so.
+const resetTargets = () => putTargets(DEMO, DEFAULT_TARGETS);
+test.beforeEach(async () => {
+  await sandbox('POST', '/_sandbox/reset');
+  await resetTargets();
 });
+test.afterEach(resetTargets);
 
 test('targets per crop: set in the panel, saved for the organisation, seen by a colleague and by no other organisation', async ({ page, context, browser }) => {
   await signInContext(context);
