@@ -148,15 +148,15 @@ function Section({ title, fields }: { title: string; fields: [string, ReactNode]
 
 function BatchFields({ row, zone }: { row: Row; zone: Zone }) {
   const b = row.batch;
-  const localZone = zone === 'local' ? Intl.DateTimeFormat().resolvedOptions().timeZone : null;
+  const localZone = zone === 'UTC' ? null : zone;
   return (
     <>
       <Section
         title="Batch"
         fields={[
           ['Created', <>
-            {localZone && <>{fmtDate(row.time, 'local')} ({localZone})<br /></>}
-            {fmtDate(row.time, 'utc')}
+            {localZone && <>{fmtDate(row.time, localZone)} ({localZone})<br /></>}
+            {fmtDate(row.time, 'UTC')}
           </>],
           ['Crop', fmtText(b.crop_type)],
           ['Batch ID', b.batch_id],

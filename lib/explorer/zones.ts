@@ -8,14 +8,32 @@ export type Zone = string;
 
 export const UTC: Zone = 'UTC';
 
-/** The canonical name of a zone Intl knows (`europe/amsterdam` → `Europe/Amsterdam`, `Etc/UTC` → `UTC`), or null. */
+let listed: Map<string, Zone> | undefined;
+
+/** An IANA name under one of today's areas (`Asia/Kolkata`, `Europe/Kyiv`), not a backward link like `US/Pacific`. */
+const CURRENT_NAME = /^(Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)(\/[A-Z][A-Za-z0-9_+-]*)+$/;
+
+/** Every zone name Intl lists, by its lower-case spelling. */
+function listedZones(): Map<string, Zone> {
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return (listed ??= new Map(all.map((z) => [z.toLowerCase(), z])));
+}
+
+/**
+ * The name of a zone Intl knows as people spell it (`europe/amsterdam` → `Europe/Amsterdam`, `Etc/UTC` →
+ * `UTC`), or null. A name Intl accepts but resolves to an older alias keeps the name asked for: ICU answers
+ * `Asia/Calcutta` for `Asia/Kolkata`, and a link should not rename the zone someone chose.
+ */
 export function canonicalZone(name: string | null | undefined): Zone | null {
   if (!name || name.length > 100) return null;
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     return null;
   }
+  if (resolved === UTC) return UTC;
+  return listedZones().get(name.toLowerCase()) ?? (CURRENT_NAME.test(name) ? name : resolved);
 }
 
 /** The zone of the browser (or of the process), UTC when it cannot tell. */

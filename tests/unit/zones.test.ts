@@ -9,6 +9,10 @@ describe('zone names', () => {
   it('canonicalises what Intl knows and refuses the rest', () => {
     expect(canonicalZone('europe/amsterdam')).toBe('Europe/Amsterdam');
     expect(canonicalZone('Etc/UTC')).toBe('UTC');
+    // The zone asked for, not ICU's older alias of it.
+    expect(canonicalZone('Asia/Kolkata')).toBe('Asia/Kolkata');
+    expect(canonicalZone('asia/kolkata')).toMatch(/^Asia\/(Kolkata|Calcutta)$/);
+    expect(canonicalZone('Mars/Olympus')).toBeNull();
     expect(canonicalZone('utc')).toBe('UTC');
     expect(canonicalZone('US/Pacific')).toBe('America/Los_Angeles');
     for (const bad of ['Mars/Olympus', 'local', '', undefined, '+01:00x', 'x'.repeat(200)]) expect(canonicalZone(bad)).toBeNull();
