@@ -1,6 +1,7 @@
 'use client';
 
 import { isServer, QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { DateRange } from '@/lib/contract';
 import type { ApiFailure } from '@/lib/explorer/api-failure';
 import { loadRange, type RangeData } from '@/lib/explorer/batch-load';
@@ -60,6 +61,8 @@ export function useRangeRows(range: DateRange, enabled: boolean) {
   const query = useQuery({ ...rangeQueryOptions(range), enabled });
   const rows = query.data?.rows ?? NO_ROWS;
   const complete = query.data?.complete ?? false;
+  const { refetch } = query;
+  const retry = useCallback(() => void refetch(), [refetch]);
   return {
     rows,
     complete,
@@ -68,6 +71,8 @@ export function useRangeRows(range: DateRange, enabled: boolean) {
     /** Nothing has arrived yet (and nothing went wrong): the skeleton. */
     loading: enabled && !query.error && !complete && rows.length === 0,
     error: query.error,
-    retry: () => void query.refetch(),
+    // One function for the life of the page: it sits in memoised props (the charts' Incomplete note), and a new
+    // one per render redrew every chart on every keystroke.
+    retry,
   };
 }

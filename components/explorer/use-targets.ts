@@ -40,7 +40,8 @@ export function useTargets(state: Pick<ExplorerState, 'targets' | 'target'>, upd
   const saved = useQuery(targetsQueryOptions());
   const base = saved.data?.targets ?? DEFAULT_TARGETS;
   const fromUrl = useMemo(() => (state.targets ? parseTargetsParam(state.targets) : null), [state.targets]);
-  const targets = useMemo(() => targetsIn(state, base), [state, base]);
+  // Kept while the URL's targets are the same text: 100,000 rows are judged, sorted and drawn again on a new object.
+  const targets = useMemo(() => targetsIn({ targets: state.targets, target: state.target }, base), [state.targets, state.target, base]);
 
   /**
    * Judges by `edit(targets in use)` from now on; they go into the URL only where they differ from the saved
