@@ -151,7 +151,8 @@ export function ExplorerView() {
               </WhenVisible>
             ) : (
               <p className={styles.incomplete}>
-                <strong className={styles.incompleteTag}>Incomplete</strong>&nbsp;The charts are drawn once every batch of the range has arrived.
+                <strong className={styles.incompleteTag}>Incomplete</strong>&nbsp;The charts are drawn once every batch of the range has
+                arrived.{missing.length > 0 && ` Still loading: ${describeSpans(missing, state.tz)}.`}
               </p>
             ))}
         </>
