@@ -8,7 +8,7 @@ import { targetFor, type Targets } from '@/lib/contract';
 import { germinationHistogram, germinationOverTime, perCrop } from '@/lib/explorer/aggregate';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Span } from '@/lib/explorer/missing';
-import type { Row } from '@/lib/explorer/rows';
+import { cropLabel, cropOfKey, type Row } from '@/lib/explorer/rows';
 import { IncompleteNote, type Completeness } from './incomplete-note';
 import styles from './explorer.module.css';
 
@@ -17,9 +17,6 @@ const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b
 type Props = { rows: readonly Row[]; zone: Zone; targets: Targets; completeness: Completeness; onCrop: (crop: string) => void };
 
 const CHART_COUNT = 3;
-const NONE = '(none)';
-const cropOf = (key: string) => (key === NONE ? null : key);
-const cropName = (key: string) => (key === NONE ? 'No crop recorded' : key);
 
 /** A target mark across a crop's bar: a short horizontal stroke. */
 function TargetTick(props: { cx?: number; cy?: number }) {
@@ -62,7 +59,7 @@ function Charts({ rows, zone, targets, completeness, onCrop }: Props) {
   const histogram = useMemo(() => germinationHistogram(rows, targets), [rows, targets]);
   const crops = useMemo(() => perCrop(rows, targets), [rows, targets]);
   const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: '2-digit', timeZone: zone });
-  const cropTargets = series.crops.map((crop) => targetFor(targets, cropOf(crop), 'germination'));
+  const cropTargets = series.crops.map((crop) => targetFor(targets, cropOfKey(crop), 'germination'));
   const oneTarget = new Set(cropTargets).size === 1 ? cropTargets[0]! : undefined;
   const floor = Math.min(...series.points.flatMap((p) => series.crops.map((c) => p[c] ?? 100)), ...cropTargets.map((t) => t ?? 100));
   // A bucket in a span not fully loaded has no value: when that is every bucket, there is no line to draw.
@@ -103,7 +100,7 @@ function Charts({ rows, zone, targets, completeness, onCrop }: Props) {
                   <Line
                     key={crop}
                     dataKey={crop}
-                    name={`${cropName(crop)}${oneTarget === undefined && cropTargets[i] !== null ? ` (target ${cropTargets[i]}%)` : ''}`}
+                    name={`${cropLabel(crop)}${oneTarget === undefined && cropTargets[i] !== null ? ` (target ${cropTargets[i]}%)` : ''}`}
                     stroke={PALETTE[i % PALETTE.length]}
                     dot={series.points.length <= 60 ? { r: 2 } : false}
                     connectNulls={false}
@@ -150,9 +147,9 @@ function Charts({ rows, zone, targets, completeness, onCrop }: Props) {
             <ResponsiveContainer width="100%" height={260}>
               <ComposedChart data={crops} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
                 <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-                <XAxis dataKey="crop" stroke="var(--muted)" interval={0} tick={{ fontSize: 11 }} tickFormatter={cropName} />
+                <XAxis dataKey="crop" stroke="var(--muted)" interval={0} tick={{ fontSize: 11 }} tickFormatter={cropLabel} />
                 <YAxis domain={[0, 100]} unit="%" stroke="var(--muted)" />
-                <Tooltip formatter={(v) => `${Number(v).toFixed(1)}%`} labelFormatter={(c) => cropName(String(c))} />
+                <Tooltip formatter={(v) => `${Number(v).toFixed(1)}%`} labelFormatter={(c) => cropLabel(String(c))} />
                 <Legend />
                 <Bar dataKey="germination" name="Germination" fill="#1f77b4" cursor="pointer" isAnimationActive={false} onClick={(d) => onCrop(String((d as { crop?: string }).crop))} />
                 <Bar dataKey="usable" name="Usable" fill="#ff7f0e" cursor="pointer" isAnimationActive={false} onClick={(d) => onCrop(String((d as { crop?: string }).crop))} />

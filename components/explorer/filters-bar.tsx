@@ -1,5 +1,6 @@
 'use client';
 
+import { cropLabel } from '@/lib/explorer/rows';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import { ColumnsMenu } from './columns-menu';
 import styles from './explorer.module.css';
@@ -32,7 +33,7 @@ export function FiltersBar({ state, search, onSearch, crops, hidden, update, onE
           <option value="">All crops</option>
           {crops.map((c) => (
             <option key={c} value={c}>
-              {c === '(none)' ? 'No crop recorded' : c}
+              {cropLabel(c)}
             </option>
           ))}
         </select>

@@ -2,7 +2,8 @@
 
 import { useMemo, useState } from 'react';
 import type { Zone } from '@/lib/explorer/date-range';
-import { targetFor, type TargetMetric, type TargetPair } from '@/lib/contract';
+import type { TargetMetric, TargetPair } from '@/lib/contract';
+import { NO_CROP } from '@/lib/explorer/rows';
 import { LEGAL_MINIMUM_SOURCE, legalMinimum, withLegalMinimums } from '@/lib/explorer/legal-minimums';
 import { fmtDate } from './format';
 import { TargetInput } from './target-input';
@@ -33,7 +34,7 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
   const [presetNote, setPresetNote] = useState<string | null>(null);
   // Crops of the data first, then crops with saved targets that this range does not show.
   const rows = useMemo(() => {
-    const seen = crops.filter((c) => c !== '(none)');
+    const seen = crops.filter((c) => c !== NO_CROP);
     const others = Object.keys(targets.crops).filter((c) => !seen.includes(c)).sort((a, b) => a.localeCompare(b));
     return [...seen.map((c) => ({ crop: c, inRange: true })), ...others.map((c) => ({ crop: c, inRange: false }))];
   }, [crops, targets.crops]);
@@ -107,7 +108,7 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
                     <TargetInput
                       label={`${crop} ${word} target (%)`}
                       value={targets.crops[crop]?.[metric] ?? null}
-                      fallback={`${pct(targetFor({ ...targets, crops: {} }, crop, metric))} (general)`}
+                      fallback={`${pct(targets.general[metric])} (general)`}
                       onChange={(v) => setCrop(crop, metric, v)}
                     />
                   </td>

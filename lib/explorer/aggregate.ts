@@ -1,7 +1,7 @@
 import { targetFor, type Targets } from '../contract';
 import type { Span } from './missing';
 import { civilToMs, dayIn, startOfDayIn, type Zone } from './zones';
-import { meanCells, type Row } from './rows';
+import { belowTarget, cropOfKey, meanCells, NO_CROP, targetLookup, type Row } from './rows';
 
 /** However many batches are loaded, no chart gets more points than this. */
 export const MAX_POINTS = 1000;
@@ -32,7 +32,7 @@ export function germinationOverTime(
   zone: Zone,
   missing: readonly Span[] = [],
 ): { bucket: Bucket; crops: string[]; points: SeriesPoint[] } {
-  const crops = [...new Set(rows.map((r) => r.batch.crop_type ?? '(none)'))].sort();
+  const crops = [...new Set(rows.map((r) => r.batch.crop_type ?? NO_CROP))].sort();
   if (rows.length === 0) return { bucket: 'day', crops, points: [] };
   let min = Infinity, max = -Infinity;
   for (const r of rows) { if (r.time < min) min = r.time; if (r.time > max) max = r.time; }
@@ -59,7 +59,7 @@ export function germinationOverTime(
       }
       ({ t, end } = bounds);
     }
-    const crop = r.batch.crop_type ?? '(none)';
+    const crop = r.batch.crop_type ?? NO_CROP;
     let byCrop = sums.get(t);
     if (!byCrop) sums.set(t, (byCrop = new Map()));
     const acc = byCrop.get(crop) ?? { w: 0, s: 0 };
@@ -99,13 +99,13 @@ export type HistogramBin = { from: number; label: string; count: number; below: 
  */
 export function germinationHistogram(rows: readonly Row[], targets: Targets, width = 2.5): HistogramBin[] {
   const counts = new Map<number, { count: number; below: number }>();
+  const germinationTarget = targetLookup(targets, 'germination');
   for (const r of rows) {
     if (r.germination === null) continue;
     const from = Math.min(100 - width, Math.floor(r.germination / width) * width);
     const bin = counts.get(from) ?? { count: 0, below: 0 };
     bin.count++;
-    const target = targetFor(targets, r.batch.crop_type, 'germination');
-    if (target !== null && r.germination < target) bin.below++;
+    if (belowTarget(r, germinationTarget(r))) bin.below++;
     counts.set(from, bin);
   }
   if (counts.size === 0) return [];
@@ -126,7 +126,7 @@ export function perCrop(
   const fallback = meanCells(rows);
   const acc = new Map<string, { gw: number; gs: number; uw: number; us: number; count: number }>();
   for (const r of rows) {
-    const crop = r.batch.crop_type ?? '(none)';
+    const crop = r.batch.crop_type ?? NO_CROP;
     const a = acc.get(crop) ?? { gw: 0, gs: 0, uw: 0, us: 0, count: 0 };
     const w = r.cells ?? fallback;
     a.count++;
@@ -141,7 +141,7 @@ export function perCrop(
       germination: a.gw ? round(a.gs / a.gw) : null,
       usable: a.uw ? round(a.us / a.uw) : null,
       count: a.count,
-      target: targetFor(targets, crop === '(none)' ? null : crop, 'germination'),
+      target: targetFor(targets, cropOfKey(crop), 'germination'),
     }))
     .sort((a, b) => a.crop.localeCompare(b.crop));
 }

@@ -25,6 +25,13 @@ export function toRow(batch: Batch): Row {
   };
 }
 
+/** The key of batches with no crop recorded: in crop lists, the `crop` filter and chart series. */
+export const NO_CROP = '(none)';
+/** The crop a key stands for (null: none recorded). */
+export const cropOfKey = (key: string): string | null => (key === NO_CROP ? null : key);
+/** A crop key as people read it. */
+export const cropLabel = (key: string): string => (key === NO_CROP ? 'No crop recorded' : key);
+
 /** What narrows the rows: Search, crop, warnings only, and below each batch's own crop's germination target. */
 export type RowFilter = Pick<ExplorerState, 'q' | 'crop' | 'warn' | 'below'> & { targets: Targets };
 
@@ -66,7 +73,7 @@ export function filterRows(rows: readonly Row[], f: RowFilter): readonly Row[] {
   return rows.filter(
     (r) =>
       (!words.length || hasAll(r.haystack, words)) &&
-      (f.crop === undefined || (f.crop === '(none)' ? r.batch.crop_type === null : r.batch.crop_type === f.crop)) &&
+      (f.crop === undefined || (f.crop === NO_CROP ? r.batch.crop_type === null : r.batch.crop_type === f.crop)) &&
       (!f.warn || r.batch.warnings) &&
       (!f.below || belowTarget(r, germinationTarget(r))),
   );
@@ -219,5 +226,5 @@ export function cropsOf(rows: readonly Row[]): string[] {
     if (r.batch.crop_type === null) none = true;
     else set.add(r.batch.crop_type);
   }
-  return [...[...set].sort((a, b) => a.localeCompare(b)), ...(none ? ['(none)'] : [])];
+  return [...[...set].sort((a, b) => a.localeCompare(b)), ...(none ? [NO_CROP] : [])];
 }
