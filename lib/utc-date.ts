@@ -24,7 +24,7 @@ function isLeapYear(year: number): boolean {
   return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 }
 
-function daysInMonth(year: number, month: number): number {
+export function daysInMonth(year: number, month: number): number {
   return month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!;
 }
 
@@ -39,6 +39,11 @@ function daysFromCivil(year: number, month: number, day: number): number {
   const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return era * 146_097 + doe - 719_468;
+}
+
+/** Wall-clock fields read as UTC, in ms; fields past their range carry over (day 32 is the next month's 1st). */
+export function civilToMs(y: number, m: number, d: number, h = 0, min = 0, s = 0): number {
+  return daysFromCivil(y, m, d) * 86_400_000 + ((h * 60 + min) * 60 + s) * 1000;
 }
 
 export function parseUtcDate(value: string): UtcDateResult {
@@ -66,7 +71,7 @@ export function parseUtcDate(value: string): UtcDateResult {
     return { ok: false, reason: `is not a real time of day (${h}:${mi}:${s})` };
   }
   const ms = frac === '' ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
-  const time = daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
+  const time = civilToMs(year, month, day, hour, minute, second) + ms;
   return { ok: true, instant: { ms: time, subMs: frac.length > 3 && /[1-9]/.test(frac.slice(3)) } };
 }
 

@@ -1,5 +1,6 @@
 /** Calendar days in the URL become UTC instants covering whole days in the URL's zone (DST included). */
 import { dateRange, type DateRange } from '../contract';
+import { daysInMonth } from '../utc-date';
 import { civilToMs, dayIn, startOfDayIn, type CivilDay, type Zone } from './zones';
 
 export type { Zone } from './zones';
@@ -19,9 +20,7 @@ export function parseDay(value: string): CivilDay | null {
   const match = DAY.exec(value);
   if (!match) return null;
   const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  const monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
-  if (monthDays === undefined || d < 1 || d > monthDays) return null;
+  if (m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return null;
   return { y, m, d };
 }
 

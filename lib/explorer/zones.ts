@@ -3,6 +3,8 @@
  * at an instant, the calendar day of an instant, the first instant of a calendar day), all through Intl.
  */
 
+import { civilToMs } from '../utc-date';
+
 /** An IANA zone name as Intl canonicalises it (`Europe/Amsterdam`), or `UTC`. */
 export type Zone = string;
 
@@ -50,12 +52,7 @@ export function zoneChoices(browser: Zone = viewerZone()): Zone[] {
 export type CivilDay = { y: number; m: number; d: number };
 
 /** Wall-clock fields as if they were UTC, in ms (years 0-99 stay themselves, unlike Date.UTC's). */
-export function civilToMs(y: number, m: number, d: number, h = 0, min = 0, s = 0): number {
-  const date = new Date(0);
-  date.setUTCFullYear(y, m - 1, d);
-  date.setUTCHours(h, min, s, 0);
-  return date.getTime();
-}
+export { civilToMs };
 
 const formats = new Map<Zone, Intl.DateTimeFormat>();
 function formatIn(zone: Zone): Intl.DateTimeFormat {
