@@ -21,12 +21,13 @@ export function targetsQueryOptions() {
 }
 
 /** The targets a view's state judges by: the URL's own, else the saved ones (a pre-targets link: its one germination target). */
-function targetsIn(state: Pick<ExplorerState, 'targets' | 'target'>, base: Targets): Targets {
-  const fromUrl = state.targets ? parseTargetsParam(state.targets) : null;
+function targetsIn(fromUrl: Targets | null, target: number | undefined, base: Targets): Targets {
   if (fromUrl) return fromUrl;
-  if (state.target !== undefined) return { ...base, general: { ...base.general, germination: state.target } };
+  if (target !== undefined) return { ...base, general: { ...base.general, germination: target } };
   return base;
 }
+
+const urlTargets = (text: string | undefined) => (text ? parseTargetsParam(text) : null);
 
 type Update = (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
 
@@ -39,9 +40,9 @@ export function useTargets(state: Pick<ExplorerState, 'targets' | 'target'>, upd
   const client = useQueryClient();
   const saved = useQuery(targetsQueryOptions());
   const base = saved.data?.targets ?? DEFAULT_TARGETS;
-  const fromUrl = useMemo(() => (state.targets ? parseTargetsParam(state.targets) : null), [state.targets]);
   // Kept while the URL's targets are the same text: 100,000 rows are judged, sorted and drawn again on a new object.
-  const targets = useMemo(() => targetsIn({ targets: state.targets, target: state.target }, base), [state.targets, state.target, base]);
+  const fromUrl = useMemo(() => urlTargets(state.targets), [state.targets]);
+  const targets = useMemo(() => targetsIn(fromUrl, state.target, base), [fromUrl, state.target, base]);
 
   /**
    * Judges by `edit(targets in use)` from now on; they go into the URL only where they differ from the saved
@@ -49,7 +50,8 @@ export function useTargets(state: Pick<ExplorerState, 'targets' | 'target'>, upd
    */
   const change = useCallback(
     (edit: (current: Targets) => Targets) => {
-      const next = edit(targetsIn(readState(new URLSearchParams(window.location.search)).state, base));
+      const now = readState(new URLSearchParams(window.location.search)).state;
+      const next = edit(targetsIn(urlTargets(now.targets), now.target, base));
       update({ targets: sameTargets(next, base) ? undefined : formatTargetsParam(next), target: undefined });
     },
     [update, base],
