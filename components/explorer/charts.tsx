@@ -4,17 +4,17 @@ import { memo, useEffect, useMemo, useState } from 'react';
 import {
   Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis,
 } from 'recharts';
-import { targetFor, type Targets } from '@/lib/contract';
+import { targetFor } from '@/lib/contract';
 import { germinationHistogram, germinationOverTime, perCrop } from '@/lib/explorer/aggregate';
-import type { Zone } from '@/lib/explorer/date-range';
 import type { Span } from '@/lib/explorer/missing';
-import { cropLabel, cropOfKey, type Row } from '@/lib/explorer/rows';
-import { IncompleteNote, type Completeness } from './incomplete-note';
+import { cropLabel, cropOfKey } from '@/lib/explorer/rows';
+import type { AnalysisInput } from './analysis';
+import { IncompleteNote } from './incomplete-note';
 import styles from './explorer.module.css';
 
 const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
 
-type Props = { rows: readonly Row[]; zone: Zone; targets: Targets; completeness: Completeness; onCrop: (crop: string) => void };
+type Props = { input: AnalysisInput };
 
 const CHART_COUNT = 3;
 
@@ -47,7 +47,9 @@ function timeDomain(points: readonly { t: number }[], missing: readonly Span[]) 
  * chart draws nothing across what has not arrived. The first time, the charts are drawn one per task (a
  * chart's first drawing is the costliest), so the page stays responsive in between.
  */
-function Charts({ rows, zone, targets, completeness, onCrop }: Props) {
+function Charts({ input }: Props) {
+  const { rows, zone, targets, completeness, drill } = input;
+  const onCrop = (crop: string) => drill({ crop });
   const [drawn, setDrawn] = useState(1);
   useEffect(() => {
     if (drawn >= CHART_COUNT) return;

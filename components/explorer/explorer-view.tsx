@@ -2,17 +2,22 @@
 
 import dynamic from 'next/dynamic';
 import { useCallback, useMemo, useState } from 'react';
-import { rangeToQuery } from '@/lib/explorer/date-range';
+import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
+import { cropColours } from '@/lib/explorer/crop-colors';
+import { parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
 import { exportFileName } from '@/lib/contract';
 import { csvRow } from '@/lib/csv';
 import { rowsToCsv } from '@/lib/explorer/export-csv';
 import { describeSpans, missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
-import type { SortField } from '@/lib/explorer/url-state';
+import type { ExplorerState, SortField } from '@/lib/explorer/url-state';
+import { AnalysisBar } from './analysis-bar';
+import type { AnalysisInput, AnalysisView } from './analysis';
 import { BatchDetail } from './batch-detail';
 import { BatchTable } from './batch-table';
 import { COLUMNS } from './columns';
 import { downloadText } from './download';
+import { DrillChips } from './drill-chips';
 import { FiltersBar } from './filters-bar';
 import type { Completeness } from './incomplete-note';
 import { LoadProblem, LoadStatus } from './load-status';
@@ -51,12 +56,27 @@ export function ExplorerView() {
   );
 
   const [search, setSearch] = useSearchText(state.q, update);
+  const drill = useMemo<RowDrill>(() => {
+    const days = parseDays(state.days);
+    return { bins: parseBins(state.bins), within: days ? daysToMs(days.from, days.to, state.tz) : null, scanner: state.scanner };
+  }, [state.bins, state.days, state.tz, state.scanner]);
   const filterNow = useMemo(
-    () => ({ q: search, crop: state.crop, warn: state.warn, below: state.below, targets }),
-    [search, state.crop, state.warn, state.below, targets],
+    () => ({ q: search, crop: state.crop, warn: state.warn, below: state.below, targets, drill }),
+    [search, state.crop, state.warn, state.below, targets, drill],
   );
   const { sorted, summary, chartRows } = useShownRows(rows, filterNow, state.sort, state.dir);
   const crops = useMemo(() => cropsOf(rows), [rows]);
+  const colours = useMemo(() => cropColours(crops), [crops]);
+  const drillTo = useCallback((patch: Partial<ExplorerState>) => update(patch, 'push'), [update]);
+  const { chart, focus, crop, bins, days, scanner, base, group, gsort, gdir, compare } = state;
+  const view = useMemo<AnalysisView>(
+    () => ({ chart, focus, crop, bins, days, scanner, base, group, gsort, gdir, compare }),
+    [chart, focus, crop, bins, days, scanner, base, group, gsort, gdir, compare],
+  );
+  const analysis = useMemo<AnalysisInput>(
+    () => ({ rows: chartRows, zone: state.tz, targets, metric: state.metric, colours, completeness, drill: drillTo, openBatch: detail.open, view }),
+    [chartRows, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, view],
+  );
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
 
@@ -64,7 +84,6 @@ export function ExplorerView() {
     (field: SortField) => update({ sort: field, dir: nextSortDir(field, state.sort, state.dir) }),
     [update, state.sort, state.dir],
   );
-  const onCrop = useCallback((crop: string) => update({ crop }), [update]);
   // An export of a view whose batches have not all arrived says so in its name and its first line.
   const exportCsv = () => {
     const name = exportFileName(state.from, state.to);
@@ -74,9 +93,9 @@ export function ExplorerView() {
   };
   const clearFilters = () => {
     setSearch('');
-    update({ q: '', crop: undefined, warn: undefined, below: undefined });
+    update({ q: '', crop: undefined, warn: undefined, below: undefined, bins: undefined, days: undefined, scanner: undefined });
   };
-  const filtersActive = !!(search || state.crop || state.warn || state.below);
+  const filtersActive = !!(search || state.crop || state.warn || state.below || state.bins || state.days || state.scanner);
 
   return (
     <div className={styles.explorer}>
@@ -107,6 +126,8 @@ export function ExplorerView() {
               <TargetsPanel crops={crops} zone={state.tz} t={targetSet} onClose={() => setTargetsOpen(false)} />
             </div>
           )}
+          <AnalysisBar state={state} update={update} />
+          <DrillChips state={state} update={update} />
           <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} stopped={error !== null} />
           <SummaryCards
             summary={summary}
@@ -134,6 +155,7 @@ export function ExplorerView() {
               </button>
             </div>
           ) : (
+            // GROUPED SUMMARY (grouped-summary.tsx) mounts above the table when `group` is set.
             <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />
           )}
           {/* Charts wait for the load to end (parts arrive side by side, so a chart drawn midway would show gaps
@@ -147,7 +169,8 @@ export function ExplorerView() {
           {rows.length > 0 &&
             (complete || error ? (
               <WhenVisible placeholder={<p className={styles.muted}>Charts appear here when you scroll to them.</p>}>
-                <Charts rows={chartRows} zone={state.tz} targets={targets} completeness={completeness} onCrop={onCrop} />
+                <Charts input={analysis} />
+                {/* CONTROL CHARTS and UNIFORMITY mount here, each its own lazily loaded module like Charts. */}
               </WhenVisible>
             ) : (
               <p className={styles.incomplete}>

@@ -39,6 +39,11 @@ function startOfDay(day: string, zone: Zone, offsetDays = 0): number {
   return startOfDayIn(p.y, p.m, p.d, zone);
 }
 
+/** The instants of the whole days `from` to `to` in the zone: [start of `from`, start of the day after `to`). */
+export function daysToMs(from: string, to: string, zone: Zone): { from: number; to: number } {
+  return { from: startOfDay(from, zone), to: startOfDay(to, zone, 1) };
+}
+
 /**
  * `from` 00:00 and `to` 23:59:59.999999 in the zone, as the service's UTC ISO strings. The end carries
  * microseconds so that a service storing them cannot put a batch between one day's end and the next day's start.

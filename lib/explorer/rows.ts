@@ -1,5 +1,6 @@
 import type { Batch } from '../contract';
 import { targetFor, type TargetMetric, type Targets } from '../contract/targets';
+import { isDrilled, passesDrill, type RowDrill } from './drill';
 import type { ExplorerState, SortField } from './url-state';
 
 /** A batch with the numbers parsed once, so filtering and sorting 100k rows stay cheap. */
@@ -9,6 +10,10 @@ export type Row = {
   germination: number | null;
   usable: number | null;
   cells: number | null;
+  /** Coefficient of variation of seedling size, %. */
+  cv: number | null;
+  /** Median seedling size, mm². */
+  size: number | null;
   haystack: string;
 };
 
@@ -21,6 +26,8 @@ export function toRow(batch: Batch): Row {
     germination: num(batch.avg_germination_rate),
     usable: num(batch.avg_usable_seedling_rate),
     cells: batch.total_cells_per_tray,
+    cv: num(batch.avg_coefficient_of_variation),
+    size: num(batch.avg_median_seedling_size_mm2),
     haystack: [batch.batch_name, batch.crop_type, batch.comment, batch.scanned_by_email].filter(Boolean).join('\n').toLowerCase(),
   };
 }
@@ -32,8 +39,11 @@ export const cropOfKey = (key: string): string | null => (key === NO_CROP ? null
 /** A crop key as people read it. */
 export const cropLabel = (key: string): string => (key === NO_CROP ? 'No crop recorded' : key);
 
-/** What narrows the rows: Search, crop, warnings only, and below each batch's own crop's germination target. */
-export type RowFilter = Pick<ExplorerState, 'q' | 'crop' | 'warn' | 'below'> & { targets: Targets };
+/**
+ * What narrows the rows: Search, crop, warnings only, below each batch's own crop's germination target, and
+ * the drill-downs from the charts (see drill.ts).
+ */
+export type RowFilter = Pick<ExplorerState, 'q' | 'crop' | 'warn' | 'below'> & { targets: Targets; drill?: RowDrill };
 
 /**
  * The target each row is judged against, looked up once per crop (not once per row: 100,000 rows share a
@@ -68,14 +78,16 @@ function hasAll(haystack: string, words: readonly string[]): boolean {
 /** The rows that pass the filter, in their order; the same array when no filter is set. */
 export function filterRows(rows: readonly Row[], f: RowFilter): readonly Row[] {
   const words = searchWords(f.q);
-  if (!words.length && f.crop === undefined && !f.warn && !f.below) return rows;
+  const drill = f.drill && isDrilled(f.drill) ? f.drill : null;
+  if (!words.length && f.crop === undefined && !f.warn && !f.below && !drill) return rows;
   const germinationTarget = targetLookup(f.targets, 'germination');
   return rows.filter(
     (r) =>
       (!words.length || hasAll(r.haystack, words)) &&
       (f.crop === undefined || (f.crop === NO_CROP ? r.batch.crop_type === null : r.batch.crop_type === f.crop)) &&
       (!f.warn || r.batch.warnings) &&
-      (!f.below || belowTarget(r, germinationTarget(r))),
+      (!f.below || belowTarget(r, germinationTarget(r))) &&
+      (!drill || passesDrill(r, drill)),
   );
 }
 

@@ -1,5 +1,6 @@
 import { z } from '../zod';
 import { parseDay } from './date-range';
+import { METRICS } from './metrics';
 import { zoneOfParam } from './zones';
 
 export const SORTABLE = [
@@ -8,6 +9,15 @@ export const SORTABLE = [
   'target',
 ] as const;
 export type SortField = (typeof SORTABLE)[number];
+
+/** How the Grouped summary groups the batches (absent: no grouped summary). */
+export const GROUPINGS = ['crop', 'week', 'month', 'scanner', 'crop-week'] as const;
+export type Grouping = (typeof GROUPINGS)[number];
+/** What the summary and the over-time chart compare the range with (absent: nothing). */
+export const COMPARISONS = ['previous', 'last-year'] as const;
+export type Comparison = (typeof COMPARISONS)[number];
+export const GROUP_SORTABLE = ['key', 'count', 'germination', 'usable', 'cv', 'below', 'belowShare', 'warningShare'] as const;
+export type GroupSortField = (typeof GROUP_SORTABLE)[number];
 
 const day = z.string().refine((v) => parseDay(v) !== null, 'must be a real calendar day as YYYY-MM-DD');
 
@@ -29,6 +39,22 @@ export const ExplorerStateSchema = z.object({
   hide: z.string().max(500).catch('').default(''),
   /** The batch whose detail dialog is open (its batch_id), so the dialog has a link of its own. */
   batch: z.string().max(200).optional().catch(undefined),
+  /** What every chart shows. */
+  metric: z.enum(METRICS).catch('germination').default('germination'),
+  /** The over-time chart: a small panel per crop, or one chart with the `focus` crops in colour. */
+  chart: z.enum(['panels', 'focus']).catch('panels').default('panels'),
+  /** The crops in colour in focus mode: crop keys, each percent-encoded, joined by `,`. */
+  focus: z.string().max(5_000).optional().catch(undefined),
+  compare: z.enum(COMPARISONS).optional().catch(undefined),
+  group: z.enum(GROUPINGS).optional().catch(undefined),
+  gsort: z.enum(GROUP_SORTABLE).catch('count').default('count'),
+  gdir: z.enum(['asc', 'desc']).catch('desc').default('desc'),
+  /** Drill-downs (see drill.ts): metric bins, the days of a time bucket, a scanner. */
+  bins: z.string().max(500).optional().catch(undefined),
+  days: z.string().max(30).optional().catch(undefined),
+  scanner: z.string().max(320).optional().catch(undefined),
+  /** The control charts' baseline period (`from..to` days); absent: the first batches of the range. */
+  base: z.string().max(30).optional().catch(undefined),
 });
 export type ExplorerState = z.infer<typeof ExplorerStateSchema>;
 

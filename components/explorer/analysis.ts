@@ -1,0 +1,28 @@
+import type { Targets } from '@/lib/contract';
+import type { Zone } from '@/lib/explorer/date-range';
+import type { Metric } from '@/lib/explorer/metrics';
+import type { Row } from '@/lib/explorer/rows';
+import type { ExplorerState } from '@/lib/explorer/url-state';
+import type { Completeness } from './incomplete-note';
+
+/** A drill-down: a change of the URL's filters that back/forward undo. */
+export type DrillTo = (patch: Partial<ExplorerState>) => void;
+
+/** What every analysis view (charts, grouped summary, control and uniformity charts) is drawn from. */
+export type AnalysisInput = {
+  /** The batches the table shows (every filter and drill-down applied), in creation order. */
+  rows: readonly Row[];
+  zone: Zone;
+  targets: Targets;
+  metric: Metric;
+  /** Each crop key's colour (see crop-colors.ts), the same in every chart. */
+  colours: ReadonlyMap<string, string>;
+  completeness: Completeness;
+  drill: DrillTo;
+  /** Opens a batch's detail dialog (a history entry of its own). */
+  openBatch: (row: Row) => void;
+  /** The URL's analysis settings (only these: sorting the table or opening a batch must not redraw charts). */
+  view: AnalysisView;
+};
+
+export type AnalysisView = Pick<ExplorerState, 'chart' | 'focus' | 'crop' | 'bins' | 'days' | 'scanner' | 'base' | 'group' | 'gsort' | 'gdir' | 'compare'>;
