@@ -4,6 +4,7 @@ import type { Metric } from '@/lib/explorer/metrics';
 import type { Row } from '@/lib/explorer/rows';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import type { Completeness } from './incomplete-note';
+import type { ChartRows } from './use-shown-rows';
 
 /** A drill-down: a change of the URL's filters that back/forward undo. */
 export type DrillTo = (patch: Partial<ExplorerState>) => void;
@@ -12,6 +13,10 @@ export type DrillTo = (patch: Partial<ExplorerState>) => void;
 export type AnalysisInput = {
   /** The batches the table shows (every filter and drill-down applied), in creation order. */
   rows: readonly Row[];
+  /** The same without one drill-down each: a chart is drawn from the rows without its own (see use-shown-rows). */
+  cross: Omit<ChartRows, 'rows'>;
+  /** The range's instants (null: All time), for time axes that show the whole range. */
+  window: { from: number; to: number } | null;
   zone: Zone;
   targets: Targets;
   metric: Metric;

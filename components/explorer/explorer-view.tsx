@@ -5,7 +5,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
 import { parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
-import { exportFileName } from '@/lib/contract';
+import { exportFileName, type DateRange } from '@/lib/contract';
 import { csvRow } from '@/lib/csv';
 import { rowsToCsv } from '@/lib/explorer/export-csv';
 import { describeSpans, missingSpans } from '@/lib/explorer/missing';
@@ -33,6 +33,12 @@ import { useSignInOnExpiry } from './use-sign-in-on-expiry';
 import { useTargets } from './use-targets';
 import { WhenVisible } from './when-visible';
 import styles from './explorer.module.css';
+
+/** The range's instants, or null for All time (an open end: up to now). */
+function rangeWindow(range: DateRange): { from: number; to: number } | null {
+  if (!range.start_date) return null;
+  return { from: Date.parse(range.start_date), to: range.end_date ? Math.floor(Date.parse(range.end_date)) + 1 : Date.now() };
+}
 
 const Charts = dynamic(() => import('./charts'), {
   ssr: false,
@@ -64,7 +70,7 @@ export function ExplorerView() {
     () => ({ q: search, crop: state.crop, warn: state.warn, below: state.below, targets, drill }),
     [search, state.crop, state.warn, state.below, targets, drill],
   );
-  const { sorted, summary, chartRows } = useShownRows(rows, filterNow, state.sort, state.dir);
+  const { sorted, summary, chartRows } = useShownRows(rows, filterNow, state.sort, state.dir, state.metric);
   const crops = useMemo(() => cropsOf(rows), [rows]);
   const colours = useMemo(() => cropColours(crops), [crops]);
   const drillTo = useCallback((patch: Partial<ExplorerState>) => update(patch, 'push'), [update]);
@@ -74,8 +80,11 @@ export function ExplorerView() {
     [chart, focus, crop, bins, days, scanner, base, group, gsort, gdir, compare],
   );
   const analysis = useMemo<AnalysisInput>(
-    () => ({ rows: chartRows, zone: state.tz, targets, metric: state.metric, colours, completeness, drill: drillTo, openBatch: detail.open, view }),
-    [chartRows, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, view],
+    () => ({
+      rows: chartRows.rows, cross: chartRows, window: rangeWindow(range), zone: state.tz, targets, metric: state.metric, colours, completeness,
+      drill: drillTo, openBatch: detail.open, view,
+    }),
+    [chartRows, range, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, view],
   );
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);

@@ -4,14 +4,19 @@ import { useDeferredValue, useMemo } from 'react';
 import { DEFAULT_TARGETS } from '@/lib/contract/targets';
 import { filterRows, keepOnly, sortRows, summarize, type Row, type RowFilter } from '@/lib/explorer/rows';
 import type { ExplorerState } from '@/lib/explorer/url-state';
+import { NO_DRILL } from '@/lib/explorer/drill';
+import type { Metric } from '@/lib/explorer/metrics';
 import { useThrottled } from './use-throttled';
+
+/** The rows behind the charts: every filter, and every filter but a chart's own drill-down. */
+export type ChartRows = { rows: readonly Row[]; allCrops: readonly Row[]; allBins: readonly Row[]; allDays: readonly Row[] };
 
 /**
  * The rows the page shows, from every loaded row, the filter and the order. Rows come in creation order;
  * filtering them feeds what does not depend on the order (summary, charts: sorting must not redraw them);
  * sorting runs once per new rows or new order, and typing only narrows the sorted list.
  */
-export function useShownRows(rows: readonly Row[], filterNow: RowFilter, sort: ExplorerState['sort'], dir: ExplorerState['dir']) {
+export function useShownRows(rows: readonly Row[], filterNow: RowFilter, sort: ExplorerState['sort'], dir: ExplorerState['dir'], metric: Metric) {
   // Typing stays responsive: the table catches up with the filter in a lower-priority render.
   const filter = useDeferredValue(filterNow);
   const matching = useMemo(() => filterRows(rows, filter), [rows, filter]);
@@ -20,7 +25,19 @@ export function useShownRows(rows: readonly Row[], filterNow: RowFilter, sort: E
   const sortedAll = useMemo(() => sortRows(rows, sort, dir, sortTargets), [rows, sort, dir, sortTargets]);
   const sorted = useMemo(() => keepOnly(sortedAll, matching), [sortedAll, matching]);
   const summary = useMemo(() => summarize(matching, filter.targets), [matching, filter.targets]);
+  // A chart does not filter itself: the crop chart shows every crop with the chosen one marked, the
+  // distribution every bin, the time chart every bucket; each is drawn from the rows without its own drill-down.
+  const chartSets = useMemo<ChartRows>(() => {
+    const drill = filter.drill ?? NO_DRILL;
+    const binOf = drill.bins.some((b) => b.metric === metric);
+    return {
+      rows: matching,
+      allCrops: filter.crop === undefined ? matching : filterRows(rows, { ...filter, crop: undefined }),
+      allBins: binOf ? filterRows(rows, { ...filter, drill: { ...drill, bins: drill.bins.filter((b) => b.metric !== metric) } }) : matching,
+      allDays: drill.within ? filterRows(rows, { ...filter, drill: { ...drill, within: null } }) : matching,
+    };
+  }, [rows, filter, matching, metric]);
   // While someone types, the charts follow a moment later, after the table has been painted.
-  const chartRows = useThrottled(useDeferredValue(matching), 250);
+  const chartRows = useThrottled(useDeferredValue(chartSets), 250);
   return { sorted, summary, chartRows };
 }

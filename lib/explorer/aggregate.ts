@@ -1,15 +1,16 @@
-import { targetFor, type Targets } from '../contract';
+import type { Targets } from '../contract';
+import { formatDay } from './date-range';
+import { METRIC_INFO, metricTarget, missesTarget, type Metric } from './metrics';
 import type { Span } from './missing';
 import { civilToMs, dayIn, startOfDayIn, type Zone } from './zones';
-import { belowTarget, cropOfKey, meanCells, NO_CROP, targetLookup, type Row } from './rows';
+import { cropOfKey, meanCells, NO_CROP, type Row } from './rows';
 
-/** However many batches are loaded, no chart gets more points than this. */
-export const MAX_POINTS = 1000;
 const DAY_MS = 86_400_000;
 
-type Bucket = 'day' | 'week' | 'month';
+export type Bucket = 'day' | 'week' | 'month';
 
-function bucketStart(ms: number, bucket: Bucket, zone: Zone): number {
+/** The first instant of the day, week (from Monday) or month of `ms` in the zone. */
+export function bucketStart(ms: number, bucket: Bucket, zone: Zone): number {
   const { y, m, d } = dayIn(ms, zone);
   if (bucket === 'day') return startOfDayIn(y, m, d, zone);
   if (bucket === 'month') return startOfDayIn(y, m, 1, zone);
@@ -20,128 +21,211 @@ function bucketStart(ms: number, bucket: Bucket, zone: Zone): number {
 /** Longer than any day, week or month (DST included) and shorter than two of them: start + this is in the next one. */
 const STEP_INTO_NEXT: Record<Bucket, number> = { day: 1.5 * DAY_MS, week: 7.5 * DAY_MS, month: 32 * DAY_MS };
 
-export type SeriesPoint = { t: number } & Record<string, number | null>;
 
 /**
- * Weighted mean germination per crop per day, week or month: the finest that stays under MAX_POINTS.
- * A bucket that overlaps a `missing` span (not loaded) has no value for any crop, and each missing span has
- * such a point at its start, so no line is drawn across what has not arrived.
+ * The bucket of a range `days` long: days up to two months, weeks up to a year and a half, months beyond:
+ * 8 to 78 points a line, enough to see a trend and few enough to read each point.
  */
-export function germinationOverTime(
-  rows: readonly Row[],
-  zone: Zone,
-  missing: readonly Span[] = [],
-): { bucket: Bucket; crops: string[]; points: SeriesPoint[] } {
-  const crops = [...new Set(rows.map((r) => r.batch.crop_type ?? NO_CROP))].sort();
-  if (rows.length === 0) return { bucket: 'day', crops, points: [] };
-  let min = Infinity, max = -Infinity;
-  for (const r of rows) { if (r.time < min) min = r.time; if (r.time > max) max = r.time; }
-  const spanDays = (max - min) / DAY_MS + 1;
-  const series = Math.max(1, crops.length);
-  const bucket: Bucket = spanDays * series <= MAX_POINTS ? 'day' : (spanDays / 7) * series <= MAX_POINTS ? 'week' : 'month';
-  const fallback = meanCells(rows);
-  const sums = new Map<number, Map<string, { w: number; s: number }>>();
-  // Zone arithmetic costs a few Intl calls: work out a bucket's bounds once, not once per row. Rows mostly come
-  // in time order (the last bounds fit); otherwise the bounds already seen are found by UTC day, which overlaps
-  // at most two buckets.
-  const seen = new Map<number, { t: number; end: number }[]>();
-  let t = NaN, end = NaN;
-  for (const r of rows) {
-    if (r.germination === null) continue;
-    if (!(r.time >= t && r.time < end)) {
-      const key = Math.floor(r.time / DAY_MS);
-      let near = seen.get(key);
-      if (!near) seen.set(key, (near = []));
-      let bounds = near.find((b) => r.time >= b.t && r.time < b.end);
-      if (!bounds) {
-        const start = bucketStart(r.time, bucket, zone);
-        near.push((bounds = { t: start, end: bucketStart(start + STEP_INTO_NEXT[bucket], bucket, zone) }));
-      }
-      ({ t, end } = bounds);
-    }
-    const crop = r.batch.crop_type ?? NO_CROP;
-    let byCrop = sums.get(t);
-    if (!byCrop) sums.set(t, (byCrop = new Map()));
-    const acc = byCrop.get(crop) ?? { w: 0, s: 0 };
-    const w = r.cells ?? fallback;
-    acc.w += w;
-    acc.s += w * r.germination;
-    byCrop.set(crop, acc);
-  }
-  for (const span of missing) {
-    const from = Math.max(span.from, min);
-    if (from <= max && span.to >= min && !sums.has(bucketStart(from, bucket, zone))) sums.set(bucketStart(from, bucket, zone), new Map());
-  }
-  const overlapsMissing = (t: number) => {
-    if (missing.length === 0) return false;
+export function bucketFor(days: number): Bucket {
+  return days <= 62 ? 'day' : days <= 550 ? 'week' : 'month';
+}
+
+export const BUCKET_ADJECTIVE: Record<Bucket, string> = { day: 'daily', week: 'weekly', month: 'monthly' };
+
+/** The buckets from the one holding `from` to the one holding `to - 1`, as start instants (and their ends). */
+export function bucketsOf(from: number, to: number, bucket: Bucket, zone: Zone): { starts: number[]; ends: number[] } {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let t = bucketStart(from, bucket, zone);
+  while (t < to && starts.length < 5_000) {
     const end = bucketStart(t + STEP_INTO_NEXT[bucket], bucket, zone);
-    return missing.some((s) => s.from < end && s.to >= t);
-  };
-  const points = [...sums.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([t, byCrop]) => {
-      const point: SeriesPoint = { t };
-      const gap = overlapsMissing(t);
-      for (const crop of crops) {
-        const acc = byCrop.get(crop);
-        point[crop] = acc && !gap ? Math.round((acc.s / acc.w) * 100) / 100 : null;
-      }
-      return point;
-    });
-  return { bucket, crops, points };
+    starts.push(t);
+    ends.push(end);
+    t = end;
+  }
+  return { starts, ends };
 }
 
-export type HistogramBin = { from: number; label: string; count: number; below: number; meets: number };
+/** The days a bucket covers, as `days=` names them. */
+export function bucketDays(start: number, end: number, zone: Zone): { from: string; to: string } {
+  return { from: formatDay(start, zone), to: formatDay(end - 1, zone) };
+}
+
+/** Index of the last `starts` entry ≤ t (−1 when before the first). */
+function indexOf(starts: readonly number[], t: number): number {
+  let lo = 0, hi = starts.length - 1, found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid]! <= t) { found = mid; lo = mid + 1; } else hi = mid - 1;
+  }
+  return found;
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  values.sort((a, b) => a - b);
+  const mid = values.length >> 1;
+  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+}
 
 /**
- * Batches per 2.5-point band of germination rate, each band split into the batches below their own crop's
- * germination target and the others (a band can hold both when crops' targets differ).
+ * How a set of batches is summed up for a metric: rates as the mean weighted by cells per tray (as the summary
+ * cards are), CV and size as the median (a few failed sizings must not drag a mean).
  */
-export function germinationHistogram(rows: readonly Row[], targets: Targets, width = 2.5): HistogramBin[] {
-  const counts = new Map<number, { count: number; below: number }>();
-  const germinationTarget = targetLookup(targets, 'germination');
-  for (const r of rows) {
-    if (r.germination === null) continue;
-    const from = Math.min(100 - width, Math.floor(r.germination / width) * width);
-    const bin = counts.get(from) ?? { count: 0, below: 0 };
-    bin.count++;
-    if (belowTarget(r, germinationTarget(r))) bin.below++;
-    counts.set(from, bin);
+export const AGGREGATE_WORD: Record<Metric, string> = { germination: 'weighted mean', usable: 'weighted mean', cv: 'median', size: 'median' };
+
+/** Collects a metric's values and cell weights, then reads the aggregate of AGGREGATE_WORD. */
+class Accumulator {
+  w = 0; s = 0; n = 0; count = 0;
+  values: number[] | null;
+  constructor(private readonly metric: Metric) { this.values = METRIC_INFO[metric].rate ? null : []; }
+  add(r: Row, fallback: number) {
+    this.count++;
+    const v = METRIC_INFO[this.metric].value(r);
+    if (v === null) return;
+    this.n++;
+    if (this.values) this.values.push(v);
+    else { const w = r.cells ?? fallback; this.w += w; this.s += w * v; }
   }
-  if (counts.size === 0) return [];
-  const lo = Math.min(...counts.keys());
-  const bins: HistogramBin[] = [];
-  for (let from = lo; from < 100; from += width) {
-    const bin = counts.get(from) ?? { count: 0, below: 0 };
-    bins.push({ from, label: `${from}–${from + width}%`, count: bin.count, below: bin.below, meets: bin.count - bin.below });
+  result(): number | null {
+    if (this.values) return median(this.values);
+    return this.w ? this.s / this.w : null;
   }
-  return bins;
 }
 
-/** Weighted mean germination and usable rate per crop. */
-export function perCrop(
+export type CropSeries = {
+  crop: string;
+  /** Batches of the crop in the rows. */
+  count: number;
+  /** The aggregate per bucket (null: no batch with a value, or the bucket is not wholly loaded). */
+  values: (number | null)[];
+  /** Batches with a value per bucket. */
+  counts: number[];
+};
+
+export type TimeSeries = {
+  bucket: Bucket;
+  starts: number[];
+  ends: number[];
+  /** Buckets overlapping a span that has not been loaded: no value for any crop. */
+  gaps: boolean[];
+  /** Most batches first. */
+  crops: CropSeries[];
+  /** All crops together per bucket. */
+  all: (number | null)[];
+  allCounts: number[];
+};
+
+/**
+ * The metric per crop per bucket across `window` (the range's instants; null: from the first to the last
+ * batch). Every bucket of the window is there, batches or not, so a line breaks where a crop has none.
+ */
+export function overTime(
   rows: readonly Row[],
-  targets: Targets,
-): { crop: string; germination: number | null; usable: number | null; count: number; target: number | null }[] {
+  metric: Metric,
+  zone: Zone,
+  window: { from: number; to: number } | null,
+  missing: readonly Span[] = [],
+): TimeSeries {
+  let lo = window?.from ?? Infinity, hi = window?.to ?? -Infinity;
+  if (!window) for (const r of rows) { if (r.time < lo) lo = r.time; if (r.time >= hi) hi = r.time + 1; }
+  if (!(lo < hi)) return { bucket: 'day', starts: [], ends: [], gaps: [], crops: [], all: [], allCounts: [] };
+  const bucket = bucketFor((hi - lo) / DAY_MS);
+  const { starts, ends } = bucketsOf(lo, hi, bucket, zone);
   const fallback = meanCells(rows);
-  const acc = new Map<string, { gw: number; gs: number; uw: number; us: number; count: number }>();
+  const byCrop = new Map<string, { count: number; acc: Accumulator[] }>();
+  const all = starts.map(() => new Accumulator(metric));
   for (const r of rows) {
-    const crop = r.batch.crop_type ?? NO_CROP;
-    const a = acc.get(crop) ?? { gw: 0, gs: 0, uw: 0, us: 0, count: 0 };
-    const w = r.cells ?? fallback;
-    a.count++;
-    if (r.germination !== null) { a.gw += w; a.gs += w * r.germination; }
-    if (r.usable !== null) { a.uw += w; a.us += w * r.usable; }
-    acc.set(crop, a);
+    const i = indexOf(starts, r.time);
+    if (i < 0 || r.time >= ends[i]!) continue;
+    const key = r.batch.crop_type ?? NO_CROP;
+    let c = byCrop.get(key);
+    if (!c) byCrop.set(key, (c = { count: 0, acc: starts.map(() => new Accumulator(metric)) }));
+    c.count++;
+    c.acc[i]!.add(r, fallback);
+    all[i]!.add(r, fallback);
   }
-  const round = (x: number) => Math.round(x * 100) / 100;
-  return [...acc.entries()]
-    .map(([crop, a]) => ({
+  const gaps = starts.map((t, i) => missing.some((s) => s.from < ends[i]! && s.to >= t));
+  const crops = [...byCrop.entries()]
+    .map(([crop, c]) => ({
       crop,
-      germination: a.gw ? round(a.gs / a.gw) : null,
-      usable: a.uw ? round(a.us / a.uw) : null,
-      count: a.count,
-      target: targetFor(targets, cropOfKey(crop), 'germination'),
+      count: c.count,
+      values: c.acc.map((a, i) => (gaps[i] ? null : a.result())),
+      counts: c.acc.map((a) => a.n),
     }))
-    .sort((a, b) => a.crop.localeCompare(b.crop));
+    .sort((a, b) => b.count - a.count || a.crop.localeCompare(b.crop));
+  return {
+    bucket, starts, ends, gaps, crops,
+    all: all.map((a, i) => (gaps[i] ? null : a.result())),
+    allCounts: all.map((a) => a.n),
+  };
+}
+
+export type HistogramBin = {
+  lo: number;
+  hi: number;
+  count: number;
+  /** On the wrong side of their own crop's target (threshold for CV). */
+  misses: number;
+  meets: number;
+};
+
+export type Histogram = { metric: Metric; width: number; bins: HistogramBin[]; median: number | null; values: number };
+
+/**
+ * Batches per bin of the metric, each bin split into the batches that miss their own crop's target and the
+ * others. Bins start at a multiple of their width, so bin edges fall on round numbers an axis can tick at; a
+ * rate's last bin ends at 100 % and holds 100 % itself (see inBin).
+ */
+export function histogram(rows: readonly Row[], metric: Metric, targets: Targets): Histogram {
+  const info = METRIC_INFO[metric];
+  let min = Infinity, max = -Infinity;
+  const values: number[] = [];
+  for (const r of rows) {
+    const v = info.value(r);
+    if (v === null) continue;
+    values.push(v);
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const mid = median(values.slice());
+  if (values.length === 0) return { metric, width: 1, bins: [], median: null, values: 0 };
+  const width = info.binWidth(min, max);
+  const lo = Math.floor(min / width) * width;
+  const top = info.rate ? 100 : Math.floor(max / width) * width + width;
+  const n = Math.max(1, Math.round((top - lo) / width));
+  const bins: HistogramBin[] = Array.from({ length: n }, (_, i) => ({ lo: round(lo + i * width), hi: round(lo + (i + 1) * width), count: 0, misses: 0, meets: 0 }));
+  const targetOf = new Map<string | null, number | null>();
+  for (const r of rows) {
+    const v = info.value(r);
+    if (v === null) continue;
+    const i = Math.min(n - 1, Math.floor((v - lo) / width));
+    const bin = bins[i]!;
+    bin.count++;
+    const crop = r.batch.crop_type;
+    let t = targetOf.get(crop);
+    if (t === undefined) targetOf.set(crop, (t = metricTarget(targets, crop, metric)));
+    if (missesTarget(metric, v, t)) bin.misses++;
+    else bin.meets++;
+  }
+  return { metric, width, bins, median: mid, values: values.length };
+}
+
+const round = (x: number) => Math.round(x * 1e6) / 1e6;
+
+export type CropFigure = { crop: string; value: number | null; count: number; n: number; target: number | null };
+
+/** The metric per crop (AGGREGATE_WORD), with each crop's batch count and target; most batches first. */
+export function perCrop(rows: readonly Row[], metric: Metric, targets: Targets): CropFigure[] {
+  const fallback = meanCells(rows);
+  const acc = new Map<string, Accumulator>();
+  for (const r of rows) {
+    const key = r.batch.crop_type ?? NO_CROP;
+    let a = acc.get(key);
+    if (!a) acc.set(key, (a = new Accumulator(metric)));
+    a.add(r, fallback);
+  }
+  return [...acc.entries()]
+    .map(([crop, a]) => ({ crop, value: a.result(), count: a.count, n: a.n, target: metricTarget(targets, cropOfKey(crop), metric) }))
+    .sort((a, b) => b.count - a.count || a.crop.localeCompare(b.crop));
 }

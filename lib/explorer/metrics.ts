@@ -1,3 +1,4 @@
+import { targetFor, type Targets } from '../contract/targets';
 import type { Row } from './rows';
 
 /**
@@ -14,6 +15,8 @@ export type MetricInfo = {
   label: string;
   /** As a chip or a table header: "Germination". */
   short: string;
+  /** What a distribution is of: "germination rates". */
+  plural: string;
   unit: '%' | 'mm²';
   /** A share of the tray: differences are percentage points, and the scale ends at 100. */
   rate: boolean;
@@ -34,19 +37,19 @@ function niceWidth(lo: number, hi: number): number {
 
 export const METRIC_INFO: Record<Metric, MetricInfo> = {
   germination: {
-    id: 'germination', label: 'Germination rate', short: 'Germination', unit: '%', rate: true, better: 'higher',
+    id: 'germination', label: 'Germination rate', short: 'Germination', plural: 'germination rates', unit: '%', rate: true, better: 'higher',
     binWidth: () => 2.5, value: (r) => r.germination,
   },
   usable: {
-    id: 'usable', label: 'Usable-seedling rate', short: 'Usable', unit: '%', rate: true, better: 'higher',
+    id: 'usable', label: 'Usable-seedling rate', short: 'Usable', plural: 'usable-seedling rates', unit: '%', rate: true, better: 'higher',
     binWidth: () => 2.5, value: (r) => r.usable,
   },
   cv: {
-    id: 'cv', label: 'CV of seedling size', short: 'CV', unit: '%', rate: false, better: 'lower',
+    id: 'cv', label: 'CV of seedling size', short: 'CV', plural: 'CVs of seedling size', unit: '%', rate: false, better: 'lower',
     binWidth: niceWidth, value: (r) => r.cv,
   },
   size: {
-    id: 'size', label: 'Median seedling size', short: 'Size', unit: 'mm²', rate: false, better: null,
+    id: 'size', label: 'Median seedling size', short: 'Size', plural: 'median seedling sizes', unit: 'mm²', rate: false, better: null,
     binWidth: niceWidth, value: (r) => r.size,
   },
 };
@@ -71,4 +74,37 @@ export function describeBin(metric: Metric, lo: number, hi: number): string {
 export function inBin(metric: Metric, v: number | null, lo: number, hi: number): boolean {
   if (v === null) return false;
   return v >= lo && (v < hi || (METRIC_INFO[metric].rate && hi >= 100 && v <= hi));
+}
+
+/** The target a batch of `crop` is judged against for `metric` (null: none; size has none). */
+export function metricTarget(targets: Targets, crop: string | null, metric: Metric): number | null {
+  if (metric === 'germination' || metric === 'usable') return targetFor(targets, crop, metric);
+  return null;
+}
+
+/** On the wrong side of its target: under it for a rate, over it for CV. */
+export function missesTarget(metric: Metric, v: number | null, target: number | null): boolean {
+  if (v === null || target === null) return false;
+  return METRIC_INFO[metric].better === 'lower' ? v > target : v < target;
+}
+
+/** The name of a target for `metric`: "target" for rates, "threshold" for CV. */
+export function targetWord(metric: Metric): string {
+  return metric === 'cv' ? 'threshold' : 'target';
+}
+
+/**
+ * An axis from about `lo` to `hi` with round ticks (a step of 1, 2, 2.5 or 5 times a power of ten, about
+ * `count` of them), kept within `floor`–`ceiling`.
+ */
+export function niceAxis(lo: number, hi: number, count = 5, floor = -Infinity, ceiling = Infinity): { domain: [number, number]; ticks: number[] } {
+  if (!(hi > lo)) hi = lo + 1;
+  const raw = (hi - lo) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
+  const a = Math.max(floor, Math.floor(lo / step) * step);
+  const b = Math.min(ceiling, Math.ceil(hi / step) * step);
+  const ticks: number[] = [];
+  for (let t = a; t <= b + step / 1e6; t += step) ticks.push(Math.round(t * 1e6) / 1e6);
+  return { domain: [a, b], ticks };
 }

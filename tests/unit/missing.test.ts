@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { germinationOverTime } from '@/lib/explorer/aggregate';
+import { overTime } from '@/lib/explorer/aggregate';
 import { describeSpans, missingSpans } from '@/lib/explorer/missing';
 import { toRow } from '@/lib/explorer/rows';
 import { generateBatches } from '@/sandbox/data/generate';
@@ -27,14 +27,20 @@ describe('what has not arrived', () => {
     const gap = { from: Date.UTC(2025, 5, 1), to: Date.UTC(2025, 7, 31) };
     // What the page has when that span never arrived.
     const loaded = rows.filter((r) => r.time < gap.from || r.time > gap.to);
-    const { points, crops } = germinationOverTime(loaded, 'UTC', [gap]);
-    const inGap = points.filter((p) => p.t + 7 * 86_400_000 > gap.from && p.t <= gap.to);
+    const window = { from: Date.UTC(2025, 0, 1), to: Date.UTC(2026, 0, 1) };
+    const series = overTime(loaded, 'germination', 'UTC', window, [gap]);
+    expect(series.bucket).toBe('week');
+    const inGap = series.starts.flatMap((t, i) => (series.ends[i]! > gap.from && t <= gap.to ? [i] : []));
     expect(inGap.length).toBeGreaterThan(0);
-    for (const p of inGap) for (const c of crops) expect(p[c]).toBeNull();
-    const outside = points.filter((p) => p.t > gap.to + 40 * 86_400_000);
-    expect(outside.some((p) => crops.some((c) => p[c] !== null))).toBe(true);
-    // Without the span the chart would join the two sides with a straight line: no point between them.
-    const plain = germinationOverTime(loaded, 'UTC').points;
-    expect(plain.filter((p) => p.t >= gap.from && p.t <= gap.to - 40 * 86_400_000)).toEqual([]);
+    for (const i of inGap) {
+      expect(series.gaps[i]).toBe(true);
+      for (const c of series.crops) expect(c.values[i]).toBeNull();
+    }
+    const outside = series.starts.flatMap((t, i) => (t > gap.to + 40 * 86_400_000 ? [i] : []));
+    expect(outside.some((i) => series.crops.some((c) => c.values[i] !== null))).toBe(true);
+    // Every bucket of the window is there, so a line has a break (null) wherever a crop has no batch.
+    const plain = overTime(loaded, 'germination', 'UTC', window);
+    expect(plain.starts).toEqual(series.starts);
+    for (const c of plain.crops) for (const i of inGap.slice(1, -1)) expect(c.values[i]).toBeNull();
   });
 });

@@ -1,0 +1,131 @@
+'use client';
+
+import { memo } from 'react';
+import { CartesianGrid, Cell, ComposedChart, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
+import { AGGREGATE_WORD, type CropFigure } from '@/lib/explorer/aggregate';
+import { formatValue, METRIC_INFO, missesTarget, niceAxis, targetWord, type Metric } from '@/lib/explorer/metrics';
+import { cropLabel } from '@/lib/explorer/rows';
+import type { DrillTo } from './analysis';
+import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
+import { fmtCount } from './format';
+import styles from './explorer.module.css';
+
+type Props = {
+  crops: readonly CropFigure[];
+  metric: Metric;
+  colours: ReadonlyMap<string, string>;
+  /** The crop filter in force (the chart still shows every crop, this one marked). */
+  picked: string | undefined;
+  drill: DrillTo;
+  incomplete: boolean;
+};
+
+const MAX_LABEL = 22;
+const short = (s: string) => (s.length > MAX_LABEL ? `${s.slice(0, MAX_LABEL - 1)}…` : s);
+
+/** An axis zoomed to the values and targets (the differences that matter are a few points wide), never past the scale. */
+function zoom(crops: readonly CropFigure[], rate: boolean) {
+  const xs = crops.flatMap((c) => [c.value, c.target]).filter((v): v is number => v !== null);
+  if (xs.length === 0) return niceAxis(0, rate ? 100 : 1);
+  const lo = Math.min(...xs), hi = Math.max(...xs);
+  const pad = Math.max((hi - lo) * 0.05, 0.5);
+  return niceAxis(lo - pad, hi + pad, 5, 0, rate ? 100 : Infinity);
+}
+
+/** A target: a short vertical stroke across the crop's row. */
+function TargetMark(props: { cx?: number; cy?: number }) {
+  if (props.cx === undefined || props.cy === undefined) return <g />;
+  return <line x1={props.cx} x2={props.cx} y1={props.cy - 9} y2={props.cy + 9} stroke="var(--danger)" strokeWidth={2.5} />;
+}
+
+/**
+ * The metric per crop as a dot plot: one row per crop (most batches first) with its batch count, a dot at its
+ * value in the crop's colour and a stroke at its target, on an axis zoomed to the data. A dot, not a bar: a bar
+ * from a zoomed axis would exaggerate differences by its length.
+ */
+function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Props) {
+  const info = METRIC_INFO[metric];
+  const word = targetWord(metric);
+  const data = crops.map((c) => ({ ...c, label: `${short(cropLabel(c.crop))} (${fmtCount(c.count)})` }));
+  const axis = zoom(crops, info.rate);
+  const open = (crop: string) => drill({ crop });
+  const title = <>{info.label} per crop ({AGGREGATE_WORD[metric]}; batches in brackets), each crop’s {word} marked</>;
+  const table = () => (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Crop</th>
+          <th scope="col" className="num">{info.short} ({AGGREGATE_WORD[metric]})</th>
+          <th scope="col" className="num">Batches</th>
+          <th scope="col" className="num">{word === 'target' ? 'Target' : 'Threshold'}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {crops.map((c) => (
+          <tr key={c.crop}>
+            <th scope="row">
+              <button type="button" className={styles.linkButton} aria-pressed={picked === c.crop} onClick={() => open(c.crop)}>
+                {cropLabel(c.crop)}
+              </button>
+            </th>
+            <td className="num">{c.value === null ? '—' : formatValue(metric, c.value)}</td>
+            <td className="num">{fmtCount(c.count)}</td>
+            <td className="num">{c.target === null ? '—' : formatValue(metric, c.target)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  const height = Math.max(120, data.length * 30 + 50);
+  return (
+    <ChartFrame id="chart-crops" title={title} incomplete={incomplete} table={table}>
+      <ResponsiveContainer width="100%" height={height}>
+        <ComposedChart data={data} layout="vertical" margin={{ top: 16, right: 20, bottom: 18, left: 4 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" horizontal={false} />
+          <XAxis type="number" domain={axis.domain} ticks={axis.ticks} {...AXIS} allowDataOverflow
+            label={{ value: `${info.label} (${info.unit})`, position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
+          <YAxis type="category" dataKey="label" width={190} interval={0} {...AXIS}
+            tick={(props: { x?: number | string; y?: number | string; payload?: { value: string; index: number } }) => {
+              const c = crops[props.payload?.index ?? -1];
+              const on = c !== undefined && c.crop === picked;
+              return (
+                <text x={props.x} y={props.y} dy={4} textAnchor="end" fill="var(--fg)" fontSize={12} fontWeight={on ? 700 : 400}
+                  style={{ cursor: 'pointer' }} onClick={() => c && open(c.crop)}>
+                  {c ? <title>{cropLabel(c.crop)}</title> : null}
+                  {props.payload?.value}
+                </text>
+              );
+            }} />
+          <Tooltip {...TOOLTIP} cursor={{ fill: 'var(--border)', fillOpacity: 0.4 }}
+            labelFormatter={(_, payload) => {
+              const c = payload?.[0]?.payload as CropFigure | undefined;
+              return c ? `${cropLabel(c.crop)} · ${fmtCount(c.count)} batches` : '';
+            }}
+            formatter={(v, name) => [typeof v === 'number' ? formatValue(metric, v) : '—', name]} />
+          <Scatter dataKey="target" name={word === 'target' ? 'Target' : 'Threshold'} shape={<TargetMark />} isAnimationActive={false} />
+          <Scatter dataKey="value" name={info.short} isAnimationActive={false} cursor="pointer" onClick={(d) => open((d as unknown as { payload: CropFigure }).payload.crop)}
+            shape={(props: { cx?: number; cy?: number; payload?: CropFigure }) => {
+              const c = props.payload;
+              if (!c || props.cx === undefined || props.cy === undefined || c.value === null) return <g />;
+              const colour = colours.get(c.crop) ?? 'var(--fg)';
+              const miss = missesTarget(metric, c.value, c.target);
+              return (
+                <g>
+                  {c.crop === picked && <circle cx={props.cx} cy={props.cy} r={10} fill="none" stroke="var(--fg)" strokeWidth={1.5} />}
+                  {/* Missing its target: a hollow dot, so it does not rest on colour alone. */}
+                  <circle cx={props.cx} cy={props.cy} r={6} fill={miss ? 'var(--card)' : colour} stroke={colour} strokeWidth={2.5} />
+                </g>
+              );
+            }}>
+            {data.map((c) => <Cell key={c.crop} />)}
+          </Scatter>
+        </ComposedChart>
+      </ResponsiveContainer>
+      <p className={styles.chartNote}>
+        Red stroke: the crop’s {word}; a hollow dot misses it. Click a crop to see its batches.
+      </p>
+    </ChartFrame>
+  );
+}
+
+export default memo(CropsCompared);

@@ -1,0 +1,135 @@
+'use client';
+
+import { memo } from 'react';
+import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { Histogram, HistogramBin } from '@/lib/explorer/aggregate';
+import { formatBins, withBin, type BinDrill } from '@/lib/explorer/drill';
+import { describeBin, formatValue, METRIC_INFO, targetWord } from '@/lib/explorer/metrics';
+import type { DrillTo } from './analysis';
+import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
+import { fmtCount } from './format';
+import styles from './explorer.module.css';
+
+type Props = {
+  data: Histogram;
+  /** The bins drilled into now (all metrics): a click replaces this metric's bin and keeps the others. */
+  bins: readonly BinDrill[];
+  /** The one target every batch shares, when they do (a line at it); otherwise only the colours tell. */
+  sharedTarget: number | null;
+  /** Some batch has a target (threshold) for the metric: bins are split into those missing it and the rest. */
+  judged: boolean;
+  drill: DrillTo;
+  incomplete: boolean;
+};
+
+/** Tick values on bin edges: every k-th edge, about eight of them. */
+function edgeTicks(bins: readonly HistogramBin[]): number[] {
+  if (bins.length === 0) return [];
+  const edges = [bins[0]!.lo, ...bins.map((b) => b.hi)];
+  const step = Math.max(1, Math.ceil(edges.length / 9));
+  // Ticks on multiples of step × width, so they read as round numbers.
+  return edges.filter((_, i) => i % step === 0);
+}
+
+function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, incomplete }: Props) {
+  const { metric } = data;
+  const info = METRIC_INFO[metric];
+  const word = targetWord(metric);
+  const chosen = bins.find((b) => b.metric === metric);
+  const points = data.bins.map((b) => ({ ...b, mid: (b.lo + b.hi) / 2 }));
+  const domain: [number, number] = [data.bins[0]?.lo ?? 0, data.bins[data.bins.length - 1]?.hi ?? 1];
+  const open = (b: HistogramBin) => drill({ bins: formatBins(withBin(bins, { metric, lo: b.lo, hi: b.hi })) });
+  const isChosen = (b: HistogramBin) => !!chosen && chosen.lo === b.lo && chosen.hi === b.hi;
+  const judged = info.better !== null && anyTarget;
+  const missLabel = info.better === 'lower' ? `Over its crop’s ${word}` : `Under its crop’s ${word}`;
+  const meetLabel = info.better === 'lower' ? `At or under ${word}` : `At or above ${word}`;
+  const title = (
+    <>
+      Distribution of {info.plural}
+      {judged ? ` (${info.better === 'lower' ? 'over' : 'under'} each crop’s ${word} in red)` : ''}
+    </>
+  );
+  const table = () => (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">{info.short} bin</th>
+          <th scope="col" className="num">Batches</th>
+          {judged && <th scope="col" className="num">{missLabel}</th>}
+          {judged && <th scope="col" className="num">{meetLabel}</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {data.bins.map((b) => (
+          <tr key={b.lo}>
+            <th scope="row">
+              <button type="button" className={styles.linkButton} aria-pressed={isChosen(b)} onClick={() => open(b)}>
+                {describeBin(metric, b.lo, b.hi)}
+              </button>
+            </th>
+            <td className="num">{fmtCount(b.count)}</td>
+            {judged && <td className="num">{fmtCount(b.misses)}</td>}
+            {judged && <td className="num">{fmtCount(b.meets)}</td>}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  return (
+    <ChartFrame id="chart-dist" title={title} incomplete={incomplete} table={table}>
+      {data.bins.length === 0 ? (
+        <p className={styles.chartEmpty}>No batch has a {info.short.toLowerCase()} value.</p>
+      ) : (
+        <>
+          <ResponsiveContainer width="100%" height={280}>
+            <BarChart data={points} margin={{ top: 18, right: 16, bottom: 18, left: 8 }} barCategoryGap={1}>
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" vertical={false} />
+              <XAxis dataKey="mid" type="number" domain={domain} ticks={edgeTicks(data.bins)} allowDataOverflow {...AXIS}
+                label={{ value: `${info.label} (${info.unit})`, position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
+              <YAxis allowDecimals={false} {...AXIS} width={52} label={{ value: 'Batches', angle: -90, position: 'insideLeft', fill: 'var(--fg)', fontSize: 12 }} />
+              <Tooltip {...TOOLTIP} cursor={{ fill: 'var(--border)', fillOpacity: 0.5 }}
+                labelFormatter={(_, payload) => {
+                  const b = payload?.[0]?.payload as HistogramBin | undefined;
+                  return b ? `${describeBin(metric, b.lo, b.hi)} · ${fmtCount(b.count)} batches` : '';
+                }}
+                formatter={(v, name) => [fmtCount(Number(v)), name]} />
+              {sharedTarget !== null && (
+                <ReferenceLine x={sharedTarget} stroke="var(--danger)" strokeDasharray="6 3" ifOverflow="extendDomain"
+                  label={{ value: `${word === 'target' ? 'Target' : 'Threshold'} ${formatValue(metric, sharedTarget)}`, fill: 'var(--fg)', position: sharedTarget <= (data.median ?? 0) ? 'insideTopRight' : 'insideTopLeft', fontSize: 12 }} />
+              )}
+              {data.median !== null && (
+                <ReferenceLine x={data.median} stroke="var(--fg)" strokeWidth={1.5}
+                  label={{ value: `Median ${formatValue(metric, data.median)}`, fill: 'var(--fg)', position: sharedTarget !== null && sharedTarget > data.median ? 'insideTopRight' : 'insideTopLeft', fontSize: 12 }} />
+              )}
+              {judged ? (
+                <>
+                  <Bar dataKey="misses" name={missLabel} stackId="n" fill="var(--danger)" isAnimationActive={false} cursor="pointer" onClick={(d) => open(d.payload as HistogramBin)}>
+                    {points.map((b) => <Cell key={b.lo} stroke={isChosen(b) ? 'var(--fg)' : undefined} strokeWidth={isChosen(b) ? 2 : 0} />)}
+                  </Bar>
+                  <Bar dataKey="meets" name={meetLabel} stackId="n" fill="var(--meets)" isAnimationActive={false} cursor="pointer" onClick={(d) => open(d.payload as HistogramBin)}>
+                    {points.map((b) => <Cell key={b.lo} stroke={isChosen(b) ? 'var(--fg)' : undefined} strokeWidth={isChosen(b) ? 2 : 0} />)}
+                  </Bar>
+                </>
+              ) : (
+                <Bar dataKey="count" name="Batches" fill="var(--accent)" isAnimationActive={false} cursor="pointer" onClick={(d) => open(d.payload as HistogramBin)}>
+                  {points.map((b) => <Cell key={b.lo} stroke={isChosen(b) ? 'var(--fg)' : undefined} strokeWidth={isChosen(b) ? 2 : 0} />)}
+                </Bar>
+              )}
+            </BarChart>
+          </ResponsiveContainer>
+          <p className={styles.chartNote}>
+            {judged && (
+              <>
+                <span className={styles.swatch} style={{ background: 'var(--danger)' }} aria-hidden="true" /> {missLabel}{' '}
+                <span className={styles.swatch} style={{ background: 'var(--meets)' }} aria-hidden="true" /> {meetLabel} ·{' '}
+              </>
+            )}
+            {fmtCount(data.values)} batches in bins of {formatValue(metric, data.width)}. Click a bar to see its batches.
+          </p>
+        </>
+      )}
+    </ChartFrame>
+  );
+}
+
+export default memo(Distribution);

@@ -1,0 +1,289 @@
+'use client';
+
+import { memo, useMemo, useRef, useState } from 'react';
+import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { Targets } from '@/lib/contract';
+import { AGGREGATE_WORD, BUCKET_ADJECTIVE, bucketDays, type TimeSeries } from '@/lib/explorer/aggregate';
+import { formatDays } from '@/lib/explorer/drill';
+import { formatValue, METRIC_INFO, metricTarget, niceAxis, targetWord, type Metric } from '@/lib/explorer/metrics';
+import { cropLabel, cropOfKey } from '@/lib/explorer/rows';
+import type { Zone } from '@/lib/explorer/zones';
+import type { DrillTo } from './analysis';
+import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
+import { fmtCount } from './format';
+import styles from './explorer.module.css';
+
+type Props = {
+  series: TimeSeries;
+  metric: Metric;
+  zone: Zone;
+  targets: Targets;
+  colours: ReadonlyMap<string, string>;
+  mode: 'panels' | 'focus';
+  /** Crop keys in colour in focus mode (empty: the three with most batches). */
+  focus: readonly string[];
+  drill: DrillTo;
+  incomplete: boolean;
+};
+
+/** A short date for ticks: `4 May` (days, weeks) or `May 26` (months). */
+function tickFormat(bucket: TimeSeries['bucket'], zone: Zone) {
+  const f = new Intl.DateTimeFormat('en-GB', bucket === 'month' ? { month: 'short', year: '2-digit', timeZone: zone } : { day: 'numeric', month: 'short', timeZone: zone });
+  return (t: number) => f.format(t);
+}
+
+/** A bucket as a person names it: `4 May 2026`, `Week of 4 May 2026`, `May 2026`. */
+export function bucketName(bucket: TimeSeries['bucket'], start: number, zone: Zone): string {
+  if (bucket === 'month') return new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: zone }).format(start);
+  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: zone }).format(start);
+  return bucket === 'week' ? `Week of ${day}` : day;
+}
+
+/** At most ~8 ticks, on bucket starts. */
+function ticksOf(starts: readonly number[]): number[] {
+  const step = Math.max(1, Math.ceil(starts.length / 8));
+  return starts.filter((_, i) => i % step === 0);
+}
+
+/** The value axis shared by every panel: the data and the targets, on round ticks, within the metric's scale. */
+function valueAxis(series: TimeSeries, targets: readonly (number | null)[], rate: boolean) {
+  let lo = Infinity, hi = -Infinity;
+  for (const c of series.crops) for (const v of c.values) if (v !== null) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  for (const t of targets) if (t !== null) { if (t < lo) lo = t; if (t > hi) hi = t; }
+  if (!Number.isFinite(lo)) return niceAxis(0, rate ? 100 : 1);
+  return niceAxis(lo, hi, 4, 0, rate ? 100 : Infinity);
+}
+
+/** The runs of buckets that were not wholly loaded, as bands. */
+function gapBands(series: TimeSeries): { x1: number; x2: number }[] {
+  const bands: { x1: number; x2: number }[] = [];
+  series.gaps.forEach((gap, i) => {
+    if (!gap) return;
+    const last = bands[bands.length - 1];
+    if (last && last.x2 === series.starts[i]) last.x2 = series.ends[i]!;
+    else bands.push({ x1: series.starts[i]!, x2: series.ends[i]! });
+  });
+  return bands;
+}
+
+type Drag = { from: number; to: number } | null;
+
+/**
+ * Drag across the time axis to set the date range; a click (no drag) drills into the bucket under the pointer.
+ * Bucket indices come from recharts' active tooltip index (the data has one entry per bucket).
+ */
+function useTimeDrag(series: TimeSeries, zone: Zone, drill: DrillTo) {
+  const [drag, setDrag] = useState<Drag>(null);
+  const dragRef = useRef<Drag>(null);
+  const indexOf = (state: { activeTooltipIndex?: number | string | null | undefined }) => {
+    const i = Number(state?.activeTooltipIndex);
+    return Number.isInteger(i) && i >= 0 && i < series.starts.length ? i : null;
+  };
+  const set = (d: Drag) => { dragRef.current = d; setDrag(d); };
+  return {
+    drag,
+    band: drag && drag.from !== drag.to ? { x1: series.starts[Math.min(drag.from, drag.to)]!, x2: series.ends[Math.max(drag.from, drag.to)]! } : null,
+    handlers: (crop: string | null) => ({
+      onMouseDown: (state: { activeTooltipIndex?: number | string | null }) => {
+        const i = indexOf(state);
+        if (i !== null) set({ from: i, to: i });
+      },
+      onMouseMove: (state: { activeTooltipIndex?: number | string | null }) => {
+        const i = indexOf(state);
+        if (dragRef.current && i !== null && i !== dragRef.current.to) set({ ...dragRef.current, to: i });
+      },
+      onMouseUp: () => {
+        const d = dragRef.current;
+        set(null);
+        if (!d) return;
+        const lo = Math.min(d.from, d.to), hi = Math.max(d.from, d.to);
+        const days = bucketDays(series.starts[lo]!, series.ends[hi]!, zone);
+        if (lo !== hi) drill({ from: days.from, to: days.to, days: undefined });
+        else drill({ days: formatDays(days), ...(crop !== null ? { crop } : {}) });
+      },
+      onMouseLeave: () => set(null),
+    }),
+  };
+}
+
+function OverTime({ series, metric, zone, targets, colours, mode, focus, drill, incomplete }: Props) {
+  const info = METRIC_INFO[metric];
+  const tick = tickFormat(series.bucket, zone);
+  const full = (t: number) => bucketName(series.bucket, t, zone);
+  const cropTargets = useMemo(() => series.crops.map((c) => metricTarget(targets, cropOfKey(c.crop), metric)), [series, targets, metric]);
+  const yAxis = useMemo(() => valueAxis(series, cropTargets, info.rate), [series, cropTargets, info.rate]);
+  const x: [number, number] = [series.starts[0] ?? 0, series.ends[series.ends.length - 1] ?? 1];
+  const ticks = ticksOf(series.starts);
+  const bands = gapBands(series);
+  const { band, handlers } = useTimeDrag(series, zone, drill);
+  const many = series.starts.length > 60;
+  const shown = focus.length ? focus : series.crops.slice(0, 3).map((c) => c.crop);
+  const drawable = series.crops.some((c) => c.values.some((v) => v !== null));
+  const fmt = (v: unknown) => (typeof v === 'number' ? formatValue(metric, v) : '—');
+
+  // A point is drawn where a line cannot show it: a bucket with no neighbour, or every bucket when there are few.
+  const dot = (values: readonly (number | null)[], colour: string) =>
+    function Dot(props: { cx?: number; cy?: number; index?: number }) {
+      const i = props.index ?? -1;
+      if (props.cx === undefined || props.cy === undefined || values[i] === null || values[i] === undefined) return <g />;
+      const isolated = (values[i - 1] ?? null) === null && (values[i + 1] ?? null) === null;
+      if (many && !isolated) return <g />;
+      return <circle cx={props.cx} cy={props.cy} r={isolated ? 3.5 : 2.5} fill={colour} stroke="var(--card)" strokeWidth={1} />;
+    };
+
+  const axes = (height: number, compact: boolean) => (
+    <>
+      <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+      <XAxis dataKey="t" type="number" scale="time" domain={x} ticks={ticks} tickFormatter={tick} {...AXIS} tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }} height={compact ? 22 : 30} />
+      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} {...AXIS} tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }} width={compact ? 36 : 48} allowDataOverflow
+        label={compact ? undefined : { value: `${info.label} (${info.unit})`, angle: -90, position: 'insideLeft', fill: 'var(--fg)', fontSize: 12, dx: 4, dy: height / 4 }} />
+      {bands.map((g) => (
+        <ReferenceArea key={g.x1} x1={g.x1} x2={g.x2} ifOverflow="hidden" fill="var(--muted)" fillOpacity={0.15} label={{ value: 'Not loaded', fill: 'var(--fg)', position: 'insideTop', fontSize: 11 }} />
+      ))}
+      {band && <ReferenceArea x1={band.x1} x2={band.x2} fill="var(--accent)" fillOpacity={0.15} stroke="var(--accent)" />}
+      <Tooltip {...TOOLTIP} labelFormatter={(t) => full(Number(t))} formatter={(v, name) => [fmt(v), name]} />
+    </>
+  );
+
+  const title = (
+    <>
+      {info.label} over time ({BUCKET_ADJECTIVE[series.bucket]} {AGGREGATE_WORD[metric]} per crop
+      {mode === 'panels' ? ', a panel per crop, most batches first' : ''})
+    </>
+  );
+  const modeSwitch = (
+    <label>
+      View{' '}
+      <select value={mode} onChange={(e) => drill({ chart: e.target.value as 'panels' | 'focus' })}>
+        <option value="panels">A panel per crop</option>
+        <option value="focus">Chosen crops in one chart</option>
+      </select>
+    </label>
+  );
+  const table = () => (
+    <table>
+      <caption className="visually-hidden">{info.label} per crop and {series.bucket}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Crop and {series.bucket}</th>
+          <th scope="col" className="num">{info.short} ({AGGREGATE_WORD[metric]})</th>
+          <th scope="col" className="num">Batches</th>
+          <th scope="col" className="num">{targetWord(metric) === 'target' ? 'Target' : 'Threshold'}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {series.crops.flatMap((c, ci) =>
+          c.values.map((v, i) =>
+            c.counts[i] === 0 && v === null ? null : (
+              <tr key={`${c.crop}-${i}`}>
+                <th scope="row">
+                  <button type="button" className={styles.linkButton} onClick={() => drill({ crop: c.crop, days: formatDays(bucketDays(series.starts[i]!, series.ends[i]!, zone)) })}>
+                    {cropLabel(c.crop)}, {full(series.starts[i]!)}
+                  </button>
+                </th>
+                <td className="num">{v === null ? (series.gaps[i] ? 'Not loaded' : '—') : formatValue(metric, v)}</td>
+                <td className="num">{fmtCount(c.counts[i]!)}</td>
+                <td className="num">{cropTargets[ci] == null ? '—' : formatValue(metric, cropTargets[ci])}</td>
+              </tr>
+            ),
+          ),
+        )}
+      </tbody>
+    </table>
+  );
+
+  if (!drawable) {
+    return (
+      <ChartFrame id="chart-time" title={title} incomplete={incomplete} controls={modeSwitch} table={table} wide>
+        <p className={styles.chartEmpty}>
+          {incomplete ? `Nothing to draw yet: every ${series.bucket} of the loaded batches lies in a span that has not fully arrived.` : `No batch has a ${info.short.toLowerCase()} value in this range.`}
+        </p>
+      </ChartFrame>
+    );
+  }
+
+  return (
+    <ChartFrame id="chart-time" title={title} incomplete={incomplete} controls={modeSwitch} table={table} wide>
+      {mode === 'panels' ? (
+        <div className={styles.panels}>
+          {series.crops.map((c, ci) => {
+            const colour = colours.get(c.crop) ?? 'var(--fg)';
+            const data = series.starts.map((t, i) => ({ t, v: c.values[i], n: c.counts[i] }));
+            const target = cropTargets[ci] ?? null;
+            return (
+              <div key={c.crop} className={styles.panel} data-crop={c.crop}>
+                <h4 title={cropLabel(c.crop)}>
+                  <span className={styles.swatch} style={{ background: colour }} aria-hidden="true" />
+                  {cropLabel(c.crop)}
+                  <span className={styles.panelMeta}>
+                    {fmtCount(c.count)} batches{target !== null ? ` · ${targetWord(metric)} ${formatValue(metric, target)}` : ''}
+                  </span>
+                </h4>
+                <ResponsiveContainer width="100%" height={150}>
+                  <LineChart data={data} margin={{ top: 6, right: 8, bottom: 0, left: 0 }} {...handlers(c.crop)} style={{ cursor: 'crosshair', userSelect: 'none' }}>
+                    {axes(150, true)}
+                    {target !== null && <ReferenceLine y={target} stroke="var(--danger)" strokeDasharray="5 3" ifOverflow="extendDomain" />}
+                    <Line dataKey="v" name={cropLabel(c.crop)} stroke={colour} strokeWidth={1.8} dot={dot(c.values, colour)} activeDot={{ r: 4 }} connectNulls={false} isAnimationActive={false} />
+                  </LineChart>
+                </ResponsiveContainer>
+              </div>
+            );
+          })}
+        </div>
+      ) : (
+        <>
+          <ul className={styles.legend} aria-label="Crops in colour">
+            {series.crops.map((c) => (
+              <li key={c.crop}>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={shown.includes(c.crop)}
+                    onChange={(e) => {
+                      const next = e.target.checked ? [...shown, c.crop] : shown.filter((k) => k !== c.crop);
+                      drill({ focus: next.length ? next.map(encodeURIComponent).join(',') : undefined });
+                    }}
+                  />
+                  <span className={styles.swatch} style={{ background: shown.includes(c.crop) ? colours.get(c.crop) : 'var(--chart-faint)' }} aria-hidden="true" />
+                  {cropLabel(c.crop)} ({fmtCount(c.count)})
+                </label>
+              </li>
+            ))}
+          </ul>
+          <ResponsiveContainer width="100%" height={300}>
+            <LineChart
+              data={series.starts.map((t, i) => Object.fromEntries([['t', t], ...series.crops.map((c) => [c.crop, c.values[i]])]))}
+              margin={{ top: 8, right: 16, bottom: 4, left: 8 }}
+              {...handlers(null)}
+              style={{ cursor: 'crosshair', userSelect: 'none' }}
+            >
+              {axes(300, false)}
+              {series.crops.map((c, ci) =>
+                shown.includes(c.crop) && cropTargets[ci] != null ? (
+                  <ReferenceLine key={`t-${c.crop}`} y={cropTargets[ci]} stroke={colours.get(c.crop)} strokeDasharray="6 3" ifOverflow="extendDomain" />
+                ) : null,
+              )}
+              {/* The faint crops first, so the chosen ones are drawn over them. */}
+              {[...series.crops].sort((a, b) => Number(shown.includes(a.crop)) - Number(shown.includes(b.crop))).map((c) => {
+                const on = shown.includes(c.crop);
+                const colour = on ? (colours.get(c.crop) ?? 'var(--fg)') : 'var(--chart-faint)';
+                return (
+                  <Line key={c.crop} dataKey={c.crop} name={cropLabel(c.crop)} stroke={colour} strokeWidth={on ? 2 : 1} dot={dot(c.values, colour)}
+                    activeDot={on ? { r: 4 } : false} connectNulls={false} isAnimationActive={false} />
+                );
+              })}
+            </LineChart>
+          </ResponsiveContainer>
+          <p className={styles.chartNote}>Dashed: each chosen crop’s {targetWord(metric)}. Drag across the chart to set the date range; click a {series.bucket} to see its batches.</p>
+        </>
+      )}
+      {mode === 'panels' && (
+        <p className={styles.chartNote}>
+          Red dashed: the crop’s {targetWord(metric)}. Drag across a panel to set the date range; click a {series.bucket} to see that crop’s batches.
+        </p>
+      )}
+    </ChartFrame>
+  );
+}
+
+export default memo(OverTime);
