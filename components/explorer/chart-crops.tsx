@@ -7,7 +7,7 @@ import { formatValue, METRIC_INFO, missesTarget, niceAxis, targetWord, type Metr
 import { cropLabel } from '@/lib/explorer/rows';
 import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
-import { fmtCount } from './format';
+import { fmtBatches, fmtCount } from './format';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -99,7 +99,7 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
           <Tooltip {...TOOLTIP} cursor={{ fill: 'var(--border)', fillOpacity: 0.4 }}
             labelFormatter={(_, payload) => {
               const c = payload?.[0]?.payload as CropFigure | undefined;
-              return c ? `${cropLabel(c.crop)} · ${fmtCount(c.count)} batches` : '';
+              return c ? `${cropLabel(c.crop)} · ${fmtBatches(c.count)}` : '';
             }}
             formatter={(v, name) => [typeof v === 'number' ? formatValue(metric, v) : '—', name]} />
           <Scatter dataKey="target" name={word === 'target' ? 'Target' : 'Threshold'} shape={<TargetMark />} isAnimationActive={false} />

@@ -7,7 +7,7 @@ import { formatBins, withBin, type BinDrill } from '@/lib/explorer/drill';
 import { describeBin, formatValue, METRIC_INFO, targetWord } from '@/lib/explorer/metrics';
 import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
-import { fmtCount } from './format';
+import { fmtBatches, fmtCount } from './format';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -90,16 +90,16 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
               <Tooltip {...TOOLTIP} cursor={{ fill: 'var(--border)', fillOpacity: 0.5 }}
                 labelFormatter={(_, payload) => {
                   const b = payload?.[0]?.payload as HistogramBin | undefined;
-                  return b ? `${describeBin(metric, b.lo, b.hi)} · ${fmtCount(b.count)} batches` : '';
+                  return b ? `${describeBin(metric, b.lo, b.hi)} · ${fmtBatches(b.count)}` : '';
                 }}
                 formatter={(v, name) => [fmtCount(Number(v)), name]} />
               {sharedTarget !== null && (
                 <ReferenceLine x={sharedTarget} stroke="var(--danger)" strokeDasharray="6 3" ifOverflow="extendDomain"
-                  label={{ value: `${word === 'target' ? 'Target' : 'Threshold'} ${formatValue(metric, sharedTarget)}`, fill: 'var(--fg)', position: sharedTarget <= (data.median ?? 0) ? 'insideTopRight' : 'insideTopLeft', fontSize: 12 }} />
+                  label={{ value: `${word === 'target' ? 'Target' : 'Threshold'} ${formatValue(metric, sharedTarget)}`, fill: 'var(--fg)', position: sharedTarget <= (data.median ?? 0) ? 'insideTopRight' : 'insideTopLeft', fontSize: 12, dy: 16 }} />
               )}
               {data.median !== null && (
                 <ReferenceLine x={data.median} stroke="var(--fg)" strokeWidth={1.5}
-                  label={{ value: `Median ${formatValue(metric, data.median)}`, fill: 'var(--fg)', position: sharedTarget !== null && sharedTarget > data.median ? 'insideTopRight' : 'insideTopLeft', fontSize: 12 }} />
+                  label={{ value: `Median ${formatValue(metric, data.median)}`, fill: 'var(--fg)', position: data.median > (domain[0] + domain[1]) / 2 ? 'insideTopRight' : 'insideTopLeft', fontSize: 12 }} />
               )}
               {judged ? (
                 <>
@@ -124,7 +124,7 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
                 <span className={styles.swatch} style={{ background: 'var(--meets)' }} aria-hidden="true" /> {meetLabel} ·{' '}
               </>
             )}
-            {fmtCount(data.values)} batches in bins of {formatValue(metric, data.width)}. Click a bar to see its batches.
+            {fmtBatches(data.values)} in bins of {formatValue(metric, data.width)}. Click a bar to see its batches.
           </p>
         </>
       )}

@@ -10,7 +10,7 @@ import { cropLabel, cropOfKey } from '@/lib/explorer/rows';
 import type { Zone } from '@/lib/explorer/zones';
 import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
-import { fmtCount } from './format';
+import { fmtBatches, fmtCount } from './format';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -216,7 +216,7 @@ function OverTime({ series, metric, zone, targets, colours, mode, focus, drill, 
                   <span className={styles.swatch} style={{ background: colour }} aria-hidden="true" />
                   {cropLabel(c.crop)}
                   <span className={styles.panelMeta}>
-                    {fmtCount(c.count)} batches{target !== null ? ` · ${targetWord(metric)} ${formatValue(metric, target)}` : ''}
+                    {fmtBatches(c.count)}{target !== null ? ` · ${targetWord(metric)} ${formatValue(metric, target)}` : ''}
                   </span>
                 </h4>
                 <ResponsiveContainer width="100%" height={150}>

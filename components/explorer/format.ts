@@ -5,6 +5,8 @@ const integer = new Intl.NumberFormat('en');
 
 export const DASH = '—';
 export const fmtCount = (n: number) => integer.format(n);
+/** `1 batch`, `2,345 batches`. */
+export const fmtBatches = (n: number) => `${integer.format(n)} ${n === 1 ? 'batch' : 'batches'}`;
 export const fmtPercent = (v: number | string | null) => (v === null ? DASH : `${number1.format(Number(v))}%`);
 export const fmtArea = (v: string | null) => (v === null ? DASH : `${number1.format(Number(v))} mm²`);
 export const fmtDecimal = (v: string | null) => (v === null ? DASH : number1.format(Number(v)));
