@@ -7,54 +7,12 @@ import type { Page } from '@playwright/test';
 import { signedInContext, withBrowserStack } from './support/browser';
 import { runDirectly } from './support/main';
 import { installMarks, readMarks } from './support/page-marks';
+import { installProbes, timed } from './support/probes';
 import { fmtMs, median, type BenchResult } from './support/stats';
 
 const BATCHES = Number(process.env.BENCH_INTERACTION_BATCHES ?? 100_000);
 const APP_PORT = 4653;
 const SORT_HEADERS = ['Germination', 'Crop', 'Batch', 'Usable', 'Size CV', 'Created', 'Cells/tray', 'Median size'];
-
-/** Long tasks from the first script on, and a probe that times input → DOM change → next frame. */
-async function installProbes(page: Page) {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __longTasks: number[]; __longTaskStarts: number[] };
-    w.__longTasks = [];
-    w.__longTaskStarts = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        w.__longTasks.push(entry.duration);
-        w.__longTaskStarts.push(entry.startTime);
-      }
-    }).observe({ type: 'longtask', buffered: true });
-  });
-  await page.addInitScript(ARM_PROBE);
-}
-
-/**
- * Arms a probe (plain JS, as tsx would otherwise add helpers the page does not have): it starts at the next
- * input or click event and ends at the frame after `selector` changes (NaN if nothing changed in 5 s).
- */
-const ARM_PROBE = `window.__arm = (selector) => {
-  const target = document.querySelector(selector);
-  let start = 0;
-  const startOn = (e) => { if (!start) start = e.timeStamp; };
-  document.addEventListener('input', startOn, { capture: true, once: true });
-  document.addEventListener('click', startOn, { capture: true, once: true });
-  window.__done = new Promise((resolve) => {
-    const observer = new MutationObserver(() => {
-      observer.disconnect();
-      requestAnimationFrame(() => resolve(performance.now() - start));
-    });
-    observer.observe(target, { subtree: true, childList: true, characterData: true, attributes: true });
-    setTimeout(() => { observer.disconnect(); resolve(NaN); }, 5000);
-  });
-};`;
-
-/** Times one interaction: from the event `act` fires until the watched element changed and painted. */
-async function timed(page: Page, watch: string, act: () => Promise<void>): Promise<number> {
-  await page.evaluate(`window.__arm(${JSON.stringify(watch)})`);
-  await act();
-  return (await page.evaluate('window.__done')) as number;
-}
 
 export function run(): Promise<BenchResult[]> {
   const sandboxOptions = { batches: BATCHES, pageSize: 100, latencyMs: 0, seed: 'bench' };

@@ -86,7 +86,7 @@ test('Show as table, by keyboard: the first cell of a row drills down like the m
   await expect(status(page)).toHaveText(shownText(want));
 
   // The crops table, by keyboard too: its first crop filters the table to that crop.
-  const crops = page.getByRole('figure', { name: /per crop/ });
+  const crops = page.getByRole('figure', { name: /^Germination rate per crop/ });
   await crops.getByRole('button', { name: 'Show as table' }).focus();
   await page.keyboard.press('Enter');
   await page.keyboard.press('Tab');

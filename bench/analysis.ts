@@ -1,0 +1,86 @@
+/**
+ * Issue 14, speed: the analysis with 100,000 batches in Chromium. From the input event to the changed view on
+ * screen (DOM change, then the next frame): switching the Metric, the Group by and the Compare with selects,
+ * and a drill-down click on a bar of the distribution; and the longest main-thread task meanwhile.
+ */
+import type { Page } from '@playwright/test';
+import { signedInContext, withBrowserStack } from './support/browser';
+import { runDirectly } from './support/main';
+import { installProbes, longTasks, timed } from './support/probes';
+import { fmtMs, median, type BenchResult } from './support/stats';
+
+const BATCHES = Number(process.env.BENCH_INTERACTION_BATCHES ?? 100_000);
+const APP_PORT = 4663;
+const ROUNDS = 5;
+
+/** Times `rounds` changes of a select through `values`, watching `watch`; NaN (nothing changed) is left out. */
+async function selectTimes(page: Page, label: string, values: string[], watch: string): Promise<number[]> {
+  const select = page.getByLabel(label, { exact: true });
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS * values.length; i++) {
+    const ms = await timed(page, watch, async () => void (await select.selectOption(values[i % values.length]!)));
+    if (!Number.isNaN(ms)) times.push(ms);
+    if (process.env.BENCH_VERBOSE) console.log(label, values[i % values.length], ms);
+    await page.waitForTimeout(600);
+  }
+  return times;
+}
+
+export function run(): Promise<BenchResult[]> {
+  const sandboxOptions = { batches: BATCHES, pageSize: 100, latencyMs: 0, seed: 'bench' };
+  return withBrowserStack({ sandbox: sandboxOptions, appPort: APP_PORT }, async ({ appUrl, browser, cookie, total }) => {
+    const context = await signedInContext(browser, appUrl, cookie, { width: 1366, height: 900 });
+    const page = await context.newPage();
+    await installProbes(page);
+    await page.goto(appUrl + '/batches?tz=UTC');
+    const status = page.getByRole('status').first();
+    await status.filter({ hasText: `${total.toLocaleString('en-US')} batches` }).waitFor({ timeout: 180_000 });
+    await page.getByRole('heading', { name: 'Charts' }).scrollIntoViewIfNeeded();
+    await page.locator('figure[aria-labelledby=chart-crops]').waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(2000);
+    const before = (await longTasks(page)).length;
+
+    const metric = await selectTimes(page, 'Metric', ['cv', 'usable', 'size', 'germination'], '[aria-label=Charts]');
+    const group = await selectTimes(page, 'Group by', ['crop', 'week', 'scanner', ''], 'main');
+    const compare = await selectTimes(page, 'Compare with', ['previous', 'last-year', ''], '[aria-label=Summary]');
+
+    // Drill-down: a bar of the distribution, then its chip's removal (both are drill-down changes).
+    const drill: number[] = [];
+    const bars = page.getByRole('figure', { name: /Distribution of/ }).locator('.recharts-bar-rectangle path');
+    for (let i = 0; i < ROUNDS; i++) {
+      const n = await bars.count();
+      const bar = bars.nth(Math.floor(n / 2) + i - 2);
+      const ms = await timed(page, '[role=status]', () => bar.click());
+      if (!Number.isNaN(ms)) drill.push(ms);
+      await page.waitForTimeout(600);
+      const chip = page.getByRole('button', { name: /^Remove Germination/ });
+      const back = await timed(page, '[role=status]', () => chip.click());
+      if (!Number.isNaN(back)) drill.push(back);
+      await page.waitForTimeout(600);
+    }
+    const tasks = (await longTasks(page)).slice(before);
+    await context.close();
+
+    const longest = Math.max(0, ...tasks);
+    const line = (name: string, times: number[], goal: number): BenchResult => ({
+      target: name,
+      figure: `median ${fmtMs(median(times))} (max ${fmtMs(Math.max(...times))}, ${times.length} changes)`,
+      goal: `≤ ${goal} ms`,
+      ok: median(times) <= goal,
+    });
+    return [
+      line(`14a. switching the Metric, ${total.toLocaleString('en-US')} rows`, metric, 200),
+      line('14b. switching Group by', group, 200),
+      line('14c. switching Compare with', compare, 200),
+      line('14d. a drill-down click (a bar, then its chip)', drill, 150),
+      {
+        target: '14e. longest main-thread task during these changes',
+        figure: `${fmtMs(longest)} (${tasks.length} tasks over 50 ms, ${tasks.filter((d) => d > 200).length} over 200 ms)`,
+        goal: '≤ 200 ms',
+        ok: longest <= 200,
+      },
+    ];
+  });
+}
+
+runDirectly(import.meta.url, 'analysis', 'Issue 14: analysis with 100,000 batches', run);
