@@ -1,4 +1,4 @@
-import { ExplorerStateSchema } from '../explorer/url-state';
+import { ExplorerStateSchema, queryString } from '../explorer/url-state';
 import { z } from '../zod';
 
 /**
@@ -32,6 +32,21 @@ export function viewQueryProblem(query: string): string | null {
 export function holdsViewState(query: string): boolean {
   for (const key of new URLSearchParams(query).keys()) if (key !== 'tz') return true;
   return false;
+}
+
+/**
+ * Where `/batches?<params>` opens instead when `viewQuery` is the organisation's default view: null when the
+ * URL holds state of its own (nothing but the zone counts as none) or when the view would be the same URL.
+ * The viewer's zone stays when the view names none. Never a loop: a target without state of its own is the
+ * same URL the second time.
+ */
+export function defaultViewTarget(viewQuery: string, params: URLSearchParams): string | null {
+  if (holdsViewState(params.toString())) return null;
+  const target = new URLSearchParams(viewQuery);
+  const zone = params.get('tz');
+  if (!target.has('tz') && zone) target.set('tz', zone);
+  const query = queryString(target);
+  return query === queryString(params) ? null : `/batches${query ? `?${query}` : ''}`;
 }
 
 export const ViewNameSchema = z
