@@ -17,10 +17,16 @@ const API_ALLOW: Record<string, string> = {
   '/api/batches/export': 'GET, HEAD, OPTIONS',
   '/api/health': 'GET, HEAD, OPTIONS',
   '/api/settings/targets': 'GET, HEAD, OPTIONS, PUT',
+  '/api/settings/views': 'GET, HEAD, OPTIONS, POST',
+  '/api/settings/views/[id]': 'DELETE, OPTIONS, PATCH',
 };
 
+/** Routes with a segment of their own, to the name their folder has (`[id]`). */
+const DYNAMIC: [RegExp, string][] = [[/^\/api\/settings\/views\/[^/]+$/, '/api/settings/views/[id]']];
+
 export function allowedAt(pathname: string): string {
-  return API_ALLOW[pathname.replace(/(.)\/+$/, '$1')] ?? 'GET, HEAD';
+  const path = pathname.replace(/(.)\/+$/, '$1');
+  return API_ALLOW[DYNAMIC.find(([pattern]) => pattern.test(path))?.[1] ?? path] ?? 'GET, HEAD';
 }
 
 const ROUTABLE = new Set<string>(ROUTE_METHODS);
