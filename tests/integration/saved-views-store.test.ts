@@ -5,26 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VIEWS } from '@/lib/contract/views';
 import { AppError } from '@/lib/server/app-error';
 import { SettingsStore } from '@/lib/server/settings';
+import { refusal } from '../helpers/refusal';
 
 let orgs = 0;
 /** A client ID no other test uses: the tests of one database never see each other's rows. */
 const newOrg = () => `views-${process.pid}-${++orgs}`;
 const LETTUCE = 'from=2026-01-01&to=2026-01-31&tz=UTC&crop=Lettuce&warn=1';
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
-
 describe('saved views in the embedded settings store (PGlite)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'views-pglite-'));
   let store: SettingsStore;
-  beforeAll(() => {
+  // PGlite's initdb (about 5 s, far more on a busy machine) in the hook, not in the first test's time.
+  beforeAll(async () => {
     store = SettingsStore.open({ dataDir: join(dir, 'data') });
+    await store.warm();
   });
   afterAll(async () => {
     await store.close();
