@@ -5,6 +5,7 @@ import { Suspense } from 'react';
 import { BatchExplorerClient } from '@/components/explorer/batch-explorer-client';
 import { SignOutButton } from '@/components/sign-out-button';
 import { sessionCookieValue, sessions } from '@/lib/server/session';
+import { defaultViewPath } from '@/lib/server/settings/default-view';
 import styles from './batches.module.css';
 
 export const metadata: Metadata = { title: 'Batches' };
@@ -12,12 +13,15 @@ export const metadata: Metadata = { title: 'Batches' };
 export default async function BatchesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   // Read as the API reads it: the raw value under the name the scheme calls for. One that does not open is no session.
   const session = await sessions().read(sessionCookieValue(await headers()));
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(await searchParams)) for (const one of [v ?? []].flat()) params.append(k, one);
   if (!session) {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(await searchParams)) for (const one of [v ?? []].flat()) params.append(k, one);
     const here = `/batches${params.size ? `?${params}` : ''}`;
     redirect(`/sign-in?next=${encodeURIComponent(here)}`);
   }
+  // A URL without state opens the organisation's default view, here rather than in the browser: no flash, one load.
+  const view = await defaultViewPath(session.clientId, params);
+  if (view) redirect(view);
   return (
     <>
       <header className={styles.header}>

@@ -23,6 +23,7 @@ import type { Completeness } from './incomplete-note';
 import { LoadProblem, LoadStatus } from './load-status';
 import { RangePicker } from './range-picker';
 import { useRangeRows } from './range-query';
+import { SavedViews } from './saved-views';
 import { SummaryCards } from './summary-cards';
 import { TargetsPanel } from './targets-panel';
 import { useExplorerState } from './use-explorer-state';
@@ -109,6 +110,7 @@ export function ExplorerView() {
   return (
     <div className={styles.explorer}>
       <RangePicker state={state} update={update} />
+      <SavedViews />
       {dateError ? (
         <div role="alert" className={styles.error}>
           <p>

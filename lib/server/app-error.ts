@@ -19,6 +19,8 @@ export type AppErrorCode =
   | 'unsupported_body'
   | 'invalid_input'
   | 'edit_conflict'
+  | 'conflict'
+  | 'not_found'
   | 'credentials_refused'
   | 'too_many_attempts'
   | 'store_unavailable'

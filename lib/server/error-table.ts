@@ -26,6 +26,10 @@ export const ERROR_STATUS: Record<AppErrorCode | BatchApiErrorCode, number> = {
   unsupported_body: 415,
   // A save based on a version someone else has replaced since (the settings' `expectedUpdatedAt`).
   edit_conflict: 409,
+  // A write the organisation's stored data cannot take: a saved view's name taken, the most views kept.
+  conflict: 409,
+  // A saved thing (a view) that this organisation does not have: another organisation's is not found either.
+  not_found: 404,
   invalid_input: 422,
   too_many_attempts: 429,
   internal: 500,

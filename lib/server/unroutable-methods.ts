@@ -1,6 +1,8 @@
 import 'server-only';
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import { API_CSP, HSTS, SECURITY_HEADERS } from '../security-headers.mjs';
+import { AppError } from './app-error';
+import { problemOf, problemResponse } from './error-table';
 import { methodNotAllowed, ROUTE_METHODS } from './methods';
 import { logRequest } from './request-log';
 import { isHttps } from './session-rules';
@@ -17,10 +19,16 @@ const API_ALLOW: Record<string, string> = {
   '/api/batches/export': 'GET, HEAD, OPTIONS',
   '/api/health': 'GET, HEAD, OPTIONS',
   '/api/settings/targets': 'GET, HEAD, OPTIONS, PUT',
+  '/api/settings/views': 'GET, HEAD, OPTIONS, POST',
+  '/api/settings/views/[id]': 'DELETE, OPTIONS, PATCH',
 };
 
+/** Routes with a segment of their own, to the name their folder has (`[id]`). */
+const DYNAMIC: [RegExp, string][] = [[/^\/api\/settings\/views\/[^/]+$/, '/api/settings/views/[id]']];
+
 export function allowedAt(pathname: string): string {
-  return API_ALLOW[pathname.replace(/(.)\/+$/, '$1')] ?? 'GET, HEAD';
+  const path = pathname.replace(/(.)\/+$/, '$1');
+  return API_ALLOW[DYNAMIC.find(([pattern]) => pattern.test(path))?.[1] ?? path] ?? 'GET, HEAD';
 }
 
 const ROUTABLE = new Set<string>(ROUTE_METHODS);
@@ -34,6 +42,20 @@ const NO_UPSTREAM = { upstreamCalls: 0, upstreamMs: 0, upstreamFailures: 0 };
  */
 function unroutable(method: string, url: string): boolean {
   return !ROUTABLE.has(method) && (method === 'TRACE' || url.startsWith('/api/'));
+}
+
+/**
+ * An API path whose percent-encoding does not decode (`/api/settings/views/%E0%A4%A`): Next fails such a
+ * dynamic segment with a bare 500 before any code of ours runs. No route of ours has such a path: a 404.
+ */
+function undecodable(url: string): boolean {
+  if (!url.startsWith('/api/')) return false;
+  try {
+    decodeURIComponent(url.split('?')[0]!);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** The request target as a URL; one that does not parse (an absolute form gone wrong) counts as `/`. */
@@ -55,11 +77,13 @@ function headersOf(req: IncomingMessage): Pick<Headers, 'get'> {
   };
 }
 
-/** The 405 the route itself would give, with the headers next.config.mjs gives every answer, and its log line. */
+/** The 405 the route itself would give (or the 404 of an undecodable path), with the headers next.config.mjs gives every answer, and its log line. */
 function refuse(req: IncomingMessage, res: ServerResponse): void {
   const started = performance.now();
   const url = parseTarget(req.url ?? '/');
-  const response = methodNotAllowed(req.method!, allowedAt(url.pathname));
+  const response = undecodable(req.url ?? '')
+    ? problemResponse(problemOf(new AppError('not_found', 'no such resource: its percent-encoding does not decode', { field: 'path' })))
+    : methodNotAllowed(req.method!, allowedAt(url.pathname));
   const headers: Record<string, string> = Object.fromEntries(response.headers);
   for (const { key, value } of SECURITY_HEADERS) headers[key.toLowerCase()] = value;
   headers['content-security-policy'] = API_CSP;
@@ -76,7 +100,8 @@ const INSTALLED = Symbol.for('tsb.unroutableMethods');
 
 /**
  * Answers, at the HTTP server and before Next, the requests Next cannot route (see `unroutable`). A hook on
- * the server's `request` event because nothing of Next's runs early enough; GET and POST pay one Set lookup.
+ * the server's `request` event because nothing of Next's runs early enough; GET and POST pay one Set lookup
+ * (and, under /api/, one decode of the path).
  * Called once at start-up (instrumentation.ts), in the process that serves HTTP.
  */
 export function answerUnroutableMethods(): void {
@@ -87,7 +112,7 @@ export function answerUnroutableMethods(): void {
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === 'request') {
       const [req, res] = args as [IncomingMessage, ServerResponse];
-      if (unroutable(req.method ?? '', req.url ?? '')) {
+      if (unroutable(req.method ?? '', req.url ?? '') || undecodable(req.url ?? '')) {
         refuse(req, res);
         return true;
       }

@@ -6,6 +6,8 @@ import * as stream from '@/app/api/batches/stream/route';
 import * as health from '@/app/api/health/route';
 import * as session from '@/app/api/session/route';
 import * as targets from '@/app/api/settings/targets/route';
+import * as viewById from '@/app/api/settings/views/[id]/route';
+import * as views from '@/app/api/settings/views/route';
 import { StreamLineSchema, type StreamLine } from '@/lib/contract';
 import { APP, bffForFile, DEMO, detailOf, request, sessionCookieOf } from '../helpers/bff';
 import { control, tokenFor, walkV2 } from '../helpers/sandbox';
@@ -322,6 +324,8 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
     ['/api/batches/export', exported, 'GET, HEAD, OPTIONS'],
     ['/api/health', health, 'GET, HEAD, OPTIONS'],
     ['/api/settings/targets', targets, 'GET, HEAD, OPTIONS, PUT'],
+    ['/api/settings/views', views, 'GET, HEAD, OPTIONS, POST'],
+    ['/api/settings/views/[id]', viewById, 'DELETE, OPTIONS, PATCH'],
   ];
 
   it.each(ROUTES)('%s: PUT, PATCH and the rest it does not serve are 405 with Allow and a detail, even signed in and same-origin', async (path, module, allow) => {
@@ -348,6 +352,7 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
       const options = await handlerOf(module, 'OPTIONS')!(request(path, { method: 'OPTIONS' }));
       expect([path, allowedAt(path), allowedAt(`${path}/`)]).toEqual([path, options.headers.get('allow'), allow]);
     }
+    expect(allowedAt('/api/settings/views/0b8e3a4c-3f6e-4a57-9b5e-3c8f3c1d2e4f')).toBe('DELETE, OPTIONS, PATCH');
     expect(allowedAt('/sign-in')).toBe('GET, HEAD');
   });
 

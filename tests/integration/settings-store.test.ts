@@ -3,23 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TARGETS, type Targets } from '@/lib/contract/targets';
-import { AppError } from '@/lib/server/app-error';
 import { SettingsStore, TARGETS_SETTING, type DatabasePlace } from '@/lib/server/settings';
 import { freePort, startPostgres, type PostgresServer } from '../helpers/postgres-server';
+import { refusal } from '../helpers/refusal';
 
 const LETTUCE: Targets = { general: { germination: 88, usable: 80 }, crops: { Lettuce: { germination: 75.5, usable: null } } };
 let orgs = 0;
 /** A client ID no other test uses: the tests of one database never see each other's rows. */
 const newOrg = () => `org-${process.pid}-${++orgs}`;
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 /** What every settings store does, embedded or PostgreSQL: `place()` is a database already in use by other tests. */
 function behavesAsTheSettingsStore(place: () => DatabasePlace) {

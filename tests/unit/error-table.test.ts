@@ -23,6 +23,8 @@ describe('the error table', () => {
     ['unsupported_body', 415],
     ['method_not_allowed', 405],
     ['edit_conflict', 409],
+    ['conflict', 409],
+    ['not_found', 404],
     ['invalid_input', 422],
     ['too_many_attempts', 429],
     ['internal', 500],

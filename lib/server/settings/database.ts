@@ -1,5 +1,5 @@
 import 'server-only';
-import { Kysely, PostgresDialect, type ColumnType } from 'kysely';
+import { Kysely, PostgresDialect, type ColumnType, type Generated } from 'kysely';
 import pg from 'pg';
 import { logLine } from '../log';
 import { pglitePool } from './pglite-pool';
@@ -14,7 +14,18 @@ export type OrganisationSettingsTable = {
   updated_at: ColumnType<Date, Date, Date>;
 };
 
-export type SettingsTables = { organisation_settings: OrganisationSettingsTable };
+/** One row per saved view: two people saving different views never write the same row. */
+export type SavedViewsTable = {
+  id: Generated<string>;
+  client_id: string;
+  name: string;
+  query: string;
+  is_default: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: ColumnType<Date, Date, Date>;
+};
+
+export type SettingsTables = { organisation_settings: OrganisationSettingsTable; saved_views: SavedViewsTable };
 export type SettingsDb = Kysely<SettingsTables>;
 
 /** PostgreSQL at `databaseUrl` (any number of instances), else the embedded PGlite in `dataDir` (one instance). */

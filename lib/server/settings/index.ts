@@ -4,6 +4,7 @@ import { getConfig } from '../config';
 import { SettingsStore, type Setting } from './settings-store';
 
 export { SettingsStore, type Saved, type Setting } from './settings-store';
+export type { SavedViewsStore } from './saved-views-store';
 export type { DatabasePlace } from './database';
 
 /** The organisation's QA targets (lib/contract/targets.ts). */

@@ -20,6 +20,25 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002-saved-views': {
+    // Rows rather than one JSON value: two people saving different views at once never conflict.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('saved_views')
+        .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('query', 'text', (c) => c.notNull())
+        .addColumn('is_default', 'boolean', (c) => c.notNull().defaultTo(false))
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      // The rules the store checks, kept by the database too: a name once per organisation whatever its
+      // case, and at most one default per organisation.
+      await sql`create unique index saved_views_name on saved_views (client_id, lower(name))`.execute(db);
+      await sql`create unique index saved_views_one_default on saved_views (client_id) where is_default`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

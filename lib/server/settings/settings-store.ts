@@ -5,6 +5,7 @@ import { AppError, invalidInput } from '../app-error';
 import { logLine } from '../log';
 import { isUnreachable, openDatabase, type DatabasePlace, type SettingsDb } from './database';
 import { migrateToLatest } from './migrations';
+import { SavedViewsStore } from './saved-views-store';
 
 /** One kind of organisation setting: its row name, what a valid value is, and what applies before any save. */
 export type Setting<T> = { name: string; schema: z.ZodType<T>; fallback: T };
@@ -25,8 +26,12 @@ const AFTER_CURRENT = sql<Date>`greatest(date_trunc('milliseconds', clock_timest
  */
 export class SettingsStore {
   #ready: Promise<void> | undefined;
+  /** The organisations' saved views: rows of their own, behind the same migrations and the same guard. */
+  readonly views: SavedViewsStore;
 
-  constructor(private readonly db: SettingsDb) {}
+  constructor(private readonly db: SettingsDb) {
+    this.views = new SavedViewsStore(db, (work) => this.#guard(work));
+  }
 
   static open(place: DatabasePlace): SettingsStore {
     return new SettingsStore(openDatabase(place));

@@ -1,0 +1,149 @@
+'use client';
+
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { MAX_VIEW_NAME, type SavedView } from '@/lib/contract/views';
+import { useSavedViews, withoutField } from './use-saved-views';
+import styles from './saved-views.module.css';
+
+type Views = ReturnType<typeof useSavedViews>;
+type Props = { views: Views; onClose: () => void; onSaid: (text: string) => void };
+
+/** The organisation's saved views: each opens in place, and can be renamed, deleted or made the default. */
+export function SavedViewsList({ views, onClose, onSaid }: Props) {
+  const { list } = views;
+  return (
+    <section
+      id="saved-views-list"
+      aria-label="Saved views"
+      className={styles.panel}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !(e.target instanceof HTMLInputElement)) onClose();
+      }}
+    >
+      {list.isPending ? (
+        <p className={styles.muted}>Loading saved views…</p>
+      ) : list.isError ? (
+        <p role="alert" className={styles.problem}>
+          The saved views could not be loaded: {list.error.detail}{' '}
+          <button type="button" className="button" onClick={() => void list.refetch()}>
+            Try again
+          </button>
+        </p>
+      ) : list.data.length === 0 ? (
+        <p className={styles.muted}>No saved views yet. Save view names the view you see now, for everyone in your organisation.</p>
+      ) : (
+        <ul className={styles.list}>
+          {list.data.map((view) => (
+            <ViewRow key={view.id} view={view} views={views} onOpen={onClose} onSaid={onSaid} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+type RowProps = { view: SavedView; views: Views; onOpen: () => void; onSaid: (text: string) => void };
+
+function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
+  const [mode, setMode] = useState<'show' | 'rename' | 'delete'>('show');
+  const { change, remove } = views;
+  const href = `/batches${view.query ? `?${view.query}` : ''}`;
+  // In place, as the explorer's own changes are (history entry, no reload); a new tab or window is the link's.
+  const open = (e: MouseEvent<HTMLAnchorElement>) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    window.history.pushState(null, '', href);
+    onOpen();
+  };
+  const mine = (variables: unknown) => variables === view.id || (variables as { id?: string } | undefined)?.id === view.id;
+  const problem = change.isError && mine(change.variables) ? change.error : remove.isError && mine(remove.variables) ? remove.error : null;
+
+  return (
+    <li className={styles.row}>
+      {mode === 'rename' ? (
+        <RenameForm view={view} views={views} onDone={() => setMode('show')} onSaid={onSaid} />
+      ) : (
+        <>
+          <a href={href} onClick={open} className={styles.name}>
+            {view.name}
+          </a>
+          {view.isDefault && <span className={styles.badge}>Default</span>}
+          <span className={styles.actions}>
+            <button
+              type="button"
+              className="button"
+              aria-label={`${view.isDefault ? 'Unset default' : 'Make default'}: ${view.name}`}
+              disabled={change.isPending}
+              onClick={() => change.mutate({ id: view.id, isDefault: !view.isDefault }, { onSuccess: (v) => onSaid(v.isDefault ? `“${v.name}” now opens by default.` : `No view opens by default now.`) })}
+            >
+              {view.isDefault ? 'Unset default' : 'Make default'}
+            </button>
+            <button type="button" className="button" aria-label={`Rename: ${view.name}`}
+              onClick={() => {
+                change.reset();
+                setMode('rename');
+              }}
+            >
+              Rename
+            </button>
+            {mode === 'delete' ? (
+              <span role="group" aria-label={`Delete ${view.name}?`} className={styles.confirm}>
+                Delete for everyone?
+                <button type="button" className="button" disabled={remove.isPending} onClick={() => remove.mutate(view.id, { onSuccess: () => onSaid(`Deleted “${view.name}”.`) })}>
+                  Delete
+                </button>
+                <button type="button" className="button" onClick={() => setMode('show')}>
+                  Keep
+                </button>
+              </span>
+            ) : (
+              <button type="button" className="button" aria-label={`Delete: ${view.name}`} onClick={() => setMode('delete')}>
+                Delete
+              </button>
+            )}
+          </span>
+        </>
+      )}
+      {problem && mode !== 'rename' && (
+        <p role="alert" className={styles.problem}>
+          {withoutField(problem.detail)}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function RenameForm({ view, views, onDone, onSaid }: { view: SavedView; views: Views; onDone: () => void; onSaid: (text: string) => void }) {
+  const [name, setName] = useState(view.name);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.select(), []);
+  const { change } = views;
+  const error = change.isError && change.variables?.id === view.id ? change.error : null;
+  return (
+    <form
+      className={styles.rename}
+      aria-label={`Rename ${view.name}`}
+      onKeyDown={(e) => e.key === 'Escape' && onDone()}
+      onSubmit={(e) => {
+        e.preventDefault();
+        change.mutate({ id: view.id, name }, { onSuccess: (v) => (onDone(), onSaid(`Renamed to “${v.name}”.`)) });
+      }}
+    >
+      <label className={styles.field}>
+        New name
+        <input ref={input} value={name} maxLength={MAX_VIEW_NAME} aria-invalid={!!error} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <button type="submit" className="button" disabled={name.trim() === '' || change.isPending}>
+        Save
+      </button>
+      <button type="button" className="button" onClick={onDone}>
+        Cancel
+      </button>
+      {error && (
+        <p role="alert" className={styles.problem}>
+          Not renamed: {withoutField(error.detail)}
+        </p>
+      )}
+    </form>
+  );
+}

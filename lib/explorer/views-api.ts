@@ -1,0 +1,43 @@
+import { SavedViewListSchema, SavedViewSchema, type SavedView, type ViewChange } from '../contract/views';
+import { ApiFailure } from './api-failure';
+
+const PATH = '/api/settings/views';
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+const unreachable = () => new ApiFailure(0, 'The dashboard server could not be reached.', null);
+const unreadable = () => new ApiFailure(0, 'The dashboard server sent saved views that could not be read.', null);
+
+async function call(path: string, init: RequestInit): Promise<Response> {
+  const response = await fetch(path, init).catch((error: unknown) => {
+    throw init.signal?.aborted ? error : unreachable();
+  });
+  if (!response.ok) throw await ApiFailure.of(response);
+  return response;
+}
+
+async function viewOf(response: Response): Promise<SavedView> {
+  const parsed = SavedViewSchema.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) throw unreadable();
+  return parsed.data;
+}
+
+/** The organisation's saved views, by name. */
+export async function fetchViews(signal?: AbortSignal): Promise<SavedView[]> {
+  const response = await call(PATH, { signal, headers: { accept: 'application/json' } });
+  const parsed = SavedViewListSchema.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) throw unreadable();
+  return parsed.data.views;
+}
+
+/** Names `query` (the explorer's query string) for the whole organisation; 409 when the name is taken. */
+export async function createView(name: string, query: string): Promise<SavedView> {
+  return viewOf(await call(PATH, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, query }) }));
+}
+
+export async function changeView(id: string, change: ViewChange): Promise<SavedView> {
+  return viewOf(await call(`${PATH}/${encodeURIComponent(id)}`, { method: 'PATCH', headers: JSON_HEADERS, body: JSON.stringify(change) }));
+}
+
+export async function deleteView(id: string): Promise<void> {
+  await call(`${PATH}/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
