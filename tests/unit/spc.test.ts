@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch } from '@/lib/contract';
 import { NO_CROP, toRow, type Row } from '@/lib/explorer/rows';
-import { controlChart, controlCharts, limitsOf } from '@/lib/explorer/spc';
+import { controlChart, controlCharts, drawnLine, limitsOf } from '@/lib/explorer/spc';
 import { formatUtcDate } from '@/lib/utc-date';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -91,5 +91,15 @@ describe('individuals (I-MR) control chart', () => {
     const charts = controlCharts([...rows.slice(0, 3), missing, ...rows.slice(4)], 'germination', null);
     expect(charts.map((c) => [c.crop, c.points.length])).toEqual([['Tomato', 20], ['Basil', 1], [NO_CROP, 1]]);
     expect(charts[0]!.baseline.used).toBe(19);
+  });
+});
+
+describe('the line drawn', () => {
+  it('keeps every batch up to twice the buckets, else the lowest and highest of each bucket in order', () => {
+    const few = controlChart('Tomato', rowsOf([1, 2, 3, 4]), 'germination', null).points;
+    expect(drawnLine(few, 2).map((p) => p.i)).toEqual([0, 1, 2, 3]);
+    const many = controlChart('Tomato', rowsOf([5, 1, 9, 3, 3, 3, 7, 2, 8, 4]), 'germination', null).points;
+    // Buckets of 10 / 3 batches: [0, 3) → 1 at 1, 9 at 2; [3, 6) → all 3: one point; [6, 10) → 2 at 7, 8 at 8.
+    expect(drawnLine(many, 3)).toEqual([{ i: 1, value: 1 }, { i: 2, value: 9 }, { i: 3, value: 3 }, { i: 7, value: 2 }, { i: 8, value: 8 }]);
   });
 });
