@@ -1,7 +1,9 @@
 'use client';
 
 import { memo, useMemo, useState, type MouseEvent } from 'react';
-import { CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, XAxis, YAxis, usePlotArea, useXAxisScale, useYAxisScale } from 'recharts';
+import {
+  CartesianGrid, ComposedChart, DefaultZIndexes, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, XAxis, YAxis, ZIndexLayer, usePlotArea, useXAxisScale, useYAxisScale,
+} from 'recharts';
 import type { Zone } from '@/lib/explorer/date-range';
 import { formatValue, METRIC_INFO, type Metric } from '@/lib/explorer/metrics';
 import type { Row } from '@/lib/explorer/rows';
@@ -59,15 +61,20 @@ function Marks({ points, metric, zone, onOpen }: { points: readonly SpcPoint[]; 
   };
   const shown = hover === null ? null : points[hover];
   const hx = hover === null ? 0 : x(hover)!, hy = shown ? y(shown.value)! : 0;
-  const tipLeft = hx + 250 > area.x + area.width ? hx - 250 : hx + 10;
+  const tipLeft = hx + 290 > area.x + area.width ? hx - 290 : hx + 12;
+  // Above the line (recharts draws its layers in zIndex order, whatever the order of the children).
   return (
-    <g>
+    <ZIndexLayer zIndex={DefaultZIndexes.scatter}>
       <path d={paths.run} fill="var(--card)" stroke="var(--danger)" strokeWidth={1.5} />
       <path d={paths.beyond} fill="var(--danger)" stroke="var(--card)" strokeWidth={0.75} />
       <rect
         x={area.x} y={area.y} width={area.width} height={area.height} fill="transparent"
         style={{ cursor: hover === null ? 'default' : 'pointer' }}
-        onMouseMove={(e) => setHover(nearest(e))}
+        onMouseMove={(e) => {
+          // Ours alone: the chart's own pointer tracking would redraw the line on every move (tens of ms).
+          e.stopPropagation();
+          setHover(nearest(e));
+        }}
         onMouseLeave={() => setHover(null)}
         onClick={(e) => {
           const i = nearest(e);
@@ -77,7 +84,7 @@ function Marks({ points, metric, zone, onOpen }: { points: readonly SpcPoint[]; 
       {shown && (
         <>
           <circle cx={hx} cy={hy} r={7} fill="none" stroke="var(--fg)" strokeWidth={1.5} pointerEvents="none" />
-          <foreignObject x={tipLeft} y={Math.max(area.y, hy - 70)} width={240} height={90} pointerEvents="none">
+          <foreignObject x={tipLeft} y={Math.max(area.y, hy - 70)} width={280} height={90} pointerEvents="none">
             <div className={styles.tip}>
               <strong>{shown.row.batch.batch_name}</strong>
               <br />
@@ -88,14 +95,14 @@ function Marks({ points, metric, zone, onOpen }: { points: readonly SpcPoint[]; 
           </foreignObject>
         </>
       )}
-    </g>
+    </ZIndexLayer>
   );
 }
 
 /** The individuals chart of one crop: the batches in time order, centre, limits and the baseline span. */
 function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
   const { points, limits, baseline } = chart;
-  const line = useMemo(() => drawnLine(points), [points]);
+  const line = useMemo(() => drawnLine(points, 400), [points]);
   const [lo, hi] = useMemo(() => {
     let min = Infinity, max = -Infinity;
     for (const p of points) [min, max] = [Math.min(min, p.value), Math.max(max, p.value)];
@@ -109,7 +116,7 @@ function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
   const label = (name: string, v: number) => `${name} ${v.toFixed(1)}`;
   return (
     <ResponsiveContainer width="100%" height={300}>
-      <ComposedChart data={line} margin={{ top: 12, right: 72, bottom: 4, left: 0 }}>
+      <ComposedChart data={line} margin={{ top: 12, right: 90, bottom: 4, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
         <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} tickFormatter={(i: number) => (points[i] ? day.format(points[i].row.time) : '')} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} />
         <YAxis domain={[lo, hi]} unit={unit === '%' ? '%' : ''} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} allowDataOverflow />
@@ -123,7 +130,7 @@ function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
             <ReferenceLine y={limits.lcl} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: label('LCL', limits.lcl), fill: 'var(--danger)', position: 'right', fontSize: 12 }} />
           </>
         )}
-        <Line dataKey="value" stroke={colour} strokeWidth={1.25} dot={line.length <= 120 ? { r: 2, fill: colour } : false} isAnimationActive={false} />
+        <Line dataKey="value" stroke={colour} strokeWidth={1.25} dot={line.length <= 120 ? { r: 2, fill: colour } : false} activeDot={false} isAnimationActive={false} />
         <Marks points={points} metric={metric} zone={zone} onOpen={onOpen} />
       </ComposedChart>
     </ResponsiveContainer>
