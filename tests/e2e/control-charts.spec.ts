@@ -18,6 +18,7 @@ function outOfControl(batches: readonly ApiBatch[], crop: string) {
   const out = new Set<number>();
   points.forEach((p, i) => (p.v > ucl || p.v < lcl) && out.add(i));
   const beyond = out.size;
+  const firstBeyond = points[Math.min(...out)]!.name;
   for (let i = 0; i < points.length; ) {
     const side = Math.sign(points[i]!.v - centre);
     let j = i;
@@ -26,12 +27,12 @@ function outOfControl(batches: readonly ApiBatch[], crop: string) {
     i = j + 1;
   }
   const first = Math.min(...out);
-  return { total: points.length, count: out.size, beyond, firstName: points[first]!.name };
+  return { total: points.length, count: out.size, beyond, firstName: points[first]!.name, firstBeyond };
 }
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
-test('a control chart counts the drifting crop out of control as the rules do; its table opens a batch by keyboard', async ({ page, context }) => {
+test('a control chart counts the drifting crop out of control as the rules do; a click on a mark, or its table by keyboard, opens a batch', async ({ page, context }) => {
   const { batches } = await walkApi(await signIn(DRIFT));
   const tomato = outOfControl(batches, 'Tomato');
   // The organisation was made to drift: both rules must find something for this to test anything.
@@ -52,6 +53,16 @@ test('a control chart counts the drifting crop out of control as the rules do; i
   );
   // Lettuce and Basil did not shift: whatever they show, the sum over crops is stated too.
   await expect(page.getByText(/^Out of control per crop \(Germination\): [\d,]+ batches in all$/)).toBeVisible();
+
+  // A click on a mark opens its batch: the first diamond (beyond the limits) is drawn first, `M x,y-5 …`.
+  const marks = figure.locator('svg.recharts-surface path[fill="var(--danger)"]');
+  const [x, y] = (await marks.getAttribute('d'))!.slice(1).split(/[L,]/).map(Number) as [number, number];
+  await figure.locator('svg.recharts-surface').scrollIntoViewIfNeeded();
+  const svg = (await figure.locator('svg.recharts-surface').boundingBox())!;
+  await page.mouse.click(svg.x + x, svg.y + y + 5);
+  await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(tomato.firstBeyond);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
 
   // Show as table by keyboard: from the crop select, Tab passes the baseline's radio group to the toggle.
   await crop.focus();
