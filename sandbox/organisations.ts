@@ -1,6 +1,7 @@
 import type { Batch } from '../lib/contract';
 import { DEMO_CREDENTIALS } from '../lib/demo-credentials';
 import type { SandboxConfig } from './config';
+import { driftBatches } from './data/drift';
 import { EDGE_CASE_BATCHES } from './data/edge-cases';
 import { generateBatches } from './data/generate';
 
@@ -22,6 +23,8 @@ export type OrganisationSeed = { id: string; name: string; clientId: string; cli
 export { DEMO_CREDENTIALS };
 export const OTHER_CREDENTIALS = { clientId: 'other-client', clientSecret: 'other-secret' } as const;
 export const EDGE_CREDENTIALS = { clientId: 'edge-client', clientSecret: 'edge-secret' } as const;
+/** A process that drifts: Tomato's germination shifts down after its first 100 batches (see data/drift.ts). */
+export const DRIFT_CREDENTIALS = { clientId: 'drift-client', clientSecret: 'drift-secret' } as const;
 /** Exercises form encoding: every character that URL encoding can get wrong. */
 export const SPECIAL_CREDENTIALS = { clientId: 'spécial+client/=&%', clientSecret: 's3cr=t+/&% é☃?#' } as const;
 
@@ -68,5 +71,6 @@ export function buildOrganisations(config: SandboxConfig): Organisation[] {
     generated({ id: 'org-other', name: 'Hillside Growers', ...OTHER_CREDENTIALS }, Math.min(400, Math.max(40, Math.round(config.batches / 8))), 'hillside-growers.example', ['p.dubois', 's.berg']),
     generated({ id: 'org-special', name: 'Spécial & Co', ...SPECIAL_CREDENTIALS }, 60, 'special.example', ['zoë']),
     organisationOf({ id: 'org-edge', name: 'Edge cases', ...EDGE_CREDENTIALS }, EDGE_CASE_BATCHES.map((b) => ({ ...b }))),
+    organisationOf({ id: 'org-drift', name: 'Drift Nursery', ...DRIFT_CREDENTIALS }, driftBatches(anchorMs)),
   ];
 }

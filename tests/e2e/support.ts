@@ -6,6 +6,8 @@ export const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT ?? 3510}`;
 export const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
 /** The sandbox's organisation of 22 hand-made edge cases. */
 export const EDGE = { clientId: 'edge-client', clientSecret: 'edge-secret' };
+/** The sandbox's organisation whose Tomato germination drifts down after its first 100 batches. */
+export const DRIFT = { clientId: 'drift-client', clientSecret: 'drift-secret' };
 
 /** Signs in through the form, starting from `path` (sign-in sends the person back there). */
 export async function openSignedIn(page: Page, path: string, credentials = EDGE) {

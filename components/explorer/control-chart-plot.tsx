@@ -1,0 +1,140 @@
+'use client';
+
+import { memo, useMemo, useState, type MouseEvent } from 'react';
+import {
+  CartesianGrid, ComposedChart, DefaultZIndexes, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, XAxis, YAxis, ZIndexLayer, usePlotArea, useXAxisScale, useYAxisScale,
+} from 'recharts';
+import type { Zone } from '@/lib/explorer/date-range';
+import { formatValue, METRIC_INFO, type Metric } from '@/lib/explorer/metrics';
+import type { Row } from '@/lib/explorer/rows';
+import { drawnLine, type ControlChart, type SpcPoint } from '@/lib/explorer/spc';
+import { fmtDate } from './format';
+import styles from './control-charts.module.css';
+
+type Props = { chart: ControlChart; metric: Metric; zone: Zone; colour: string; onOpen: (row: Row) => void };
+
+/** How near (px) the pointer must come to a batch for a hover or a click to find it. */
+const REACH = 12;
+
+/** A diamond (beyond the limits) and a ring (in a run) as path commands: thousands of marks in one element. */
+const diamond = (x: number, y: number, r = 5) => `M${x},${y - r}L${x + r},${y}L${x},${y + r}L${x - r},${y}Z`;
+const ring = (x: number, y: number, r = 3.5) => `M${x - r},${y}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
+
+export const ruleOf = (p: SpcPoint) =>
+  p.beyond && p.run ? 'Beyond the limits, in a run of 8+' : p.beyond ? 'Beyond the limits' : p.run ? 'In a run of 8+' : 'In control';
+
+/**
+ * Every out-of-control batch as its own mark (the line between them may be thinned, see drawnLine), and the
+ * pointer: the batch nearest to it within REACH px is named in a tooltip and opened by a click.
+ */
+function Marks({ points, metric, zone, onOpen }: { points: readonly SpcPoint[]; metric: Metric; zone: Zone; onOpen: Props['onOpen'] }) {
+  const x = useXAxisScale();
+  const y = useYAxisScale();
+  const area = usePlotArea();
+  const [hover, setHover] = useState<number | null>(null);
+  const paths = useMemo(() => {
+    let beyond = '', run = '';
+    if (!x || !y) return { beyond, run };
+    points.forEach((p, i) => {
+      if (!p.beyond && !p.run) return;
+      const px = x(i)!, py = y(p.value)!;
+      if (p.beyond) beyond += diamond(px, py);
+      else run += ring(px, py);
+    });
+    return { beyond, run };
+  }, [points, x, y]);
+  if (!x || !y || !area || points.length === 0) return null;
+
+  const nearest = (e: MouseEvent<SVGRectElement>): number | null => {
+    const box = e.currentTarget.ownerSVGElement!.getBoundingClientRect();
+    const mx = e.clientX - box.left, my = e.clientY - box.top;
+    const perPx = points.length > 1 ? (points.length - 1) / area.width : 1;
+    const centre = Math.round((mx - area.x) * perPx);
+    const span = Math.ceil(REACH * perPx) + 1;
+    let best: number | null = null, bestD = REACH * REACH;
+    for (let i = Math.max(0, centre - span); i <= Math.min(points.length - 1, centre + span); i++) {
+      const dx = x(i)! - mx, dy = y(points[i]!.value)! - my;
+      const d = dx * dx + dy * dy;
+      if (d <= bestD) [best, bestD] = [i, d];
+    }
+    return best;
+  };
+  const shown = hover === null ? null : points[hover];
+  const hx = hover === null ? 0 : x(hover)!, hy = shown ? y(shown.value)! : 0;
+  const tipLeft = hx + 290 > area.x + area.width ? hx - 290 : hx + 12;
+  // Above the line (recharts draws its layers in zIndex order, whatever the order of the children).
+  return (
+    <ZIndexLayer zIndex={DefaultZIndexes.scatter}>
+      <path d={paths.run} fill="var(--card)" stroke="var(--danger)" strokeWidth={1.5} />
+      <path d={paths.beyond} fill="var(--danger)" stroke="var(--card)" strokeWidth={0.75} />
+      <rect
+        x={area.x} y={area.y} width={area.width} height={area.height} fill="transparent"
+        style={{ cursor: hover === null ? 'default' : 'pointer' }}
+        onMouseMove={(e) => {
+          // Ours alone: the chart's own pointer tracking would redraw the line on every move (tens of ms).
+          e.stopPropagation();
+          setHover(nearest(e));
+        }}
+        onMouseLeave={() => setHover(null)}
+        onClick={(e) => {
+          const i = nearest(e);
+          if (i !== null) onOpen(points[i]!.row);
+        }}
+      />
+      {shown && (
+        <>
+          <circle cx={hx} cy={hy} r={7} fill="none" stroke="var(--fg)" strokeWidth={1.5} pointerEvents="none" />
+          <foreignObject x={tipLeft} y={Math.max(area.y, hy - 70)} width={280} height={90} pointerEvents="none">
+            <div className={styles.tip}>
+              <strong>{shown.row.batch.batch_name}</strong>
+              <br />
+              {fmtDate(shown.row.time, zone)} · {formatValue(metric, shown.value)}
+              <br />
+              {ruleOf(shown)}
+            </div>
+          </foreignObject>
+        </>
+      )}
+    </ZIndexLayer>
+  );
+}
+
+/** The individuals chart of one crop: the batches in time order, centre, limits and the baseline span. */
+function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
+  const { points, limits, baseline } = chart;
+  const line = useMemo(() => drawnLine(points, 400), [points]);
+  const [lo, hi] = useMemo(() => {
+    let min = Infinity, max = -Infinity;
+    for (const p of points) [min, max] = [Math.min(min, p.value), Math.max(max, p.value)];
+    if (limits) [min, max] = [Math.min(min, limits.lcl), Math.max(max, limits.ucl)];
+    const pad = Math.max((max - min) * 0.05, 0.5);
+    const top = METRIC_INFO[metric].rate ? Math.min(100, max + pad) : max + pad;
+    return [Math.max(0, Math.floor(min - pad)), Math.ceil(top)];
+  }, [points, limits, metric]);
+  const day = useMemo(() => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: '2-digit', timeZone: zone }), [zone]);
+  const unit = METRIC_INFO[metric].unit;
+  const label = (name: string, v: number) => `${name} ${v.toFixed(1)}`;
+  return (
+    <ResponsiveContainer width="100%" height={300}>
+      <ComposedChart data={line} margin={{ top: 12, right: 90, bottom: 4, left: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+        <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} tickFormatter={(i: number) => (points[i] ? day.format(points[i].row.time) : '')} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} />
+        <YAxis domain={[lo, hi]} unit={unit === '%' ? '%' : ''} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} allowDataOverflow />
+        {baseline.first >= 0 && (
+          <ReferenceArea x1={baseline.first} x2={Math.max(baseline.last, baseline.first + 0.5)} fill="var(--muted)" fillOpacity={0.14} label={{ value: 'Baseline', fill: 'var(--fg)', position: 'insideTopLeft' }} />
+        )}
+        {limits && (
+          <>
+            <ReferenceLine y={limits.centre} stroke="var(--fg)" label={{ value: label('Centre', limits.centre), fill: 'var(--fg)', position: 'right', fontSize: 12 }} />
+            <ReferenceLine y={limits.ucl} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: label('UCL', limits.ucl), fill: 'var(--danger)', position: 'right', fontSize: 12 }} />
+            <ReferenceLine y={limits.lcl} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: label('LCL', limits.lcl), fill: 'var(--danger)', position: 'right', fontSize: 12 }} />
+          </>
+        )}
+        <Line dataKey="value" stroke={colour} strokeWidth={1.25} dot={line.length <= 120 ? { r: 2, fill: colour } : false} activeDot={false} isAnimationActive={false} />
+        <Marks points={points} metric={metric} zone={zone} onOpen={onOpen} />
+      </ComposedChart>
+    </ResponsiveContainer>
+  );
+}
+
+export default memo(ControlChartPlot);

@@ -1,0 +1,81 @@
+import { expect, test } from '@playwright/test';
+import { signInContext } from './signed-in';
+import { DRIFT, sandbox, signIn, status, walkApi, type ApiBatch } from './support';
+
+/**
+ * The out-of-control batches of `crop`'s germination, worked out here from the API's batches with the rules
+ * of issue 14 §5 (not through lib/explorer/spc.ts, so that this is a check of it): limits at centre ± 3 MR̄ /
+ * 1.128 from the first 20 batches without warnings; beyond them, or in a run of 8+ on one side of the centre.
+ */
+function outOfControl(batches: readonly ApiBatch[], crop: string) {
+  const points = batches
+    .filter((b) => b.crop_type === crop && b.avg_germination_rate !== null)
+    .map((b) => ({ name: String(b.batch_name), v: Number(b.avg_germination_rate), warned: b.warnings === true }));
+  const base = points.filter((p) => !p.warned).slice(0, 20).map((p) => p.v);
+  const centre = base.reduce((s, v) => s + v, 0) / base.length;
+  const sigma = base.slice(1).reduce((s, v, i) => s + Math.abs(v - base[i]!), 0) / (base.length - 1) / 1.128;
+  const ucl = Math.min(100, centre + 3 * sigma), lcl = Math.max(0, centre - 3 * sigma);
+  const out = new Set<number>();
+  points.forEach((p, i) => (p.v > ucl || p.v < lcl) && out.add(i));
+  const beyond = out.size;
+  const firstBeyond = points[Math.min(...out)]!.name;
+  for (let i = 0; i < points.length; ) {
+    const side = Math.sign(points[i]!.v - centre);
+    let j = i;
+    while (side !== 0 && j + 1 < points.length && Math.sign(points[j + 1]!.v - centre) === side) j++;
+    if (side !== 0 && j - i + 1 >= 8) for (let k = i; k <= j; k++) out.add(k);
+    i = j + 1;
+  }
+  const first = Math.min(...out);
+  return { total: points.length, count: out.size, beyond, firstName: points[first]!.name, firstBeyond };
+}
+
+test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
+
+test('a control chart counts the drifting crop out of control as the rules do; a click on a mark, or its table by keyboard, opens a batch', async ({ page, context }) => {
+  const { batches } = await walkApi(await signIn(DRIFT));
+  const tomato = outOfControl(batches, 'Tomato');
+  // The organisation was made to drift: both rules must find something for this to test anything.
+  expect(tomato.beyond).toBeGreaterThan(0);
+  expect(tomato.count).toBeGreaterThan(tomato.beyond);
+
+  await signInContext(context, DRIFT);
+  await page.goto('/batches?tz=UTC');
+  await expect(status(page)).toHaveText(`${batches.length} batches`, { timeout: 20_000 });
+  await page.getByLabel('Metric').selectOption('germination');
+  await page.locator('#charts').scrollIntoViewIfNeeded();
+  const crop = page.getByLabel('Control chart for');
+  await crop.scrollIntoViewIfNeeded();
+  await crop.selectOption('Tomato');
+  const figure = page.getByRole('figure', { name: /^Control chart: Germination rate, Tomato/ });
+  await expect(figure.getByText(/ batches out of control/)).toHaveText(
+    new RegExp(`^${tomato.count} of ${tomato.total} Tomato batches out of control \\(${tomato.beyond} beyond the limits, `),
+  );
+  // Lettuce and Basil did not shift: whatever they show, the sum over crops is stated too.
+  await expect(page.getByText(/^Out of control per crop \(Germination\): [\d,]+ batches in all$/)).toBeVisible();
+
+  // A click on a mark opens its batch: the first diamond (beyond the limits) is drawn first, `M x,y-5 …`.
+  const marks = figure.locator('svg.recharts-surface path[fill="var(--danger)"]');
+  const [x, y] = (await marks.getAttribute('d'))!.slice(1).split(/[L,]/).map(Number) as [number, number];
+  await figure.locator('svg.recharts-surface').scrollIntoViewIfNeeded();
+  const svg = (await figure.locator('svg.recharts-surface').boundingBox())!;
+  await page.mouse.click(svg.x + x, svg.y + y + 5);
+  await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(tomato.firstBeyond);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+
+  // Show as table by keyboard: from the crop select, Tab passes the baseline's radio group to the toggle.
+  await crop.focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  const toggle = figure.getByRole('button', { name: 'Show as table' });
+  await expect(toggle).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Tab');
+  const firstRow = figure.getByRole('row').nth(1).getByRole('button');
+  await expect(firstRow).toBeFocused();
+  await expect(firstRow).toHaveText(tomato.firstName);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(tomato.firstName);
+});
