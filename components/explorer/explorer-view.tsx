@@ -38,6 +38,7 @@ const Charts = dynamic(() => import('./charts'), {
   ssr: false,
   loading: () => <p className={styles.muted}>Loading charts…</p>,
 });
+const UniformityChart = dynamic(() => import('./uniformity-chart'), { ssr: false });
 
 /** The page's layout: range, filters, status, summary, table, charts and the detail dialog. */
 export function ExplorerView() {
@@ -171,6 +172,7 @@ export function ExplorerView() {
               <WhenVisible placeholder={<p className={styles.muted}>Charts appear here when you scroll to them.</p>}>
                 <Charts input={analysis} />
                 {/* CONTROL CHARTS and UNIFORMITY mount here, each its own lazily loaded module like Charts. */}
+                <UniformityChart input={analysis} />
               </WhenVisible>
             ) : (
               <p className={styles.incomplete}>
