@@ -121,7 +121,9 @@ function Tooltip({ density, mark }: { density: Density; mark: Mark }) {
 /** The plot: axes, density cells and points, the quadrant lines and their labels, a tooltip. */
 export function UniformityPlot({ density, colours, target, threshold, onMark }: Props) {
   const [ref, width] = useWidth();
-  const [hover, setHover] = useState<(Mark & { left: number; top: number }) | null>(null);
+  const [hovered, setHover] = useState<(Mark & { left: number; top: number; of: Density }) | null>(null);
+  // A hover belongs to the marks it was over: after a drill-down the same index is another mark, or none.
+  const hover = hovered?.of === density ? hovered : null;
   const w = Math.max(width - M.left - M.right, 10), h = HEIGHT - M.top - M.bottom;
   const xMax = Math.max(density.cvMax, threshold !== null ? threshold * 1.1 : 0);
   const yMin = Math.max(0, Math.floor(Math.min(density.gMin ?? 90, target ?? 100) / 10) * 10 - (target !== null && target <= (density.gMin ?? 100) ? 5 : 0));
@@ -135,7 +137,7 @@ export function UniformityPlot({ density, colours, target, threshold, onMark }: 
     const mark = markOf(e.target);
     if (!mark) return setHover(null);
     const box = ref.current!.getBoundingClientRect();
-    setHover({ ...mark, left: e.clientX - box.left, top: e.clientY - box.top });
+    setHover({ ...mark, left: e.clientX - box.left, top: e.clientY - box.top, of: density });
   };
   const xs = ticks(0, xMax, Math.max(2, Math.floor(w / 70)));
   const ys = ticks(yMin, 100, 6);
