@@ -1,6 +1,6 @@
 'use client';
 
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { targetFor } from '@/lib/contract';
 import { densityMarks, MIXED } from '@/lib/explorer/density';
 import { formatBins, parseBins, withBin } from '@/lib/explorer/drill';
@@ -12,6 +12,7 @@ import { UniformityPlot, type Mark } from './uniformity-plot';
 import styles from './explorer.module.css';
 import own from './uniformity.module.css';
 
+const EMPTY = densityMarks([]);
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 /**
@@ -21,8 +22,14 @@ const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString(
  */
 function UniformityChart({ input }: { input: AnalysisInput }) {
   const { rows, targets, colours, completeness, zone, drill, openBatch, view } = input;
-  // Once per change of rows (not per render, nor per change of targets): the costly part with 100,000 batches.
-  const density = useMemo(() => densityMarks(rows), [rows]);
+  // Drawn a task after the other charts mount (they arrive in the same commit), so that no single task carries
+  // both; then once per change of rows (not per render, nor per change of targets).
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setReady(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
+  const density = useMemo(() => (ready ? densityMarks(rows) : EMPTY), [rows, ready]);
   const crops = useMemo(() => {
     const seen = new Set<string>();
     for (const p of density.points) seen.add(p.crop);
@@ -55,7 +62,9 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
           Germination vs uniformity: germination rate against CV of seedling size
           {completeness.missing.length > 0 && <span className={styles.incompleteTag}> · Incomplete</span>}
         </figcaption>
-        {density.drawn === 0 ? (
+        {!ready ? (
+          <p className={styles.chartEmpty}>Drawing…</p>
+        ) : density.drawn === 0 ? (
           <p className={styles.chartEmpty}>No batch here has both a germination rate and a CV recorded.</p>
         ) : asTable ? (
           <UniformityTable density={density} onMark={onMark} />

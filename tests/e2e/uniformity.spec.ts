@@ -115,7 +115,9 @@ test('100,000 batches: the chart draws at most about 2,000 marks', async ({ brow
     const caption = await chart.getByText(/drawn as points/).textContent();
     const longTasks = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
     // Figures for the report, not assertions (numbers belong in bench/).
-    test.info().annotations.push({ type: 'figures', description: `${marks} marks; ${caption}; long tasks while drawing: ${longTasks.map((d) => Math.round(d)).join(', ') || 'none'} ms` });
+    const figures = `${marks} marks; ${caption}; long tasks while drawing: ${longTasks.map((d) => Math.round(d)).join(', ') || 'none'} ms`;
+    test.info().annotations.push({ type: 'figures', description: figures });
+    console.log(`uniformity at ${total}: ${figures}`);
     await context.close();
   } finally {
     await app.stop();
