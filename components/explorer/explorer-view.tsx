@@ -46,6 +46,7 @@ const Charts = dynamic(() => import('./charts'), {
   loading: () => <p className={styles.muted}>Loading charts…</p>,
 });
 const ControlCharts = dynamic(() => import('./control-charts'), { ssr: false, loading: () => <p className={styles.muted}>Loading control charts…</p> });
+const UniformityChart = dynamic(() => import('./uniformity-chart'), { ssr: false });
 
 /** The page's layout: range, filters, status, summary, table, charts and the detail dialog. */
 export function ExplorerView() {
@@ -182,8 +183,8 @@ export function ExplorerView() {
             (complete || error ? (
               <WhenVisible placeholder={<p className={styles.muted}>Charts appear here when you scroll to them.</p>}>
                 <Charts input={analysis} />
-                {/* CONTROL CHARTS and UNIFORMITY mount here, each its own lazily loaded module like Charts. */}
                 <ControlCharts input={analysis} />
+                <UniformityChart input={analysis} />
               </WhenVisible>
             ) : (
               <p className={styles.incomplete}>

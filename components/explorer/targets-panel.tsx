@@ -18,16 +18,18 @@ type Props = {
   onClose: () => void;
 };
 
-const METRICS: { metric: TargetMetric; word: string }[] = [
-  { metric: 'germination', word: 'germination' },
-  { metric: 'usable', word: 'usable' },
+/** Each column: its field, and what its input is called (`General CV threshold (%)`, `Lettuce usable target (%)`). */
+const METRICS: { metric: TargetMetric; label: string }[] = [
+  { metric: 'germination', label: 'germination target' },
+  { metric: 'usable', label: 'usable target' },
+  { metric: 'cv', label: 'CV threshold' },
 ];
 
 const pct = (v: number | null) => (v === null ? 'none' : `${v} %`);
 
 /**
- * The organisation's QA targets: a general pair and one pair per crop, an empty crop target falling back to the
- * general one. Edits apply at once (and travel in the link) and become everyone's when saved.
+ * The organisation's QA targets: general germination and usable targets and a CV threshold, and the same per
+ * crop, an empty crop field falling back to the general one. Edits apply at once (and travel in the link) and become everyone's when saved.
  */
 export function TargetsPanel({ crops, zone, t, onClose }: Props) {
   const { targets, saved } = t;
@@ -43,7 +45,7 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
     t.change((now) => ({ ...now, general: { ...now.general, [metric]: value } }));
   const setCrop = (crop: string, metric: TargetMetric, value: number | null) =>
     t.change((now) => {
-      const pair: TargetPair = { germination: null, usable: null, ...now.crops[crop], [metric]: value };
+      const pair: TargetPair = { germination: null, usable: null, cv: null, ...now.crops[crop], [metric]: value };
       return { ...now, crops: { ...now.crops, [crop]: pair } };
     });
   const applyLegal = () => {
@@ -82,15 +84,16 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
             <th scope="col">Crop</th>
             <th scope="col">Germination target (%)</th>
             <th scope="col">Usable-seedling target (%)</th>
+            <th scope="col">CV threshold (%): above it, too uneven</th>
             <th scope="col">Legal minimum germination</th>
           </tr>
         </thead>
         <tbody>
           <tr>
             <th scope="row">General (every crop without its own)</th>
-            {METRICS.map(({ metric, word }) => (
+            {METRICS.map(({ metric, label }) => (
               <td key={metric}>
-                <TargetInput label={`General ${word} target (%)`} value={targets.general[metric]} fallback="none" onChange={(v) => setGeneral(metric, v)} />
+                <TargetInput label={`General ${label} (%)`} value={targets.general[metric]} fallback="none" onChange={(v) => setGeneral(metric, v)} />
               </td>
             ))}
             <td />
@@ -103,10 +106,10 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
                   {crop}
                   {!inRange && <span className={styles.note}> (not in this range)</span>}
                 </th>
-                {METRICS.map(({ metric, word }) => (
+                {METRICS.map(({ metric, label }) => (
                   <td key={metric}>
                     <TargetInput
-                      label={`${crop} ${word} target (%)`}
+                      label={`${crop} ${label} (%)`}
                       value={targets.crops[crop]?.[metric] ?? null}
                       fallback={`${pct(targets.general[metric])} (general)`}
                       onChange={(v) => setCrop(crop, metric, v)}

@@ -1,12 +1,15 @@
 import { z } from '../zod';
 
 /**
- * An organisation's QA targets: a general germination and usable-seedling target, and per crop either of
- * them overriding the general one. A batch is judged against its own crop's target (an empty crop target
- * falls back to the general one; a batch with no crop recorded is judged by the general one).
+ * An organisation's QA targets: a general germination and usable-seedling target and a CV threshold, and per
+ * crop any of them overriding the general one. A batch is judged against its own crop's target (an empty crop
+ * target falls back to the general one; a batch with no crop recorded is judged by the general one). Rates
+ * are floors (a batch below is short); the CV threshold is a ceiling (a batch above it is too uneven).
  */
-export const TARGET_METRICS = ['germination', 'usable'] as const;
+export const TARGET_METRICS = ['germination', 'usable', 'cv'] as const;
 export type TargetMetric = (typeof TARGET_METRICS)[number];
+/** The targets a rate is held to from below ("below target"); the CV threshold is judged from above. */
+export type RateTargetMetric = Exclude<TargetMetric, 'cv'>;
 
 /** The longest crop name a target can be kept for (the service does not bound crop_type; our settings do). */
 export const MAX_CROP_NAME = 100;
@@ -19,9 +22,12 @@ const Percent = z
   .max(100, 'must be from 0 to 100')
   .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'must have at most two decimals');
 
-/** Germination and usable targets in percent; null: no target of its own. */
+/**
+ * Germination and usable targets and the CV threshold, in percent; null: none of its own. Settings saved
+ * before the CV threshold existed have no `cv`, and read as none.
+ */
 export const TargetPairSchema = z
-  .object({ germination: Percent.nullable().default(null), usable: Percent.nullable().default(null) })
+  .object({ germination: Percent.nullable().default(null), usable: Percent.nullable().default(null), cv: Percent.nullable().default(null) })
   .strict();
 export type TargetPair = z.infer<typeof TargetPairSchema>;
 
@@ -74,8 +80,8 @@ export const TargetSaveSchema = z
   .strict();
 export type TargetSave = z.infer<typeof TargetSaveSchema>;
 
-/** Before an organisation saves any: 90 % germination for every crop (the dashboard's old single target), no usable target. */
-export const DEFAULT_TARGETS: Targets = { general: { germination: 90, usable: null }, crops: {} };
+/** Before an organisation saves any: 90 % germination for every crop (the dashboard's old single target), no usable target, no CV threshold. */
+export const DEFAULT_TARGETS: Targets = { general: { germination: 90, usable: null, cv: null }, crops: {} };
 
 /** The target a batch of `crop` (null: no crop recorded) is judged against, or null when there is none. */
 export function targetFor(targets: Targets, crop: string | null, metric: TargetMetric): number | null {
@@ -89,11 +95,13 @@ export function targetFor(targets: Targets, crop: string | null, metric: TargetM
 /** The same targets without crops that set nothing of their own, with crops in a stable order (to compare two sets). */
 export function normalTargets(targets: Targets): Targets {
   const crops: Targets['crops'] = {};
+  // `?? null`: a pair built before the CV threshold existed (an old draft in memory) has no `cv` at all.
+  const pair = (p: TargetPair): TargetPair => ({ germination: p.germination, usable: p.usable, cv: p.cv ?? null });
   for (const name of Object.keys(targets.crops).sort()) {
-    const pair = targets.crops[name]!;
-    if (pair.germination !== null || pair.usable !== null) crops[name] = { germination: pair.germination, usable: pair.usable };
+    const own = pair(targets.crops[name]!);
+    if (own.germination !== null || own.usable !== null || own.cv !== null) crops[name] = own;
   }
-  return { general: { germination: targets.general.germination, usable: targets.general.usable }, crops };
+  return { general: pair(targets.general), crops };
 }
 
 export function sameTargets(a: Targets, b: Targets): boolean {
@@ -102,9 +110,11 @@ export function sameTargets(a: Targets, b: Targets): boolean {
 
 /*
  * Targets in a URL (`targets=`), when a link must carry judgments that differ from the saved ones:
- * `*:90/85;Lettuce:80/;Pepper:55/` — entries joined by `;`, each `name:germination/usable` with either number
- * empty for "none", `*` for the general pair. Crop names are percent-encoded (including `*`), so no name can
- * be taken for a separator or for the general pair.
+ * `*:90/85;Lettuce:80/;Pepper:55//12` — entries joined by `;`, each `name:germination/usable` or
+ * `name:germination/usable/cv` with any number empty for "none", `*` for the general pair. The CV field is
+ * written only when a CV threshold is set, so links from before it existed read (and are written) as they
+ * were. Crop names are percent-encoded (including `*`), so no name can be taken for a separator or for the
+ * general pair.
  */
 const GENERAL = '*';
 const encodeName = (name: string) => encodeURIComponent(name).replace(/\*/g, '%2A');
@@ -112,11 +122,11 @@ const num = (v: number | null) => (v === null ? '' : String(v));
 
 export function formatTargetsParam(targets: Targets): string {
   const t = normalTargets(targets);
-  const entry = (name: string, p: TargetPair) => `${name}:${num(p.germination)}/${num(p.usable)}`;
+  const entry = (name: string, p: TargetPair) => `${name}:${num(p.germination)}/${num(p.usable)}${p.cv === null ? '' : `/${num(p.cv)}`}`;
   return [entry(GENERAL, t.general), ...Object.entries(t.crops).map(([name, p]) => entry(encodeName(name), p))].join(';');
 }
 
-const ENTRY = /^([^:;]+):([0-9.]*)\/([0-9.]*)$/;
+const ENTRY = /^([^:;]+):([0-9.]*)\/([0-9.]*)(?:\/([0-9.]*))?$/;
 
 /** Reads `targets=`; null when the text is not a target set (a link mangled in transit): the saved targets apply. */
 export function parseTargetsParam(text: string): Targets | null {
@@ -126,8 +136,8 @@ export function parseTargetsParam(text: string): Targets | null {
   for (const part of text.split(';')) {
     const m = ENTRY.exec(part);
     if (!m) return null;
-    const value = (s: string) => (s === '' ? null : Number(s));
-    const pair = { germination: value(m[2]!), usable: value(m[3]!) };
+    const value = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));
+    const pair = { germination: value(m[2]), usable: value(m[3]), cv: value(m[4]) };
     if (m[1] === GENERAL) general = pair;
     else {
       let name: string;

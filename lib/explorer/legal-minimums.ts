@@ -48,7 +48,7 @@ export function legalMinimum(crop: string): { name: string; germination: number 
 
 /**
  * `targets` with each listed crop's germination target set to its legal minimum; the crops without a standard,
- * the usable targets and the general targets are left as they are.
+ * the usable targets, the CV thresholds and the general targets are left as they are.
  */
 export function withLegalMinimums(targets: Targets, crops: readonly string[]): { targets: Targets; applied: string[]; unlisted: string[] } {
   const next: Targets = { general: { ...targets.general }, crops: { ...targets.crops } };
@@ -60,7 +60,8 @@ export function withLegalMinimums(targets: Targets, crops: readonly string[]): {
       unlisted.push(crop);
       continue;
     }
-    next.crops[crop] = { germination: standard.germination, usable: next.crops[crop]?.usable ?? null };
+    const own = next.crops[crop];
+    next.crops[crop] = { germination: standard.germination, usable: own?.usable ?? null, cv: own?.cv ?? null };
     applied.push(crop);
   }
   return { targets: next, applied, unlisted };

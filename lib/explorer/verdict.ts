@@ -1,14 +1,14 @@
-import { targetFor, type TargetMetric, type Targets } from '../contract/targets';
+import { targetFor, type RateTargetMetric, type Targets } from '../contract/targets';
 import type { Row } from './rows';
 
 const percent = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
-const NAMES: Record<TargetMetric, string> = { germination: 'germination', usable: 'usable-seedling' };
+const NAMES: Record<RateTargetMetric, string> = { germination: 'germination', usable: 'usable-seedling' };
 
 /**
  * One batch against its own crop's target, in the words an agronomist would use:
  * `Below the Lettuce germination target of 80 %`, `Meets …`, `No germination target set`.
  */
-export function verdict(row: Row, targets: Targets, metric: TargetMetric): { text: string; below: boolean; target: number | null } {
+export function verdict(row: Row, targets: Targets, metric: RateTargetMetric): { text: string; below: boolean; target: number | null } {
   const crop = row.batch.crop_type;
   const target = targetFor(targets, crop, metric);
   const name = NAMES[metric];

@@ -9,7 +9,7 @@ import { startApp } from './app-instance';
 import { APP_URL, api, signIn } from './support';
 
 const PATH = '/api/settings/targets';
-const LETTUCE: Targets = { general: { germination: 85, usable: 70 }, crops: { Lettuce: { germination: 80, usable: null } } };
+const LETTUCE: Targets = { general: { germination: 85, usable: 70, cv: null }, crops: { Lettuce: { germination: 80, usable: null, cv: null } } };
 
 /** A save as the dashboard's own page sends it (same origin), unless `headers` say otherwise. */
 const put = (cookie: string, json: unknown, headers: Record<string, string> = { origin: APP_URL }) => api(PATH, { method: 'PUT', cookie, json, headers });
@@ -81,16 +81,16 @@ test('a save from another site is refused with 403 (Origin, then Sec-Fetch-Site)
 test.describe('bad bodies are refused naming the field, never a 5xx', () => {
   const long = 'L'.repeat(MAX_CROP_NAME + 1);
   const cases: [string, unknown, number, string | RegExp][] = [
-    ['a target above 100', { targets: { ...LETTUCE, crops: { Lettuce: { germination: 101, usable: null } } } }, 422, 'targets.crops.Lettuce.germination: must be from 0 to 100'],
-    ['a negative general target', { targets: { ...LETTUCE, general: { germination: -1, usable: null } } }, 422, 'targets.general.germination: must be from 0 to 100'],
-    ['three decimals', { targets: { ...LETTUCE, general: { germination: 90.125, usable: null } } }, 422, 'targets.general.germination: must have at most two decimals'],
-    ['a string for a number', { targets: { ...LETTUCE, general: { germination: '90', usable: null } } }, 422, 'targets.general.germination: must be a number from 0 to 100'],
+    ['a target above 100', { targets: { ...LETTUCE, crops: { Lettuce: { germination: 101, usable: null, cv: null } } } }, 422, 'targets.crops.Lettuce.germination: must be from 0 to 100'],
+    ['a negative general target', { targets: { ...LETTUCE, general: { germination: -1, usable: null, cv: null } } }, 422, 'targets.general.germination: must be from 0 to 100'],
+    ['three decimals', { targets: { ...LETTUCE, general: { germination: 90.125, usable: null, cv: null } } }, 422, 'targets.general.germination: must have at most two decimals'],
+    ['a string for a number', { targets: { ...LETTUCE, general: { germination: '90', usable: null, cv: null } } }, 422, 'targets.general.germination: must be a number from 0 to 100'],
     ['an unknown key in a pair', { targets: { ...LETTUCE, general: { germination: 90, usable: null, yield: 3 } } }, 422, 'targets.general.yield: unknown parameter'],
     ['an unknown key at the top', { targets: LETTUCE, clientId: 'other-client' }, 422, 'clientId: unknown parameter'],
     ['no targets', { expectedUpdatedAt: null }, 422, /^targets: /],
     ['an expectedUpdatedAt that is no time', { targets: LETTUCE, expectedUpdatedAt: 'yesterday' }, 422, /^expectedUpdatedAt: must be the updatedAt/],
-    ['a crop name over 100 characters', { targets: { ...LETTUCE, crops: { [long]: { germination: 1, usable: null } } } }, 422, `targets.crops.${long}: a crop name must be at most 100 characters`],
-    ['a name of 5000 characters, echoed in part', { targets: { ...LETTUCE, crops: { ['L'.repeat(5000)]: { germination: 1, usable: null } } } }, 422, /^targets\.crops\.L{146}…: a crop name must be at most 100 characters$/],
+    ['a crop name over 100 characters', { targets: { ...LETTUCE, crops: { [long]: { germination: 1, usable: null, cv: null } } } }, 422, `targets.crops.${long}: a crop name must be at most 100 characters`],
+    ['a name of 5000 characters, echoed in part', { targets: { ...LETTUCE, crops: { ['L'.repeat(5000)]: { germination: 1, usable: null, cv: null } } } }, 422, /^targets\.crops\.L{146}…: a crop name must be at most 100 characters$/],
     ['not JSON', '{"targets":', 422, 'body: not valid JSON'],
     ['a JSON array', '[]', 422, /^body: /],
   ];
@@ -113,14 +113,14 @@ test.describe('bad bodies are refused naming the field, never a 5xx', () => {
 
 test('the largest target set the contract allows is saved; one crop more is 422, a larger body 413', async () => {
   // 100 three-byte characters a name: the most bytes a name can take in UTF-8.
-  const crops = Object.fromEntries(Array.from({ length: MAX_CROP_TARGETS }, (_, i) => [`${i}`.padStart(3, '0') + '€'.repeat(MAX_CROP_NAME - 3), { germination: 99.99, usable: 88.88 }]));
-  const largest: Targets = { general: { germination: 90, usable: null }, crops };
+  const crops = Object.fromEntries(Array.from({ length: MAX_CROP_TARGETS }, (_, i) => [`${i}`.padStart(3, '0') + '€'.repeat(MAX_CROP_NAME - 3), { germination: 99.99, usable: 88.88, cv: null }]));
+  const largest: Targets = { general: { germination: 90, usable: null, cv: null }, crops };
   expect(JSON.stringify({ targets: largest }).length).toBeGreaterThan(8 * 1024);
   const cookie = await signIn(SPECIAL_CREDENTIALS);
   const saved = await put(cookie, { targets: largest });
   expect(saved.status).toBe(200);
   expect((await read(cookie)).targets).toEqual(largest);
-  const more = await put(cookie, { targets: { ...largest, crops: { ...crops, extra: { germination: 1, usable: null } } } });
+  const more = await put(cookie, { targets: { ...largest, crops: { ...crops, extra: { germination: 1, usable: null, cv: null } } } });
   expect([more.status, (await more.json()).detail]).toEqual([422, 'targets.crops: at most 200 crops']);
   const huge = await put(cookie, { targets: largest, padding: 'x'.repeat(200_000) });
   expect(huge.status).toBe(413);

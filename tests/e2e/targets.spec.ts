@@ -42,9 +42,10 @@ test('targets per crop: set in the panel, saved for the organisation, seen by a 
   await page.getByRole('button', { name: 'Targets' }).click();
   await expect(page.getByLabel('General germination target (%)')).toHaveValue('90');
   await expect(page.getByLabel('General usable target (%)')).toHaveValue('');
+  await expect(page.getByLabel('General CV threshold (%)')).toHaveValue('');
   await page.getByLabel('Lettuce germination target (%)').fill('97');
   await page.getByLabel('Petunia germination target (%)').fill('70');
-  const mine: Targets = { general: { germination: 90, usable: null }, crops: { Lettuce: { germination: 97, usable: null }, Petunia: { germination: 70, usable: null } } };
+  const mine: Targets = { general: { germination: 90, usable: null, cv: null }, crops: { Lettuce: { germination: 97, usable: null, cv: null }, Petunia: { germination: 70, usable: null, cv: null } } };
   const expected = await belowCount(mine);
   expect(expected).not.toBe(await belowCount(DEFAULT_TARGETS));
   await expect(card(page, 'Below target')).toHaveText(new RegExp(`^${expected.toLocaleString('en')} \\(`));
@@ -89,8 +90,12 @@ test('each batch is judged by its own crop: badge, target column and filter; leg
   await page.goto('/batches?tz=UTC&crop=Lettuce&sort=avg_germination_rate&dir=asc');
   await expect(status(page)).toHaveText(/^[\d,]+ batches$/, { timeout: 20_000 });
   await page.getByRole('button', { name: 'Targets' }).click();
+  // The preset is about germination: a CV threshold set before it stays, and travels in the link.
+  await page.getByLabel('Lettuce CV threshold (%)').fill('18');
+  await expect(page).toHaveURL((url) => url.searchParams.get('targets')?.includes('Lettuce://18') ?? false);
   await page.getByRole('button', { name: 'Use legal minimums' }).click();
   await expect(page.getByLabel('Lettuce germination target (%)')).toHaveValue('80');
+  await expect(page.getByLabel('Lettuce CV threshold (%)')).toHaveValue('18');
   await expect(page.getByLabel('Bell pepper germination target (%)')).toHaveValue('55');
   await expect(page.getByLabel('Petunia germination target (%)')).toHaveValue('');
   await expect(page.getByText(/7 CFR § 201\.31/).first()).toBeVisible();
@@ -109,5 +114,5 @@ test('each batch is judged by its own crop: badge, target column and filter; leg
   await expect(table.getByRole('columnheader', { name: /Target/ })).toBeVisible();
   await expect(table.getByRole('row').nth(1)).toContainText('96.0%');
   // The crop's own target, not the general one: Tomato batches at 93 % are not below 90 %.
-  expect(targetFor({ ...DEFAULT_TARGETS, crops: { Lettuce: { germination: 96, usable: null } } }, 'Tomato', 'germination')).toBe(90);
+  expect(targetFor({ ...DEFAULT_TARGETS, crops: { Lettuce: { germination: 96, usable: null, cv: null } } }, 'Tomato', 'germination')).toBe(90);
 });

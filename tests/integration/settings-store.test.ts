@@ -7,7 +7,7 @@ import { SettingsStore, TARGETS_SETTING, type DatabasePlace } from '@/lib/server
 import { freePort, startPostgres, type PostgresServer } from '../helpers/postgres-server';
 import { refusal } from '../helpers/refusal';
 
-const LETTUCE: Targets = { general: { germination: 88, usable: 80 }, crops: { Lettuce: { germination: 75.5, usable: null } } };
+const LETTUCE: Targets = { general: { germination: 88, usable: 80, cv: null }, crops: { Lettuce: { germination: 75.5, usable: null, cv: null } } };
 let orgs = 0;
 /** A client ID no other test uses: the tests of one database never see each other's rows. */
 const newOrg = () => `org-${process.pid}-${++orgs}`;
@@ -50,7 +50,7 @@ function behavesAsTheSettingsStore(place: () => DatabasePlace) {
 
   it('refuses a value its schema refuses, naming the field, and writes nothing', async () => {
     const org = newOrg();
-    const bad = { ...LETTUCE, crops: { Lettuce: { germination: 101, usable: null } } };
+    const bad = { ...LETTUCE, crops: { Lettuce: { germination: 101, usable: null, cv: null } } };
     const error = await refusal(store.put(org, TARGETS_SETTING, bad));
     expect([error.code, error.field, error.message]).toEqual(['invalid_input', 'targets.crops.Lettuce.germination', 'must be from 0 to 100']);
     expect((await store.get(org, TARGETS_SETTING)).updatedAt).toBeNull();

@@ -9,7 +9,7 @@ import { generateBatches } from '@/sandbox/data/generate';
 import { DEFAULT_TARGETS, type Targets } from '@/lib/contract/targets';
 
 /** One general germination target, no crop of its own. */
-const only = (germination: number): Targets => ({ general: { germination, usable: null }, crops: {} });
+const only = (germination: number): Targets => ({ general: { germination, usable: null, cv: null }, crops: {} });
 
 const rows = generateBatches({ seed: 'explorer', count: 20_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' }).map(toRow);
 const idsOf = (list: readonly Row[]) => list.map((r) => r.batch.batch_id);

@@ -5,7 +5,7 @@ import { generateBatches } from '@/sandbox/data/generate';
 import { DEFAULT_TARGETS, type Targets } from '@/lib/contract/targets';
 
 /** One general germination target, no crop of its own. */
-const only = (germination: number): Targets => ({ general: { germination, usable: null }, crops: {} });
+const only = (germination: number): Targets => ({ general: { germination, usable: null, cv: null }, crops: {} });
 
 const generated = generateBatches({ seed: 'order', count: 5000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
 // Ties on the creation instant, to check the batch_id tie-break.

@@ -10,8 +10,8 @@ const idsOf = (list: readonly Row[]) => list.map((r) => r.batch.batch_id);
 const none: RowFilter = { q: '', targets: DEFAULT_TARGETS };
 /** Lettuce and Tomato judged by their own targets, Basil falls back to the general one; Petunia has only a usable target. */
 const TARGETS: Targets = {
-  general: { germination: 90, usable: null },
-  crops: { Lettuce: { germination: 96, usable: null }, Tomato: { germination: 85, usable: 80 }, Basil: { germination: null, usable: 70 } },
+  general: { germination: 90, usable: null, cv: null },
+  crops: { Lettuce: { germination: 96, usable: null, cv: null }, Tomato: { germination: 85, usable: 80, cv: null }, Basil: { germination: null, usable: 70, cv: null } },
 };
 /** Read from the batch itself, not from the parsed Row, so the tests do not share toRow's parsing. */
 const rate = (r: Row) => (r.batch.avg_germination_rate === null ? null : Number(r.batch.avg_germination_rate));
@@ -48,7 +48,7 @@ describe('per-crop targets', () => {
     expect(below.some((r) => r.batch.crop_type === 'Lettuce' && rate(r)! >= 90)).toBe(true);
     expect(below.some((r) => r.batch.crop_type === 'Tomato' && rate(r)! >= 85)).toBe(false);
     // No target anywhere: nothing is below.
-    const noTarget: Targets = { general: { germination: null, usable: null }, crops: { Lettuce: { germination: 96, usable: null } } };
+    const noTarget: Targets = { general: { germination: null, usable: null, cv: null }, crops: { Lettuce: { germination: 96, usable: null, cv: null } } };
     expect(filterRows(rows, { ...none, below: '1', targets: noTarget }).every((r) => r.batch.crop_type === 'Lettuce')).toBe(true);
   });
 
@@ -58,13 +58,13 @@ describe('per-crop targets', () => {
     expect(s.below).toBe(filterRows(rows, { ...none, below: '1', targets: TARGETS }).length);
     expect(judged.length).toBeLessThan(rows.length); // some rows have no rate: the denominator differs from the count
     expect(s.belowShare).toBeCloseTo(s.below / judged.length, 12);
-    const nothing = summarize(rows, { general: { germination: null, usable: null }, crops: {} });
+    const nothing = summarize(rows, { general: { germination: null, usable: null, cv: null }, crops: {} });
     expect([nothing.below, nothing.belowShare]).toEqual([0, null]);
     expect(summarize([], TARGETS)).toMatchObject({ below: 0, belowShare: null });
   });
 
   it('sorts by the target each row is judged against, nulls last both ways, ties in the given order', () => {
-    const noGeneral: Targets = { ...TARGETS, general: { germination: null, usable: null } };
+    const noGeneral: Targets = { ...TARGETS, general: { germination: null, usable: null, cv: null } };
     for (const dir of ['asc', 'desc'] as const) {
       const sorted = sortRows(rows, 'target', dir, noGeneral);
       expect(idsOf(sorted).sort()).toEqual(idsOf(rows).sort());
@@ -102,6 +102,6 @@ describe('the verdict in the detail', () => {
     expect(verdict(make('Tomato', '85.00'), TARGETS, 'germination')).toMatchObject({ text: 'Meets the Tomato germination target of 85 %', below: false });
     expect(verdict(make(null, '80.00'), TARGETS, 'germination').text).toBe('Below the general germination target of 90 %');
     expect(verdict(make('Lettuce', null), TARGETS, 'germination').text).toBe('No germination rate recorded to judge against the Lettuce germination target of 96 %');
-    expect(verdict(make('Lettuce', '50.00'), { general: { germination: null, usable: null }, crops: {} }, 'germination').text).toBe('No germination target set');
+    expect(verdict(make('Lettuce', '50.00'), { general: { germination: null, usable: null, cv: null }, crops: {} }, 'germination').text).toBe('No germination target set');
   });
 });

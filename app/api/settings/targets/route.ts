@@ -5,7 +5,7 @@ import { settingsStore, TARGETS_SETTING, type Saved } from '@/lib/server/setting
 
 /**
  * The largest target set the contract allows, written by any JSON encoder: 200 crops of 100-character names
- * at 3 bytes a character in UTF-8, each with a pair of two-decimal numbers (about 55 bytes), plus room for
+ * at 3 bytes a character in UTF-8, each with three two-decimal numbers (about 65 bytes), plus room for
  * whitespace. About 90 KB, where every other body of ours stays under the wrapper's 8 KB.
  */
 const MAX_SAVE_BYTES = Math.ceil((MAX_CROP_TARGETS * (MAX_CROP_NAME * 3 + 100)) / 1024 + 10) * 1024;

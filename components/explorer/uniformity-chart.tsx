@@ -1,0 +1,106 @@
+'use client';
+
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { targetFor } from '@/lib/contract';
+import { densityMarks, MIXED } from '@/lib/explorer/density';
+import { formatBins, parseBins, withBin } from '@/lib/explorer/drill';
+import { cropLabel, cropOfKey } from '@/lib/explorer/rows';
+import type { AnalysisInput } from './analysis';
+import { IncompleteNote } from './incomplete-note';
+import { UniformityTable } from './uniformity-table';
+import { UniformityPlot, type Mark } from './uniformity-plot';
+import styles from './explorer.module.css';
+import own from './uniformity.module.css';
+
+const EMPTY = densityMarks([]);
+const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/**
+ * Germination vs uniformity (issue 14 §6): each batch's germination rate against the CV of its seedling size,
+ * in at most ~2,000 marks (density.ts), with the germination target and the CV threshold as quadrant lines.
+ * A density cell drills down to its batches; a point opens its batch; the table is the keyboard's way to both.
+ */
+function UniformityChart({ input }: { input: AnalysisInput }) {
+  const { rows, targets, colours, completeness, zone, drill, openBatch, view } = input;
+  // Drawn a task after the other charts mount (they arrive in the same commit), so that no single task carries
+  // both; then once per change of rows (not per render, nor per change of targets).
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setReady(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
+  const density = useMemo(() => (ready ? densityMarks(rows) : EMPTY), [rows, ready]);
+  const crops = useMemo(() => {
+    const seen = new Set<string>();
+    for (const p of density.points) seen.add(p.crop);
+    for (const c of density.cells) if (c.crop !== MIXED) seen.add(c.crop);
+    return [...colours.keys()].filter((c) => seen.has(c));
+  }, [density, colours]);
+  // One crop shown: its own targets; otherwise the general ones (the lines cannot be every crop's at once).
+  const only = view.crop ?? (crops.length === 1 && !density.cells.some((c) => c.crop === MIXED) ? crops[0] : undefined);
+  const crop = only === undefined ? null : cropOfKey(only);
+  const target = only === undefined ? targets.general.germination : targetFor(targets, crop, 'germination');
+  const threshold = only === undefined ? targets.general.cv : targetFor(targets, crop, 'cv');
+  const [asTable, setAsTable] = useState(false);
+
+  const onMark = useCallback(
+    (mark: Mark) => {
+      if (mark.kind === 'point') return openBatch(density.points[mark.index]!.row);
+      const c = density.cells[mark.index]!;
+      const bins = withBin(withBin(parseBins(view.bins), { metric: 'germination', lo: c.g0, hi: c.g1 }), { metric: 'cv', lo: c.c0, hi: c.c1 });
+      drill({ bins: formatBins(bins) });
+    },
+    [density, drill, openBatch, view.bins],
+  );
+  const inCells = density.drawn - density.points.length;
+
+  return (
+    <section className={styles.chartsBox} aria-label="Germination vs uniformity">
+      <IncompleteNote of={completeness} zone={zone} what="This chart" />
+      <figure className={styles.chart} aria-labelledby="chart-uniformity">
+        <figcaption id="chart-uniformity">
+          Germination vs uniformity: germination rate against CV of seedling size
+          {completeness.missing.length > 0 && <span className={styles.incompleteTag}> · Incomplete</span>}
+        </figcaption>
+        {!ready ? (
+          <p className={styles.chartEmpty}>Drawing…</p>
+        ) : density.drawn === 0 ? (
+          <p className={styles.chartEmpty}>No batch here has both a germination rate and a CV recorded.</p>
+        ) : asTable ? (
+          <UniformityTable density={density} onMark={onMark} />
+        ) : (
+          <>
+            <UniformityPlot density={density} colours={colours} target={target} threshold={threshold} onMark={onMark} />
+            <ul className={own.legend} aria-label="Crops">
+              {crops.map((c) => (
+                <li key={c}>
+                  <span className={own.swatch} style={{ background: colours.get(c) }} aria-hidden="true" />
+                  {cropLabel(c)}
+                </li>
+              ))}
+              {density.cells.length > 0 && (
+                <li>
+                  <span className={`${own.swatch} ${own.square}`} style={{ background: 'var(--muted)', opacity: 0.6 }} aria-hidden="true" />
+                  Square: a cell of many batches (darker: more; grey: mixed crops)
+                </li>
+              )}
+            </ul>
+          </>
+        )}
+        <div className={own.foot}>
+          <p className={own.caption}>
+            {count(density.points.length, 'batch', 'batches')} drawn as points
+            {density.cells.length > 0 && `, ${count(inCells, 'batch', 'batches')} in ${count(density.cells.length, 'density cell')}`}
+            {density.undrawn > 0 && `; ${count(density.undrawn, 'batch', 'batches')} without a germination rate or CV not drawn`}.
+            {threshold === null && ' No CV threshold set (Targets).'}
+          </p>
+          <button type="button" className="button" aria-pressed={asTable} onClick={() => setAsTable((t) => !t)}>
+            Show as table
+          </button>
+        </div>
+      </figure>
+    </section>
+  );
+}
+
+export default memo(UniformityChart);
