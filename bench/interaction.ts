@@ -3,7 +3,6 @@
  * (PerformanceObserver), the JS heap once loaded (after a forced GC), and how long typing in Search and
  * sorting a column take from the input event to the updated table on screen (DOM change, then next frame).
  */
-import type { Page } from '@playwright/test';
 import { signedInContext, withBrowserStack } from './support/browser';
 import { runDirectly } from './support/main';
 import { installMarks, readMarks } from './support/page-marks';

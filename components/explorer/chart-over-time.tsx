@@ -11,6 +11,7 @@ import type { Zone } from '@/lib/explorer/zones';
 import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import { fmtBatches, fmtCount } from './format';
+import TimePanel from './time-panel';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -116,6 +117,12 @@ function OverTime({ series, metric, zone, targets, colours, mode, focus, drill, 
   const ticks = ticksOf(series.starts);
   const bands = gapBands(series);
   const { band, handlers } = useTimeDrag(series, zone, drill);
+  const pickBucket = (i: number, crop: string | null) =>
+    drill({ days: formatDays(bucketDays(series.starts[i]!, series.ends[i]!, zone)), ...(crop !== null ? { crop } : {}) });
+  const setRange = (lo: number, hi: number) => {
+    const days = bucketDays(series.starts[lo]!, series.ends[hi]!, zone);
+    drill({ from: days.from, to: days.to, days: undefined });
+  };
   const many = series.starts.length > 60;
   const shown = focus.length ? focus : series.crops.slice(0, 3).map((c) => c.crop);
   const drawable = series.crops.some((c) => c.values.some((v) => v !== null));
@@ -208,7 +215,6 @@ function OverTime({ series, metric, zone, targets, colours, mode, focus, drill, 
         <div className={styles.panels}>
           {series.crops.map((c, ci) => {
             const colour = colours.get(c.crop) ?? 'var(--fg)';
-            const data = series.starts.map((t, i) => ({ t, v: c.values[i], n: c.counts[i] }));
             const target = cropTargets[ci] ?? null;
             return (
               <div key={c.crop} className={styles.panel} data-crop={c.crop}>
@@ -219,13 +225,13 @@ function OverTime({ series, metric, zone, targets, colours, mode, focus, drill, 
                     {fmtBatches(c.count)}{target !== null ? ` · ${targetWord(metric)} ${formatValue(metric, target)}` : ''}
                   </span>
                 </h4>
-                <ResponsiveContainer width="100%" height={150}>
-                  <LineChart data={data} margin={{ top: 6, right: 8, bottom: 0, left: 0 }} {...handlers(c.crop)} style={{ cursor: 'crosshair', userSelect: 'none' }}>
-                    {axes(150, true)}
-                    {target !== null && <ReferenceLine y={target} stroke="var(--danger)" strokeDasharray="5 3" ifOverflow="extendDomain" />}
-                    <Line dataKey="v" name={cropLabel(c.crop)} stroke={colour} strokeWidth={1.8} dot={dot(c.values, colour)} activeDot={{ r: 4 }} connectNulls={false} isAnimationActive={false} />
-                  </LineChart>
-                </ResponsiveContainer>
+                <TimePanel
+                  starts={series.starts} ends={series.ends} values={c.values} counts={c.counts} gaps={series.gaps}
+                  x={x} y={yAxis} xTicks={ticks} colour={colour} target={target}
+                  tickLabel={tick} bucketLabel={full} valueLabel={(v) => formatValue(metric, v)}
+                  onPick={(i) => pickBucket(i, c.crop)} onRange={setRange}
+                  label={`${cropLabel(c.crop)}: ${info.label.toLowerCase()} per ${series.bucket}; the table view lists every value`}
+                />
               </div>
             );
           })}

@@ -76,10 +76,9 @@ export function inBin(metric: Metric, v: number | null, lo: number, hi: number):
   return v >= lo && (v < hi || (METRIC_INFO[metric].rate && hi >= 100 && v <= hi));
 }
 
-/** The target a batch of `crop` is judged against for `metric` (null: none; size has none). */
+/** The target (for CV: the threshold) a batch of `crop` is judged against for `metric` (null: none; size has none). */
 export function metricTarget(targets: Targets, crop: string | null, metric: Metric): number | null {
-  if (metric === 'germination' || metric === 'usable') return targetFor(targets, crop, metric);
-  return null;
+  return metric === 'size' ? null : targetFor(targets, crop, metric);
 }
 
 /** On the wrong side of its target: under it for a rate, over it for CV. */

@@ -102,7 +102,7 @@ test('dragging across the time axis sets the date range; a click on a week drill
   const time = page.getByRole('figure', { name: /over time/ });
   const panel = time.locator('[data-crop]').first();
   const crop = (await panel.getAttribute('data-crop'))!;
-  const plot = panel.locator('.recharts-cartesian-grid');
+  const plot = panel.locator('[data-plot]');
   const box = (await plot.boundingBox())!;
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + box.width * 0.25, y);
@@ -139,7 +139,7 @@ test('dragging across the time axis sets the date range; a click on a week drill
 
 test('the Metric select switches every chart, and a crop keeps its colour across views', async ({ page }) => {
   await openCharts(page);
-  const colourOf = async (crop: string) => page.locator(`[data-crop="${crop}"] .recharts-line-curve`).first().getAttribute('stroke');
+  const colourOf = async (crop: string) => page.locator(`[data-crop="${crop}"] [data-line]`).first().getAttribute('stroke');
   const before = await colourOf('Tomato');
   await page.getByLabel('Metric').selectOption('cv');
   await expect(page).toHaveURL(/metric=cv/);
