@@ -160,7 +160,7 @@ function OverTime({ series, metric, zone, targets, colours, mode, focus, drill, 
   );
   const modeSwitch = (
     <label>
-      View{' '}
+      Layout{' '}
       <select value={mode} onChange={(e) => drill({ chart: e.target.value as 'panels' | 'focus' })}>
         <option value="panels">A panel per crop</option>
         <option value="focus">Chosen crops in one chart</option>

@@ -8,6 +8,8 @@ type Props = {
   ends: readonly number[];
   values: readonly (number | null)[];
   counts: readonly number[];
+  /** The comparison period's values per bucket, aligned with these buckets (drawn thin and dashed). */
+  compare?: readonly (number | null)[];
   /** Buckets not wholly loaded: shaded "Not loaded". */
   gaps: readonly boolean[];
   x: readonly [number, number];
@@ -45,13 +47,19 @@ function TimePanel(p: Props) {
   const mid = (i: number) => sx(p.starts[i]!);
   const few = p.starts.length <= 60;
 
-  let path = '';
+  const line = (values: readonly (number | null)[]) => {
+    let d = '';
+    values.forEach((v, i) => {
+      if (v !== null) d += `${(values[i - 1] ?? null) === null ? 'M' : 'L'}${mid(i).toFixed(1)},${sy(v).toFixed(1)}`;
+    });
+    return d;
+  };
+  const path = line(p.values);
+  const comparePath = p.compare ? line(p.compare) : '';
+  const compareDots = p.compare ? p.compare.flatMap((v, i) => (v !== null && (p.compare![i - 1] ?? null) === null && (p.compare![i + 1] ?? null) === null ? [i] : [])) : [];
   const dots: number[] = [];
   p.values.forEach((v, i) => {
-    if (v === null) return;
-    const prev = p.values[i - 1] ?? null;
-    path += `${prev === null ? 'M' : 'L'}${mid(i).toFixed(1)},${sy(v).toFixed(1)}`;
-    if (few || (prev === null && (p.values[i + 1] ?? null) === null)) dots.push(i);
+    if (v !== null && (few || ((p.values[i - 1] ?? null) === null && (p.values[i + 1] ?? null) === null))) dots.push(i);
   });
 
   const bucketAt = (e: PointerEvent<SVGSVGElement>): number | null => {
@@ -105,11 +113,13 @@ function TimePanel(p: Props) {
         ))}
         <line x1={L} x2={W - R} y1={H - B} y2={H - B} stroke="var(--muted)" />
         <line x1={L} x2={L} y1={T} y2={H - B} stroke="var(--muted)" />
-        {p.gaps.map((g, i) => g && <rect key={i} x={sx(p.starts[i]!)} y={T} width={sx(p.ends[i]!) - sx(p.starts[i]!)} height={H - T - B} fill="var(--muted)" fillOpacity={0.15}><title>Not loaded</title></rect>)}
+        {p.gaps.map((g, i) => g && <rect key={i} x={sx(p.starts[i]!)} y={T} width={sx(p.ends[i]!) - sx(p.starts[i]!)} height={H - T - B} fill="var(--muted)" fillOpacity={0.15} data-gap><title>Not loaded</title></rect>)}
         {drag && drag.from !== drag.to && (
           <rect x={sx(p.starts[Math.min(drag.from, drag.to)]!)} y={T} width={sx(p.ends[Math.max(drag.from, drag.to)]!) - sx(p.starts[Math.min(drag.from, drag.to)]!)} height={H - T - B} fill="var(--accent)" fillOpacity={0.15} stroke="var(--accent)" />
         )}
         {p.target !== null && <line x1={L} x2={W - R} y1={sy(p.target)} y2={sy(p.target)} stroke="var(--danger)" strokeDasharray="5 3" strokeWidth={1.2} />}
+        {comparePath && <path data-compare d={comparePath} fill="none" stroke="var(--fg)" strokeOpacity={0.55} strokeWidth={1.2} strokeDasharray="3 2" />}
+        {compareDots.map((i) => <circle key={`c${i}`} cx={mid(i)} cy={sy(p.compare![i]!)} r={2.5} fill="none" stroke="var(--fg)" strokeOpacity={0.55} />)}
         <path data-line d={path} fill="none" stroke={p.colour} strokeWidth={1.8} strokeLinejoin="round" />
         {dots.map((i) => (
           <circle key={i} cx={mid(i)} cy={sy(p.values[i]!)} r={few ? 2.5 : 3.5} fill={p.colour} stroke="var(--card)" strokeWidth={1} />
@@ -122,6 +132,7 @@ function TimePanel(p: Props) {
       {hover !== null && (
         <p className={styles.timeReadout} aria-hidden="true">
           {p.bucketLabel(p.starts[hover]!)}: {hv === null ? (p.gaps[hover] ? 'not loaded' : 'no batches') : `${p.valueLabel(hv)} · ${p.counts[hover]} ${p.counts[hover] === 1 ? 'batch' : 'batches'}`}
+          {p.compare && ` (compared: ${p.compare[hover] == null ? 'none' : p.valueLabel(p.compare[hover]!)})`}
         </p>
       )}
     </div>
