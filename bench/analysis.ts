@@ -35,7 +35,7 @@ export function run(): Promise<BenchResult[]> {
     await page.goto(appUrl + '/batches?tz=UTC');
     const status = page.getByRole('status').first();
     await status.filter({ hasText: `${total.toLocaleString('en-US')} batches` }).waitFor({ timeout: 180_000 });
-    await page.getByRole('heading', { name: 'Charts' }).scrollIntoViewIfNeeded();
+    await page.getByRole('heading', { name: 'Charts', exact: true }).scrollIntoViewIfNeeded();
     await page.locator('figure[aria-labelledby=chart-crops]').waitFor({ timeout: 60_000 });
     await page.waitForTimeout(2000);
     const before = (await longTasks(page)).length;

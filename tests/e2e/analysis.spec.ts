@@ -29,7 +29,7 @@ const inBin = (b: ApiBatch, lo: number, hi: number) => {
 async function openCharts(page: Page, path = PATH) {
   await openSignedIn(page, path, DEMO);
   await expect(status(page)).toHaveText(shownText(batches.length));
-  await page.getByRole('heading', { name: 'Charts' }).scrollIntoViewIfNeeded();
+  await page.getByRole('heading', { name: 'Charts', exact: true }).scrollIntoViewIfNeeded();
   await expect(page.getByRole('figure', { name: /Distribution of germination rates/ })).toBeVisible();
 }
 
