@@ -6,8 +6,7 @@ import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
 import { parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
 import { exportFileName, type DateRange } from '@/lib/contract';
-import { csvRow } from '@/lib/csv';
-import { rowsToCsv } from '@/lib/explorer/export-csv';
+import { exportFile, rowsToCsv } from '@/lib/explorer/export-csv';
 import { describeSpans, missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
 import type { ExplorerState, SortField } from '@/lib/explorer/url-state';
@@ -98,10 +97,8 @@ export function ExplorerView() {
   );
   // An export of a view whose batches have not all arrived says so in its name and its first line.
   const exportCsv = () => {
-    const name = exportFileName(state.from, state.to);
-    if (complete) return downloadText(name, rowsToCsv(sorted), 'text/csv;charset=utf-8');
-    const warning = `INCOMPLETE: ${sorted.length} batches loaded; not loaded: ${describeSpans(missing, state.tz, Infinity)}`;
-    downloadText(name.replace(/\.csv$/, '-INCOMPLETE.csv'), csvRow([warning]) + rowsToCsv(sorted), 'text/csv;charset=utf-8');
+    const file = exportFile(exportFileName(state.from, state.to), rowsToCsv(sorted), { complete, loaded: sorted.length, missing, zone: state.tz });
+    downloadText(file.name, file.text, 'text/csv;charset=utf-8');
   };
   const clearFilters = () => {
     setSearch('');
