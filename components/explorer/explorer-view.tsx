@@ -18,6 +18,7 @@ import { COLUMNS } from './columns';
 import { downloadText } from './download';
 import { DrillChips } from './drill-chips';
 import { FiltersBar } from './filters-bar';
+import { GroupedSummary } from './grouped-summary';
 import type { Completeness } from './incomplete-note';
 import { LoadProblem, LoadStatus } from './load-status';
 import { RangePicker } from './range-picker';
@@ -165,8 +166,10 @@ export function ExplorerView() {
               </button>
             </div>
           ) : (
-            // GROUPED SUMMARY (grouped-summary.tsx) mounts above the table when `group` is set.
-            <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />
+            <>
+              {state.group && <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName(state.from, state.to)} />}
+              <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />
+            </>
           )}
           {/* Charts wait for the load to end (parts arrive side by side, so a chart drawn midway would show gaps
               that are not in the data; a stopped load is drawn with its gaps marked) and for someone to scroll to
