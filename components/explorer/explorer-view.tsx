@@ -26,6 +26,7 @@ import { useRangeRows } from './range-query';
 import { SavedViews } from './saved-views';
 import { SummaryCards } from './summary-cards';
 import { TargetsPanel } from './targets-panel';
+import { useComparison } from './use-comparison';
 import { useExplorerState } from './use-explorer-state';
 import { useOpenBatch } from './use-open-batch';
 import { useSearchText } from './use-search-text';
@@ -74,6 +75,7 @@ export function ExplorerView() {
     [search, state.crop, state.warn, state.below, targets, drill],
   );
   const { sorted, summary, chartRows } = useShownRows(rows, filterNow, state.sort, state.dir, state.metric);
+  const comparison = useComparison(state, filterNow, !dateError, complete);
   const crops = useMemo(() => cropsOf(rows), [rows]);
   const colours = useMemo(() => cropColours(crops), [crops]);
   const drillTo = useCallback((patch: Partial<ExplorerState>) => update(patch, 'push'), [update]);
@@ -85,9 +87,9 @@ export function ExplorerView() {
   const analysis = useMemo<AnalysisInput>(
     () => ({
       rows: chartRows.rows, cross: chartRows, window: rangeWindow(range), zone: state.tz, targets, metric: state.metric, colours, completeness,
-      drill: drillTo, openBatch: detail.open, view,
+      drill: drillTo, openBatch: detail.open, view, comparison: comparison.chart,
     }),
-    [chartRows, range, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, view],
+    [chartRows, range, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, view, comparison.chart],
   );
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
@@ -145,6 +147,7 @@ export function ExplorerView() {
             completeness={completeness}
             zone={state.tz}
             judged={targetSet.ready}
+            comparison={comparison.cards}
             problem={error && <LoadProblem error={error} loaded={rows.length} onRetry={retry} />}
           />
           {loading ? (
