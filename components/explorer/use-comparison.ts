@@ -35,7 +35,7 @@ export function useComparison(state: Pick<ExplorerState, 'compare' | 'from' | 't
   // query) must stay put while someone looks at it.
   // eslint-disable-next-line react-hooks/purity -- read once per change of these inputs, on purpose
   const span = useMemo(() => (compare ? comparisonWindow(compare, from, to, tz, Date.now()) : null), [compare, from, to, tz]);
-  const query = useRangeRows(span?.range ?? {}, enabled && span !== null);
+  const query = useRangeRows(span?.range ?? null, enabled);
   const filter = useDeferredValue(filterNow);
   const rows = useMemo<readonly Row[]>(() => {
     if (!span) return [];
