@@ -23,7 +23,7 @@ const share = (v: number | null) => (v === null ? null : v * 100);
 const COLUMNS: { field: GroupSortField; label: string; value: (g: Group) => string }[] = [
   { field: 'count', label: 'Batches', value: (g) => fmtCount(g.count) },
   { field: 'germination', label: 'Germination (weighted)', value: (g) => fmtPercent(g.germination) },
-  { field: 'usable', label: 'Usable seedlings (weighted)', value: (g) => fmtPercent(g.usable) },
+  { field: 'usable', label: 'Usable (weighted)', value: (g) => fmtPercent(g.usable) },
   { field: 'cv', label: 'Median CV', value: (g) => fmtPercent(g.cv) },
   { field: 'below', label: 'Below target', value: (g) => fmtCount(g.below) },
   { field: 'belowShare', label: 'Below target (share)', value: (g) => fmtPercent(share(g.belowShare)) },
@@ -41,7 +41,7 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
   const sorted = useMemo(() => sortGroups(groups, gsort, gdir), [groups, gsort, gdir]);
   const sortBy = (field: GroupSortField) => update({ gsort: field, gdir: nextGroupDir(field, gsort, gdir) });
   const ariaSort = (field: GroupSortField) => (field === gsort ? (gdir === 'asc' ? 'ascending' : 'descending') : undefined);
-  const arrow = (field: GroupSortField) => (field === gsort ? (gdir === 'asc' ? ' ▲' : ' ▼') : '');
+  const arrow = (field: GroupSortField) => (field === gsort ? (gdir === 'asc' ? '\u00a0▲' : '\u00a0▼') : '');
 
   const exportCsv = () => {
     const name = fileName.replace(/\.csv$/, `-by-${grouping}.csv`);
@@ -51,7 +51,9 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
   };
 
   return (
-    <section className={styles.box} aria-labelledby="grouped-summary-title">
+    // Not a region of its own: tests and assistive tech find the Summary region by name, and one called
+    // "Grouped summary" would match it too; the table carries the name.
+    <div className={styles.box}>
       <div className={styles.head}>
         <h2 id="grouped-summary-title" className={styles.title}>
           Grouped summary
@@ -61,7 +63,7 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
         </button>
       </div>
       <IncompleteNote of={completeness} zone={zone} what="The grouped summary" />
-      <div className={styles.scroll} role="region" aria-label="Grouped summary table" tabIndex={0}>
+      <div className={styles.scroll} role="region" aria-label="Groups" tabIndex={0}>
         <table className={styles.table} aria-labelledby="grouped-summary-title">
           <thead>
             <tr>
@@ -99,6 +101,6 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
           </tbody>
         </table>
       </div>
-    </section>
+    </div>
   );
 }

@@ -32,7 +32,7 @@ function cardsOf(s: Summary, judged: boolean, before: Summary | null): { label: 
     {
       label: 'Below target',
       value: !judged ? '…' : belowText(s),
-      ...(before && judged && { change: changes(countChange(s.below, before.below), ppChange(share(s.belowShare), share(before.belowShare))), was: belowText(before) }),
+      ...(before && judged && { change: changes(countChange(s.below, before.below), ppChange(share(s.belowShare), share(before.belowShare))), was: before.belowShare === null ? fmtCount(before.below) : `${fmtCount(before.below)}, ${fmtPercent(before.belowShare * 100)}` }),
     },
     {
       label: 'With warnings',

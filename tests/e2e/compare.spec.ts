@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { batchesOn, belowCount, daysAgo, oneDecimal, resetTargets, weightedGermination } from './analysis-figures';
 import { signInContext } from './signed-in';
@@ -70,9 +71,13 @@ test('same period last year: the same calendar days a year earlier', async ({ pa
   const before = await batchesOn(cookie, yearBefore(FROM), yearBefore(TO));
   expect(before.length).toBeGreaterThan(0);
 
-  await page.goto(`/batches?tz=UTC&from=${FROM}&to=${TO}&compare=last-year`);
+  await page.goto(`/batches?tz=UTC&from=${FROM}&to=${TO}&compare=last-year&group=crop`);
   await expect(status(page)).toHaveText(`${current.length.toLocaleString('en')} batches`, { timeout: 20_000 });
   await expect(change(page, 'Batches')).toHaveText(new RegExp(`^${escape(percent(current.length, before.length))} `), { timeout: 20_000 });
   await expect(change(page, 'Germination (weighted)')).toHaveText(new RegExp(`^${escape(pp(weightedGermination(current)!, weightedGermination(before)!))} `));
   await expect(summary(page)).toContainText('(same period last year)');
+  // The changes and the grouped summary beside them pass axe as the rest of the page does.
+  await expect(page.getByRole('table', { name: 'Grouped summary' })).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
 });
