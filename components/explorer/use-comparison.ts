@@ -1,7 +1,7 @@
 'use client';
 
 import { useDeferredValue, useMemo } from 'react';
-import { comparisonWindow, describeWindow } from '@/lib/explorer/compare';
+import { comparisonFilter, comparisonWindow, describeWindow } from '@/lib/explorer/compare';
 import { filterRows, summarize, type Row, type RowFilter, type Summary } from '@/lib/explorer/rows';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import type { AnalysisInput } from './analysis';
@@ -26,8 +26,7 @@ export type CardComparison =
 
 /**
  * The period the URL's Compare with names, loaded through the same stream as the range (a second query, so
- * it is cached and resumed alike), narrowed by the same filter and summarized the same way. A days drill-down
- * (an instant span of the current window) narrows the comparison to the matching span of its own window.
+ * it is cached and resumed alike), narrowed by the same filter (comparisonFilter) and summarized the same way.
  */
 export function useComparison(state: Pick<ExplorerState, 'compare' | 'from' | 'to' | 'tz'>, filterNow: RowFilter, enabled: boolean, currentComplete: boolean) {
   const { compare, from, to, tz } = state;
@@ -39,9 +38,7 @@ export function useComparison(state: Pick<ExplorerState, 'compare' | 'from' | 't
   const filter = useDeferredValue(filterNow);
   const rows = useMemo<readonly Row[]>(() => {
     if (!span) return [];
-    const within = filter.drill?.within;
-    const drill = within && filter.drill ? { ...filter.drill, within: { from: within.from - span.shiftMs, to: within.to - span.shiftMs } } : filter.drill;
-    return filterRows(query.rows, { ...filter, drill });
+    return filterRows(query.rows, comparisonFilter(filter, span.shiftMs));
   }, [span, query.rows, filter]);
   const summary = useMemo(() => summarize(rows, filter.targets), [rows, filter.targets]);
 

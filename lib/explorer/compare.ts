@@ -2,6 +2,7 @@ import { dateRange, type DateRange } from '../contract';
 import { daysInMonth } from '../utc-date';
 import { addDays, daysToMs, formatDay, parseDay, type Zone } from './date-range';
 import { describeDays, type DaysDrill } from './drill';
+import type { RowFilter } from './rows';
 import { offsetAt } from './zones';
 import type { Comparison } from './url-state';
 
@@ -109,4 +110,15 @@ export function countChange(current: number, before: number): string | null {
   const text = pct.format(Math.abs(change));
   if (Number(text) === 0) return '±0 %';
   return `${change > 0 ? '+' : MINUS}${text} %`;
+}
+
+/**
+ * The filter of the current window as it applies to the comparison: the same Search, crop, warnings, below
+ * target, bins and scanner; a days drill-down (instants of the current window) becomes the matching span of the
+ * comparison window, moved back by `shiftMs` (as is, it would hold none of the comparison's batches).
+ */
+export function comparisonFilter(filter: RowFilter, shiftMs: number): RowFilter {
+  const within = filter.drill?.within;
+  if (!filter.drill || !within) return filter;
+  return { ...filter, drill: { ...filter.drill, within: { from: within.from - shiftMs, to: within.to - shiftMs } } };
 }

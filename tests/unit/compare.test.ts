@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonWindow, countChange, describeWindow, ppChange, yearBefore } from '@/lib/explorer/compare';
+import { DEFAULT_TARGETS } from '@/lib/contract/targets';
+import { comparisonFilter, comparisonWindow, countChange, describeWindow, ppChange, yearBefore } from '@/lib/explorer/compare';
 
 const AMS = 'Europe/Amsterdam';
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -70,5 +71,14 @@ describe('changes', () => {
     expect(countChange(100, 100)).toBe('±0 %');
     expect(countChange(5, 0)).toBeNull();
     expect(countChange(0, 0)).toBe('±0 %');
+  });
+});
+
+describe('comparisonFilter', () => {
+  it('keeps every filter, and moves a days drill-down into the comparison window', () => {
+    const plain = { q: 'gh1', crop: 'Lettuce', targets: DEFAULT_TARGETS };
+    expect(comparisonFilter(plain, 1000)).toBe(plain);
+    const drill = { bins: [], within: { from: 10_000, to: 20_000 }, scanner: 'a@x.example' };
+    expect(comparisonFilter({ ...plain, drill }, 7000)).toEqual({ ...plain, drill: { bins: [], within: { from: 3000, to: 13_000 }, scanner: 'a@x.example' } });
   });
 });
