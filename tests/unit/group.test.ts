@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TARGETS, type Batch } from '@/lib/contract';
 import { readCsv } from '../helpers/csv';
+import { exportFile } from '@/lib/explorer/export-csv';
 import { groupRows, groupsToCsv, median, nextGroupDir, sortGroups } from '@/lib/explorer/group';
 import { compareCreation, summarize, toRow, type Row } from '@/lib/explorer/rows';
 
@@ -109,5 +110,16 @@ describe('groupsToCsv', () => {
     expect(csv[0]![0]).toBe('Crop');
     expect(csv.slice(1).map((r) => r.slice(0, 2))).toEqual([['Lettuce', '3'], ['Tomato', '1'], ['No crop recorded', '1']]);
     expect(csv[1]).toEqual(['Lettuce', '3', String(Number((39_300 / 450).toFixed(2))), '80', '10', '1', '33.33', '33.33']);
+  });
+});
+
+describe('exportFile', () => {
+  it('an incomplete view says so in its name and its first line, naming what is missing', () => {
+    const whole = exportFile('batches-2025-01-01-to-2025-01-31-by-crop.csv', 'a\r\n', { complete: true, loaded: 3, missing: [], zone: 'UTC' });
+    expect(whole).toEqual({ name: 'batches-2025-01-01-to-2025-01-31-by-crop.csv', text: 'a\r\n' });
+    const missing = [{ from: Date.parse('2025-01-20T00:00:00Z'), to: Date.parse('2025-01-31T23:59:59Z') }];
+    const part = exportFile('batches-2025-01-01-to-2025-01-31-by-crop.csv', 'a\r\n', { complete: false, loaded: 3, missing, zone: 'UTC' });
+    expect(part.name).toBe('batches-2025-01-01-to-2025-01-31-by-crop-INCOMPLETE.csv');
+    expect(readCsv(part.text)).toEqual([['INCOMPLETE: 3 batches loaded; not loaded: 2025-01-20 to 2025-01-31'], ['a']]);
   });
 });
