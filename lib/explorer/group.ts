@@ -24,14 +24,27 @@ function periodLabel(days: DaysDrill, bucket: Bucket): string {
 }
 
 /** The middle value (the mean of the two middle ones for an even count); null for none. */
-export function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  values.sort((a, b) => a - b);
+export function median(list: readonly number[]): number | null {
+  if (list.length === 0) return null;
+  const values = Float64Array.from(list).sort(); // a typed array sorts numerically, natively: 100,000 values in a few ms
   const mid = values.length >> 1;
   return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
 }
 
+function cvsOf(rows: readonly Row[]): number[] {
+  const out: number[] = [];
+  for (const r of rows) if (r.cv !== null) out.push(r.cv);
+  return out;
+}
+
 type Keyed = { key: string; label: string; drill: Partial<ExplorerState>; rows: Row[] };
+
+function describeGroup(grouping: Grouping, crop: string, scanner: string, days: DaysDrill): { label: string; drill: Partial<ExplorerState> } {
+  if (grouping === 'crop') return { label: cropLabel(crop), drill: { crop } };
+  if (grouping === 'scanner') return { label: scannerLabel(scanner), drill: { scanner } };
+  if (grouping === 'crop-week') return { label: `${cropLabel(crop)} · ${periodLabel(days, 'week')}`, drill: { crop, days: formatDays(days) } };
+  return { label: periodLabel(days, grouping), drill: { days: formatDays(days) } };
+}
 
 /**
  * The rows (those the table shows) in groups, each summarized exactly as the summary cards summarize rows
@@ -52,13 +65,10 @@ export function groupRows(rows: readonly Row[], grouping: Grouping, zone: Zone, 
     }
     const crop = r.batch.crop_type ?? NO_CROP;
     const scanner = r.batch.scanned_by_email ?? NO_SCANNER;
-    let key: string, label: string, drill: Partial<ExplorerState>;
-    if (grouping === 'crop') [key, label, drill] = [crop, cropLabel(crop), { crop }];
-    else if (grouping === 'scanner') [key, label, drill] = [scanner, scannerLabel(scanner), { scanner }];
-    else if (grouping === 'crop-week') [key, label, drill] = [`${crop}\u0000${days.from}`, `${cropLabel(crop)} · ${periodLabel(days, 'week')}`, { crop, days: formatDays(days) }];
-    else [key, label, drill] = [days.from, periodLabel(days, bucket!), { days: formatDays(days) }];
+    const key = grouping === 'crop' ? crop : grouping === 'scanner' ? scanner : grouping === 'crop-week' ? `${crop}\u0000${days.from}` : days.from;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { key, label, drill, rows: [] }));
+    // Labels and drill-downs once per group, not once per row (100,000 rows fall in a few hundred groups).
+    if (!g) groups.set(key, (g = { key, ...describeGroup(grouping, crop, scanner, days), rows: [] }));
     g.rows.push(r);
   }
   return [...groups.values()].map(({ key, label, drill, rows }) => ({
@@ -66,7 +76,7 @@ export function groupRows(rows: readonly Row[], grouping: Grouping, zone: Zone, 
     key,
     label,
     drill,
-    cv: median(rows.flatMap((r) => (r.cv === null ? [] : [r.cv]))),
+    cv: median(cvsOf(rows)),
   }));
 }
 
