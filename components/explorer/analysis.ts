@@ -28,6 +28,12 @@ export type AnalysisInput = {
   openBatch: (row: Row) => void;
   /** The URL's analysis settings (only these: sorting the table or opening a batch must not redraw charts). */
   view: AnalysisView;
+  /**
+   * The period of Compare with (see use-comparison.ts): its batches under the same filter, in creation order;
+   * `shiftMs` added to a batch's time aligns it with the current window (start on start); `label` names the
+   * period (`17–23 Mar 2025 (previous period)`); not `complete` while it loads or after its load stopped.
+   */
+  comparison?: { rows: readonly Row[]; shiftMs: number; label: string; complete: boolean };
 };
 
 export type AnalysisView = Pick<ExplorerState, 'chart' | 'focus' | 'crop' | 'bins' | 'days' | 'scanner' | 'base' | 'group' | 'gsort' | 'gdir' | 'compare'>;

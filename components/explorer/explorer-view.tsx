@@ -6,8 +6,7 @@ import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
 import { parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
 import { exportFileName, type DateRange } from '@/lib/contract';
-import { csvRow } from '@/lib/csv';
-import { rowsToCsv } from '@/lib/explorer/export-csv';
+import { exportFile, rowsToCsv } from '@/lib/explorer/export-csv';
 import { describeSpans, missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
 import type { ExplorerState, SortField } from '@/lib/explorer/url-state';
@@ -19,6 +18,7 @@ import { COLUMNS } from './columns';
 import { downloadText } from './download';
 import { DrillChips } from './drill-chips';
 import { FiltersBar } from './filters-bar';
+import { GroupedSummary } from './grouped-summary';
 import type { Completeness } from './incomplete-note';
 import { LoadProblem, LoadStatus } from './load-status';
 import { RangePicker } from './range-picker';
@@ -26,6 +26,7 @@ import { useRangeRows } from './range-query';
 import { SavedViews } from './saved-views';
 import { SummaryCards } from './summary-cards';
 import { TargetsPanel } from './targets-panel';
+import { useComparison } from './use-comparison';
 import { useExplorerState } from './use-explorer-state';
 import { useOpenBatch } from './use-open-batch';
 import { useSearchText } from './use-search-text';
@@ -74,6 +75,7 @@ export function ExplorerView() {
     [search, state.crop, state.warn, state.below, targets, drill],
   );
   const { sorted, summary, chartRows } = useShownRows(rows, filterNow, state.sort, state.dir, state.metric);
+  const comparison = useComparison(state, filterNow, !dateError, complete);
   const crops = useMemo(() => cropsOf(rows), [rows]);
   const colours = useMemo(() => cropColours(crops), [crops]);
   const drillTo = useCallback((patch: Partial<ExplorerState>) => update(patch, 'push'), [update]);
@@ -85,9 +87,9 @@ export function ExplorerView() {
   const analysis = useMemo<AnalysisInput>(
     () => ({
       rows: chartRows.rows, cross: chartRows, window: rangeWindow(range), zone: state.tz, targets, metric: state.metric, colours, completeness,
-      drill: drillTo, openBatch: detail.open, view,
+      drill: drillTo, openBatch: detail.open, view, comparison: comparison.chart,
     }),
-    [chartRows, range, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, view],
+    [chartRows, range, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, view, comparison.chart],
   );
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
@@ -98,10 +100,8 @@ export function ExplorerView() {
   );
   // An export of a view whose batches have not all arrived says so in its name and its first line.
   const exportCsv = () => {
-    const name = exportFileName(state.from, state.to);
-    if (complete) return downloadText(name, rowsToCsv(sorted), 'text/csv;charset=utf-8');
-    const warning = `INCOMPLETE: ${sorted.length} batches loaded; not loaded: ${describeSpans(missing, state.tz, Infinity)}`;
-    downloadText(name.replace(/\.csv$/, '-INCOMPLETE.csv'), csvRow([warning]) + rowsToCsv(sorted), 'text/csv;charset=utf-8');
+    const file = exportFile(exportFileName(state.from, state.to), rowsToCsv(sorted), { complete, loaded: sorted.length, missing, zone: state.tz });
+    downloadText(file.name, file.text, 'text/csv;charset=utf-8');
   };
   const clearFilters = () => {
     setSearch('');
@@ -147,6 +147,7 @@ export function ExplorerView() {
             completeness={completeness}
             zone={state.tz}
             judged={targetSet.ready}
+            comparison={comparison.cards}
             problem={error && <LoadProblem error={error} loaded={rows.length} onRetry={retry} />}
           />
           {loading ? (
@@ -168,8 +169,10 @@ export function ExplorerView() {
               </button>
             </div>
           ) : (
-            // GROUPED SUMMARY (grouped-summary.tsx) mounts above the table when `group` is set.
-            <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />
+            <>
+              {state.group && <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName(state.from, state.to)} />}
+              <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />
+            </>
           )}
           {/* Charts wait for the load to end (parts arrive side by side, so a chart drawn midway would show gaps
               that are not in the data; a stopped load is drawn with its gaps marked) and for someone to scroll to

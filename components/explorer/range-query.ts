@@ -56,9 +56,15 @@ export function getQueryClient(): QueryClient {
 
 const NO_ROWS: readonly Row[] = [];
 
-/** Every batch of the range as it streams in, and the person's Retry. */
-export function useRangeRows(range: DateRange, enabled: boolean) {
-  const query = useQuery({ ...rangeQueryOptions(range), enabled });
+/**
+ * No range at all (a comparison with nothing to compare): a query of its own that never runs. Not `{}`, which
+ * is All time's key: an idle observer there would keep All time's load running after the page left it.
+ */
+const NO_RANGE = { ...rangeQueryOptions({}), queryKey: ['batches', 'no range', null] };
+
+/** Every batch of the range as it streams in, and the person's Retry; `null`: none (nothing loads). */
+export function useRangeRows(range: DateRange | null, enabled: boolean) {
+  const query = useQuery(range ? { ...rangeQueryOptions(range), enabled } : { ...NO_RANGE, enabled: false });
   const rows = query.data?.rows ?? NO_ROWS;
   const complete = query.data?.complete ?? false;
   const { refetch } = query;

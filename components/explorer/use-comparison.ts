@@ -1,0 +1,64 @@
+'use client';
+
+import { useDeferredValue, useMemo } from 'react';
+import { comparisonFilter, comparisonWindow, describeWindow } from '@/lib/explorer/compare';
+import { filterRows, summarize, type Row, type RowFilter, type Summary } from '@/lib/explorer/rows';
+import type { ExplorerState } from '@/lib/explorer/url-state';
+import type { AnalysisInput } from './analysis';
+import { useRangeRows } from './range-query';
+
+const LABELS = { previous: 'previous period', 'last-year': 'same period last year' } as const;
+
+/** What the summary cards say about the comparison. */
+export type CardComparison =
+  | { kind: 'unavailable'; reason: string }
+  | {
+      kind: 'window';
+      /** `17–23 Mar 2025 (previous period)` */
+      label: string;
+      /** Null until every batch of both windows has arrived: no change is shown from part of the data. */
+      summary: Summary | null;
+      loading: boolean;
+      stopped: boolean;
+      loaded: number;
+      onRetry: () => void;
+    };
+
+/**
+ * The period the URL's Compare with names, loaded through the same stream as the range (a second query, so
+ * it is cached and resumed alike), narrowed by the same filter (comparisonFilter) and summarized the same way.
+ */
+export function useComparison(state: Pick<ExplorerState, 'compare' | 'from' | 'to' | 'tz'>, filterNow: RowFilter, enabled: boolean, currentComplete: boolean) {
+  const { compare, from, to, tz } = state;
+  // "Now" is read when the range or the comparison changes, not per render: the comparison's end (and so its
+  // query) must stay put while someone looks at it.
+  // eslint-disable-next-line react-hooks/purity -- read once per change of these inputs, on purpose
+  const span = useMemo(() => (compare ? comparisonWindow(compare, from, to, tz, Date.now()) : null), [compare, from, to, tz]);
+  const query = useRangeRows(span?.range ?? null, enabled);
+  const filter = useDeferredValue(filterNow);
+  const rows = useMemo<readonly Row[]>(() => {
+    if (!span) return [];
+    return filterRows(query.rows, comparisonFilter(filter, span.shiftMs));
+  }, [span, query.rows, filter]);
+  const summary = useMemo(() => summarize(rows, filter.targets), [rows, filter.targets]);
+
+  const label = span && compare ? `${describeWindow(span, tz)} (${LABELS[compare]})` : '';
+  const cards = useMemo<CardComparison | undefined>(() => {
+    if (!compare) return undefined;
+    if (!span) return { kind: 'unavailable', reason: 'All time has no period before it to compare with: choose a range with a From day.' };
+    return {
+      kind: 'window',
+      label,
+      summary: query.complete && currentComplete ? summary : null,
+      loading: !query.complete && query.error === null,
+      stopped: query.error !== null,
+      loaded: query.rows.length,
+      onRetry: query.retry,
+    };
+  }, [compare, span, label, query.complete, query.error, query.rows.length, query.retry, currentComplete, summary]);
+  const chart = useMemo<AnalysisInput['comparison']>(
+    () => (span ? { rows, shiftMs: span.shiftMs, label, complete: query.complete } : undefined),
+    [span, rows, label, query.complete],
+  );
+  return { cards, chart };
+}

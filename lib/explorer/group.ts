@@ -1,0 +1,125 @@
+import type { Targets } from '../contract';
+import { csvRow, csvRows } from '../csv';
+import { bucketDays, bucketsOf, type Bucket } from './aggregate';
+import { describeDays, formatDays, NO_SCANNER, scannerLabel, type DaysDrill } from './drill';
+import type { Zone } from './date-range';
+import { cropLabel, NO_CROP, summarize, type Row, type Summary } from './rows';
+import type { ExplorerState, Grouping, GroupSortField } from './url-state';
+
+/** One row of the Grouped summary: the batches of one crop, week, month, scanner or crop-and-week. */
+export type Group = Summary & {
+  /** Unique within a grouping; orders the groups when sorted by key (weeks and months in time order). */
+  key: string;
+  label: string;
+  /** Median coefficient of variation of the batches that have one; null when none has. */
+  cv: number | null;
+  /** The drill-down to exactly these batches (see drill.ts). */
+  drill: Partial<ExplorerState>;
+};
+
+const fmtMonth = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+function periodLabel(days: DaysDrill, bucket: Bucket): string {
+  return bucket === 'month' ? fmtMonth.format(Date.parse(`${days.from}T00:00:00Z`)) : `Week of ${describeDays({ from: days.from, to: days.from })}`;
+}
+
+/** The middle value (the mean of the two middle ones for an even count); null for none. */
+export function median(list: readonly number[]): number | null {
+  if (list.length === 0) return null;
+  const values = Float64Array.from(list).sort(); // a typed array sorts numerically, natively: 100,000 values in a few ms
+  const mid = values.length >> 1;
+  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+}
+
+function cvsOf(rows: readonly Row[]): number[] {
+  const out: number[] = [];
+  for (const r of rows) if (r.cv !== null) out.push(r.cv);
+  return out;
+}
+
+type Keyed = { key: string; label: string; drill: Partial<ExplorerState>; rows: Row[] };
+
+function describeGroup(grouping: Grouping, crop: string, scanner: string, days: DaysDrill): { label: string; drill: Partial<ExplorerState> } {
+  if (grouping === 'crop') return { label: cropLabel(crop), drill: { crop } };
+  if (grouping === 'scanner') return { label: scannerLabel(scanner), drill: { scanner } };
+  if (grouping === 'crop-week') return { label: `${cropLabel(crop)} · ${periodLabel(days, 'week')}`, drill: { crop, days: formatDays(days) } };
+  return { label: periodLabel(days, grouping), drill: { days: formatDays(days) } };
+}
+
+/**
+ * The rows (those the table shows) in groups, each summarized exactly as the summary cards summarize rows
+ * (summarize: weights, the fallback weight of an unknown tray and the below-target denominator), so a group's
+ * figures are the cards' figures once someone drills down to it. Weeks start on Monday and months on the 1st,
+ * in the zone. Rows are expected in creation order (a week's bounds are then worked out once, not per row).
+ */
+export function groupRows(rows: readonly Row[], grouping: Grouping, zone: Zone, targets: Targets): Group[] {
+  const groups = new Map<string, Keyed>();
+  const bucket: Bucket | null = grouping === 'week' || grouping === 'crop-week' ? 'week' : grouping === 'month' ? 'month' : null;
+  let bounds = { start: NaN, end: NaN };
+  let days: DaysDrill = { from: '', to: '' };
+  for (const r of rows) {
+    if (bucket && !(r.time >= bounds.start && r.time < bounds.end)) {
+      const { starts, ends } = bucketsOf(r.time, r.time + 1, bucket, zone);
+      bounds = { start: starts[0]!, end: ends[0]! };
+      days = bucketDays(bounds.start, bounds.end, zone);
+    }
+    const crop = r.batch.crop_type ?? NO_CROP;
+    const scanner = r.batch.scanned_by_email ?? NO_SCANNER;
+    const key = grouping === 'crop' ? crop : grouping === 'scanner' ? scanner : grouping === 'crop-week' ? `${crop}\u0000${days.from}` : days.from;
+    let g = groups.get(key);
+    // Labels and drill-downs once per group, not once per row (100,000 rows fall in a few hundred groups).
+    if (!g) groups.set(key, (g = { key, ...describeGroup(grouping, crop, scanner, days), rows: [] }));
+    g.rows.push(r);
+  }
+  return [...groups.values()].map(({ key, label, drill, rows }) => ({
+    ...summarize(rows, targets),
+    key,
+    label,
+    drill,
+    cv: median(cvsOf(rows)),
+  }));
+}
+
+/** Keys in reading order (crops as the crop list orders them, weeks and months in time), the unrecorded last. */
+const unrecordedLast = (key: string) => (key === NO_CROP || key.startsWith(`${NO_CROP}\u0000`) ? `\uffff${key}` : key);
+const byKey = (a: Group, b: Group) => unrecordedLast(a.key).localeCompare(unrecordedLast(b.key));
+
+/** Sorted by a column; empty values (—) last in both directions; ties in key order. */
+export function sortGroups(groups: readonly Group[], field: GroupSortField, dir: 'asc' | 'desc'): Group[] {
+  const sign = dir === 'asc' ? 1 : -1;
+  if (field === 'key') return groups.slice().sort((a, b) => sign * byKey(a, b));
+  return groups.slice().sort((a, b) => {
+    const x = a[field], y = b[field];
+    if (x === y) return byKey(a, b);
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return (x - y) * sign;
+  });
+}
+
+/** The direction after a click on a header: names A→Z (and weeks oldest first), figures the largest first. */
+export function nextGroupDir(field: GroupSortField, current: GroupSortField, dir: 'asc' | 'desc'): 'asc' | 'desc' {
+  if (field !== current) return field === 'key' ? 'asc' : 'desc';
+  return dir === 'asc' ? 'desc' : 'asc';
+}
+
+const GROUP_HEADERS: Record<Grouping, string> = { crop: 'Crop', week: 'Week', month: 'Month', scanner: 'Scanner', 'crop-week': 'Crop and week' };
+export const groupHeader = (grouping: Grouping) => GROUP_HEADERS[grouping];
+
+const round = (v: number | null, digits: number) => (v === null ? null : Number(v.toFixed(digits)));
+
+/** The grouped table as shown (its order), rates in percent with two decimals, shares of batches too. */
+export function groupsToCsv(groups: readonly Group[], grouping: Grouping): string {
+  const header = [groupHeader(grouping), 'batches', 'germination_rate_weighted_pct', 'usable_seedling_rate_weighted_pct', 'median_cv_pct', 'below_target', 'below_target_share_pct', 'with_warnings_share_pct'];
+  const lines = groups.map((g) => ({
+    label: g.label,
+    count: g.count,
+    germination: round(g.germination, 2),
+    usable: round(g.usable, 2),
+    cv: round(g.cv, 2),
+    below: g.below,
+    belowShare: round(g.belowShare === null ? null : g.belowShare * 100, 2),
+    warningShare: round(g.warningShare === null ? null : g.warningShare * 100, 2),
+  }));
+  return csvRow(header) + csvRows(lines, ['label', 'count', 'germination', 'usable', 'cv', 'below', 'belowShare', 'warningShare']);
+}
