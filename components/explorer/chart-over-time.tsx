@@ -16,6 +16,8 @@ import styles from './explorer.module.css';
 
 type Props = {
   series: TimeSeries;
+  /** The comparison period per crop on the same buckets, and its name; null: no comparison (or not all loaded). */
+  compared: { label: string; byCrop: ReadonlyMap<string, readonly (number | null)[]> } | null;
   metric: Metric;
   zone: Zone;
   targets: Targets;
@@ -107,7 +109,7 @@ function useTimeDrag(series: TimeSeries, zone: Zone, drill: DrillTo) {
   };
 }
 
-function OverTime({ series, metric, zone, targets, colours, mode, focus, drill, incomplete }: Props) {
+function OverTime({ series, compared, metric, zone, targets, colours, mode, focus, drill, incomplete }: Props) {
   const info = METRIC_INFO[metric];
   const tick = tickFormat(series.bucket, zone);
   const full = (t: number) => bucketName(series.bucket, t, zone);
@@ -226,7 +228,7 @@ function OverTime({ series, metric, zone, targets, colours, mode, focus, drill, 
                   </span>
                 </h4>
                 <TimePanel
-                  starts={series.starts} ends={series.ends} values={c.values} counts={c.counts} gaps={series.gaps}
+                  starts={series.starts} ends={series.ends} values={c.values} counts={c.counts} gaps={series.gaps} compare={compared?.byCrop.get(c.crop)}
                   x={x} y={yAxis} xTicks={ticks} colour={colour} target={target}
                   tickLabel={tick} bucketLabel={full} valueLabel={(v) => formatValue(metric, v)}
                   onPick={(i) => pickBucket(i, c.crop)} onRange={setRange}
@@ -258,7 +260,9 @@ function OverTime({ series, metric, zone, targets, colours, mode, focus, drill, 
           </ul>
           <ResponsiveContainer width="100%" height={300}>
             <LineChart
-              data={series.starts.map((t, i) => Object.fromEntries([['t', t], ...series.crops.map((c) => [c.crop, c.values[i]])]))}
+              data={series.starts.map((t, i) =>
+                Object.fromEntries([['t', t], ...series.crops.flatMap((c) => [[c.crop, c.values[i]], [`${c.crop}\u0000compared`, compared?.byCrop.get(c.crop)?.[i] ?? null]])]),
+              )}
               margin={{ top: 8, right: 16, bottom: 4, left: 8 }}
               {...handlers(null)}
               style={{ cursor: 'crosshair', userSelect: 'none' }}
@@ -269,6 +273,11 @@ function OverTime({ series, metric, zone, targets, colours, mode, focus, drill, 
                   <ReferenceLine key={`t-${c.crop}`} y={cropTargets[ci]} stroke={colours.get(c.crop)} strokeDasharray="6 3" ifOverflow="extendDomain" />
                 ) : null,
               )}
+              {compared &&
+                series.crops.filter((c) => shown.includes(c.crop)).map((c) => (
+                  <Line key={`${c.crop}-compared`} dataKey={`${c.crop}\u0000compared`} name={`${cropLabel(c.crop)}, ${compared.label}`} stroke={colours.get(c.crop)}
+                    strokeOpacity={0.6} strokeDasharray="3 2" strokeWidth={1.2} dot={false} activeDot={false} connectNulls={false} isAnimationActive={false} />
+                ))}
               {/* The faint crops first, so the chosen ones are drawn over them. */}
               {[...series.crops].sort((a, b) => Number(shown.includes(a.crop)) - Number(shown.includes(b.crop))).map((c) => {
                 const on = shown.includes(c.crop);
@@ -280,12 +289,12 @@ function OverTime({ series, metric, zone, targets, colours, mode, focus, drill, 
               })}
             </LineChart>
           </ResponsiveContainer>
-          <p className={styles.chartNote}>Dashed: each chosen crop’s {targetWord(metric)}. Drag across the chart to set the date range; click a {series.bucket} to see its batches.</p>
+          <p className={styles.chartNote}>Dashed: each chosen crop’s {targetWord(metric)}.{compared && ` Dotted, fainter: ${compared.label}, aligned with this range.`} Drag across the chart to set the date range; click a {series.bucket} to see its batches.</p>
         </>
       )}
       {mode === 'panels' && (
         <p className={styles.chartNote}>
-          Red dashed: the crop’s {targetWord(metric)}. Drag across a panel to set the date range; click a {series.bucket} to see that crop’s batches.
+          Red dashed: the crop’s {targetWord(metric)}.{compared && ` Grey dotted: ${compared.label}, aligned with this range.`} Drag across a panel to set the date range; click a {series.bucket} to see that crop’s batches.
         </p>
       )}
     </ChartFrame>

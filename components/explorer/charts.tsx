@@ -34,6 +34,14 @@ function Charts({ input }: Props) {
   const { missing } = completeness;
   const incomplete = missing.length > 0;
   const series = useMemo(() => overTime(cross.allDays, metric, zone, window, missing), [cross.allDays, metric, zone, window, missing]);
+  // The comparison period, moved onto this range's buckets (shiftMs aligns start on start), once it has all arrived.
+  const comparison = input.comparison;
+  const compared = useMemo(() => {
+    if (!comparison?.complete || !window) return null;
+    const shifted = comparison.rows.map((r) => ({ ...r, time: r.time + comparison.shiftMs }));
+    const other = overTime(shifted, metric, zone, window);
+    return { label: comparison.label, byCrop: new Map(other.crops.map((c) => [c.crop, c.values])) };
+  }, [comparison, metric, zone, window]);
   const dist = useMemo(() => histogram(cross.allBins, metric, targets), [cross.allBins, metric, targets]);
   const crops = useMemo(() => perCrop(cross.allCrops, metric, targets), [cross.allCrops, metric, targets]);
   const bins = useMemo(() => parseBins(view.bins), [view.bins]);
@@ -48,7 +56,7 @@ function Charts({ input }: Props) {
     <section className={styles.chartsBox} aria-label="Charts">
       <IncompleteNote of={completeness} zone={zone} what="These charts" retryLabel="Retry" />
       <div className={styles.charts}>
-        <OverTime series={series} metric={metric} zone={zone} targets={targets} colours={colours} mode={view.chart} focus={focus} drill={drill} incomplete={incomplete} />
+        <OverTime series={series} compared={compared} metric={metric} zone={zone} targets={targets} colours={colours} mode={view.chart} focus={focus} drill={drill} incomplete={incomplete} />
         {drawn >= 2 && <Distribution data={dist} bins={bins} sharedTarget={sharedTarget} judged={judged} drill={drill} incomplete={incomplete} />}
         {drawn >= 3 && <CropsCompared crops={crops} metric={metric} colours={colours} picked={view.crop} drill={drill} incomplete={incomplete} />}
       </div>

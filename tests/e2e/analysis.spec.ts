@@ -149,6 +149,10 @@ test('the Metric select switches every chart, and a crop keeps its colour across
   expect(await colourOf('Tomato')).toBe(before);
   await page.getByLabel('Crop', { exact: true }).selectOption('Tomato');
   expect(await colourOf('Tomato')).toBe(before);
+  // Compare with overlays the previous period on each panel, aligned with this range.
+  await page.getByLabel('Compare with').selectOption('previous');
+  await expect(page.getByRole('figure', { name: /over time/ }).locator('[data-compare]').first()).toBeVisible();
+  await expect(page.getByRole('figure', { name: /over time/ })).toContainText('aligned with this range');
   await page.getByLabel('Metric').selectOption('size');
   await expect(page.getByRole('figure', { name: /Distribution of median seedling sizes/ })).toBeVisible();
   await page.goBack();

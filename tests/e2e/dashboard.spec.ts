@@ -90,7 +90,8 @@ test('search, crop, warnings and below-target filters, all in the URL', async ({
 
 test('sorting by a column, nulls last either way', async ({ page }) => {
   await openSignedIn(page, '/batches');
-  const header = page.getByRole('columnheader', { name: /Germination/ });
+  const table = page.getByRole('region', { name: 'Batches table' });
+  const header = table.getByRole('columnheader', { name: /Germination/ });
   await header.getByRole('button').click();
   await expect(header).toHaveAttribute('aria-sort', 'descending');
   const firstRate = () => page.locator('tbody tr[aria-rowindex="2"] td').nth(3);
@@ -101,7 +102,7 @@ test('sorting by a column, nulls last either way', async ({ page }) => {
   await expect(firstRate()).toHaveText('0.0%Below target');
   await expect(page).toHaveURL(/sort=avg_germination_rate&dir=asc/);
   // Text columns read A→Z on the first click.
-  const crop = page.getByRole('columnheader', { name: /Crop/ });
+  const crop = table.getByRole('columnheader', { name: /Crop/ });
   await crop.getByRole('button').click();
   await expect(crop).toHaveAttribute('aria-sort', 'ascending');
   await expect(page).toHaveURL(/sort=crop_type&dir=asc/);
@@ -174,11 +175,17 @@ test('export holds exactly the rows the table shows, sorted, with formulas neutr
 test('charts are drawn and clicking a crop filters the table', async ({ page }) => {
   await openSignedIn(page, '/batches', DEMO);
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
-  for (const name of ['Germination rate over time', 'Distribution of germination rates', 'Germination vs usable rate per crop']) {
+  await page.getByRole('heading', { name: 'Charts', exact: true }).scrollIntoViewIfNeeded();
+  await expect(page.getByRole('figure', { name: /Germination rate over time/ }).locator('[data-crop] svg')).toHaveCount(9);
+  for (const name of ['Distribution of germination rates', 'Germination rate per crop']) {
     await expect(page.getByRole('figure', { name: new RegExp(name) }).locator('.recharts-wrapper > svg')).toBeVisible();
   }
-  await page.getByRole('figure', { name: /per crop/ }).locator('.recharts-bar-rectangle').first().click();
+  // A crop's dot (most batches first): the table shows that crop only, and the chart still shows every crop.
+  const perCrop = page.getByRole('figure', { name: /^Germination rate per crop/ });
+  await perCrop.locator('.recharts-scatter-symbol circle').first().click();
   await expect(page).toHaveURL(/crop=/);
+  await expect(page.getByRole('list', { name: 'Drill-downs' })).toContainText('Crop:');
+  await expect(perCrop.locator('.recharts-yAxis .recharts-cartesian-axis-tick')).toHaveCount(9);
   await expect.poll(async () => Number((await status(page).textContent())!.replace(/\D/g, ''))).toBeLessThan(3000);
 });
 
