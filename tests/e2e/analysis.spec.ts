@@ -103,6 +103,10 @@ test('dragging across the time axis sets the date range; a click on a week drill
   const panel = time.locator('[data-crop]').first();
   const crop = (await panel.getAttribute('data-crop'))!;
   const plot = panel.locator('[data-plot]');
+  await plot.scrollIntoViewIfNeeded();
+  // The sections below the charts draw a moment later: wait until the page stops moving.
+  await expect(page.getByRole('region', { name: 'Germination vs uniformity' })).toBeVisible();
+  await plot.scrollIntoViewIfNeeded();
   const box = (await plot.boundingBox())!;
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + box.width * 0.25, y);
@@ -125,6 +129,7 @@ test('dragging across the time axis sets the date range; a click on a week drill
 
   // A click (no drag) on a week of a crop's panel: that crop's batches of that week.
   await expect(status(page)).toHaveText(shownText(batches.length));
+  await plot.scrollIntoViewIfNeeded();
   const again = (await plot.boundingBox())!;
   await page.mouse.click(again.x + again.width * 0.5, again.y + again.height / 2);
   await expect(page).toHaveURL(/days=/);

@@ -14,7 +14,7 @@ const tableNames = (page: Page) => page.locator('tbody tr[data-index]').evaluate
 test('the detail opens from a row by keyboard, speaks with units, steps in the table order and has its own link', async ({ page }) => {
   await openSignedIn(page, '/batches');
   await expect(status(page)).toHaveText('22 batches');
-  const batch = page.getByRole('columnheader', { name: /Batch/ });
+  const batch = page.getByRole('region', { name: 'Batches table' }).getByRole('columnheader', { name: /Batch/ });
   await batch.getByRole('button').click();
   await expect(batch).toHaveAttribute('aria-sort', 'ascending');
   const names = await tableNames(page);
@@ -72,7 +72,7 @@ test('a batch link outside the loaded range says so once the range has loaded', 
 test('the table judges each row: a Target column and a Below target badge in words', async ({ page }) => {
   await openSignedIn(page, '/batches?target=95&sort=target');
   await expect(status(page)).toHaveText('22 batches');
-  await expect(page.getByRole('columnheader', { name: /Target/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByRole('region', { name: 'Batches table' }).getByRole('columnheader', { name: /Target/ })).toHaveAttribute('aria-sort', 'descending');
   const targetCells = page.locator('tbody tr[data-index] td:nth-child(5)');
   await expect(targetCells.first()).toHaveText('95.0%');
   await expect(page.locator('tbody').getByText('Below target', { exact: true }).first()).toBeVisible();
