@@ -28,6 +28,7 @@ const ARM_PROBE = `window.__arm = (selector) => {
   document.addEventListener('click', startOn, { capture: true, once: true });
   window.__done = new Promise((resolve) => {
     const observer = new MutationObserver(() => {
+      if (!start) return; // a change from before the event (a load finishing), not the event's
       observer.disconnect();
       requestAnimationFrame(() => resolve(performance.now() - start));
     });

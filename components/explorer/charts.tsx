@@ -3,7 +3,9 @@
 import { memo, useEffect, useMemo, useState } from 'react';
 import { histogram, overTime, perCrop } from '@/lib/explorer/aggregate';
 import { parseBins } from '@/lib/explorer/drill';
-import { metricTarget } from '@/lib/explorer/metrics';
+import { METRICS, metricTarget } from '@/lib/explorer/metrics';
+import { cachedFor, keyOf } from '@/lib/explorer/row-cache';
+import { eachWhenIdle } from './idle';
 import { cropOfKey } from '@/lib/explorer/rows';
 import type { AnalysisInput } from './analysis';
 import CropsCompared from './chart-crops';
@@ -13,6 +15,7 @@ import { IncompleteNote } from './incomplete-note';
 import styles from './explorer.module.css';
 
 type Props = { input: AnalysisInput };
+
 
 const CHART_COUNT = 3;
 
@@ -33,7 +36,11 @@ function Charts({ input }: Props) {
   }, [drawn]);
   const { missing } = completeness;
   const incomplete = missing.length > 0;
-  const series = useMemo(() => overTime(cross.allDays, metric, zone, window, missing), [cross.allDays, metric, zone, window, missing]);
+  const windowKey = window ? `${window.from}-${window.to}` : 'all';
+  const series = useMemo(
+    () => (missing.length ? overTime(cross.allDays, metric, zone, window, missing) : cachedFor(cross.allDays, `time|${metric}|${zone}|${windowKey}`, () => overTime(cross.allDays, metric, zone, window))),
+    [cross.allDays, metric, zone, window, windowKey, missing],
+  );
   // The comparison period, moved onto this range's buckets (shiftMs aligns start on start), once it has all arrived.
   const comparison = input.comparison;
   const compared = useMemo(() => {
@@ -42,8 +49,18 @@ function Charts({ input }: Props) {
     const other = overTime(shifted, metric, zone, window);
     return { label: comparison.label, byCrop: new Map(other.crops.map((c) => [c.crop, c.values])) };
   }, [comparison, metric, zone, window]);
-  const dist = useMemo(() => histogram(cross.allBins, metric, targets), [cross.allBins, metric, targets]);
-  const crops = useMemo(() => perCrop(cross.allCrops, metric, targets), [cross.allCrops, metric, targets]);
+  const dist = useMemo(() => cachedFor(cross.allBins, `hist|${metric}|${keyOf(targets)}`, () => histogram(cross.allBins, metric, targets)), [cross.allBins, metric, targets]);
+  const crops = useMemo(() => cachedFor(cross.allCrops, `crops|${metric}|${keyOf(targets)}`, () => perCrop(cross.allCrops, metric, targets)), [cross.allCrops, metric, targets]);
+  // The other metrics, one per idle moment, so that switching the Metric finds them made.
+  useEffect(() => {
+    if (missing.length) return;
+    const work = METRICS.filter((m) => m !== metric).flatMap((m) => [
+      () => cachedFor(cross.allDays, `time|${m}|${zone}|${windowKey}`, () => overTime(cross.allDays, m, zone, window)),
+      () => cachedFor(cross.allBins, `hist|${m}|${keyOf(targets)}`, () => histogram(cross.allBins, m, targets)),
+      () => cachedFor(cross.allCrops, `crops|${m}|${keyOf(targets)}`, () => perCrop(cross.allCrops, m, targets)),
+    ]);
+    return eachWhenIdle(work);
+  }, [cross, metric, zone, window, windowKey, targets, missing]);
   const bins = useMemo(() => parseBins(view.bins), [view.bins]);
   const focus = useMemo(() => (view.focus ? view.focus.split(',').map((k) => { try { return decodeURIComponent(k); } catch { return k; } }) : []), [view.focus]);
   // One line at the target on the distribution when every crop drawn shares it.

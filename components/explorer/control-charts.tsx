@@ -1,15 +1,18 @@
 'use client';
 
-import { memo, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useState } from 'react';
 import { daysToMs } from '@/lib/explorer/date-range';
 import { describeDays, formatDays, parseDays } from '@/lib/explorer/drill';
-import { formatValue, METRIC_INFO } from '@/lib/explorer/metrics';
+import { formatValue, METRIC_INFO, METRICS } from '@/lib/explorer/metrics';
+import { cachedFor } from '@/lib/explorer/row-cache';
 import { cropLabel } from '@/lib/explorer/rows';
 import { BASELINE_BATCHES, controlCharts, MIN_BASELINE, RUN_LENGTH, type ControlChart } from '@/lib/explorer/spc';
 import type { AnalysisInput } from './analysis';
 import { BaselineField } from './baseline-field';
 import ControlChartPlot, { ruleOf } from './control-chart-plot';
 import { fmtCount, fmtDate } from './format';
+import { eachWhenIdle } from './idle';
+import { useAfterPaint } from './use-after-paint';
 import { IncompleteNote } from './incomplete-note';
 import styles from './control-charts.module.css';
 
@@ -36,11 +39,17 @@ function ControlCharts({ input }: Props) {
   const { zone, colours, view, drill, openBatch, completeness } = input;
   // Deferred: a change of the rows or the metric redraws the other charts first, and these in a task of their
   // own (at 100,000 batches computing these is 50–100 ms, drawing the chart as much again).
-  const rows = useDeferredValue(input.rows);
-  const metric = useDeferredValue(input.metric);
+  const rows = useAfterPaint(input.rows);
+  const metric = useAfterPaint(input.metric);
   const days = useMemo(() => parseDays(view.base), [view.base]);
   const period = useMemo(() => (days ? daysToMs(days.from, days.to, zone) : null), [days, zone]);
-  const charts = useMemo(() => controlCharts(rows, metric, period), [rows, metric, period]);
+  const periodKey = period ? `${period.from}-${period.to}` : 'first';
+  const charts = useMemo(() => cachedFor(rows, `spc|${metric}|${periodKey}`, () => controlCharts(rows, metric, period)), [rows, metric, period, periodKey]);
+  // The other metrics' charts ahead, in idle moments: switching the Metric then finds them made.
+  useEffect(
+    () => eachWhenIdle(METRICS.filter((m) => m !== metric).map((m) => () => cachedFor(rows, `spc|${m}|${periodKey}`, () => controlCharts(rows, m, period)))),
+    [rows, metric, period, periodKey],
+  );
   const [picked, setPicked] = useState<string | undefined>(undefined);
   const [asTable, setAsTable] = useState(false);
   const id = useId();

@@ -1,6 +1,8 @@
 'use client';
 
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { useAfterPaint } from './use-after-paint';
+import { cachedFor } from '@/lib/explorer/row-cache';
 import { targetFor } from '@/lib/contract';
 import { densityMarks, MIXED } from '@/lib/explorer/density';
 import { formatBins, parseBins, withBin } from '@/lib/explorer/drill';
@@ -21,7 +23,9 @@ const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString(
  * A density cell drills down to its batches; a point opens its batch; the table is the keyboard's way to both.
  */
 function UniformityChart({ input }: { input: AnalysisInput }) {
-  const { rows, targets, colours, completeness, zone, drill, openBatch, view } = input;
+  const { targets, colours, completeness, zone, drill, openBatch, view } = input;
+  // After the paint that shows a change (a drill-down's table and charts first, then this).
+  const rows = useAfterPaint(input.rows);
   // Drawn a task after the other charts mount (they arrive in the same commit), so that no single task carries
   // both; then once per change of rows (not per render, nor per change of targets).
   const [ready, setReady] = useState(false);
@@ -29,7 +33,7 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
     const timer = setTimeout(() => setReady(true), 0);
     return () => clearTimeout(timer);
   }, []);
-  const density = useMemo(() => (ready ? densityMarks(rows) : EMPTY), [rows, ready]);
+  const density = useMemo(() => (ready ? cachedFor(rows, 'density', () => densityMarks(rows)) : EMPTY), [rows, ready]);
   const crops = useMemo(() => {
     const seen = new Set<string>();
     for (const p of density.points) seen.add(p.crop);

@@ -27,16 +27,22 @@ export function useShownRows(rows: readonly Row[], filterNow: RowFilter, sort: E
   const summary = useMemo(() => summarize(matching, filter.targets), [matching, filter.targets]);
   // A chart does not filter itself: the crop chart shows every crop with the chosen one marked, the
   // distribution every bin, the time chart every bucket; each is drawn from the rows without its own drill-down.
-  const chartSets = useMemo<ChartRows>(() => {
-    const drill = filter.drill ?? NO_DRILL;
-    const binOf = drill.bins.some((b) => b.metric === metric);
-    return {
+  const drill = filter.drill ?? NO_DRILL;
+  // Only a bin of the metric shown depends on the metric: switching it must not hand the charts new row sets.
+  const binOfMetric = drill.bins.find((b) => b.metric === metric);
+  const allBins = useMemo(
+    () => (binOfMetric ? filterRows(rows, { ...filter, drill: { ...drill, bins: drill.bins.filter((b) => b !== binOfMetric) } }) : matching),
+    [rows, filter, drill, binOfMetric, matching],
+  );
+  const chartSets = useMemo<ChartRows>(
+    () => ({
       rows: matching,
       allCrops: filter.crop === undefined ? matching : filterRows(rows, { ...filter, crop: undefined }),
-      allBins: binOf ? filterRows(rows, { ...filter, drill: { ...drill, bins: drill.bins.filter((b) => b.metric !== metric) } }) : matching,
+      allBins,
       allDays: drill.within ? filterRows(rows, { ...filter, drill: { ...drill, within: null } }) : matching,
-    };
-  }, [rows, filter, matching, metric]);
+    }),
+    [rows, filter, drill, matching, allBins],
+  );
   // While someone types, the charts follow a moment later, after the table has been painted.
   const chartRows = useThrottled(useDeferredValue(chartSets), 250);
   return { sorted, summary, chartRows };

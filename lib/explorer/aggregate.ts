@@ -61,11 +61,12 @@ function indexOf(starts: readonly number[], t: number): number {
   return found;
 }
 
-function median(values: number[]): number | null {
+/** The median; sorted as a Float64Array (a numeric sort without a comparator: 100,000 values in a few ms). */
+function median(values: readonly number[] | Float64Array): number | null {
   if (values.length === 0) return null;
-  values.sort((a, b) => a - b);
-  const mid = values.length >> 1;
-  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+  const sorted = Float64Array.from(values).sort();
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /**
@@ -188,7 +189,7 @@ export function histogram(rows: readonly Row[], metric: Metric, targets: Targets
     if (v < min) min = v;
     if (v > max) max = v;
   }
-  const mid = median(values.slice());
+  const mid = median(values);
   if (values.length === 0) return { metric, width: 1, bins: [], median: null, values: 0 };
   const width = info.binWidth(min, max);
   const lo = Math.floor(min / width) * width;
