@@ -14,40 +14,31 @@ const GROUP_LABELS: [Grouping | '', string][] = [
 ];
 const COMPARE_LABELS: [Comparison | '', string][] = [['', 'Nothing'], ['previous', 'Previous period'], ['last-year', 'Same period last year']];
 
+/** A labelled select of `[value, label]` options; '' stands for none (written to the URL as absent). */
+function Choice<T extends string>({ id, label, value, options, onChange }: { id: string; label: string; value: T | ''; options: readonly (readonly [T | '', string])[]; onChange: (v: T | undefined) => void }) {
+  return (
+    <span>
+      <label htmlFor={id}>{label}</label>{' '}
+      <select id={id} value={value} onChange={(e) => onChange((e.target.value || undefined) as T | undefined)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
+
+const METRIC_LABELS = METRICS.map((m) => [m, METRIC_INFO[m].label] as const);
+
 /** What the analysis shows: the metric of every chart, the period compared with, and the grouping of the summary. */
 export function AnalysisBar({ state, update }: Props) {
   return (
     <div className={styles.filters} role="group" aria-label="Analysis">
-      <span>
-        <label htmlFor="metric-select">Metric</label>{' '}
-        <select id="metric-select" value={state.metric} onChange={(e) => update({ metric: e.target.value as Metric }, 'push')}>
-          {METRICS.map((m) => (
-            <option key={m} value={m}>
-              {METRIC_INFO[m].label}
-            </option>
-          ))}
-        </select>
-      </span>
-      <span>
-        <label htmlFor="compare-select">Compare with</label>{' '}
-        <select id="compare-select" value={state.compare ?? ''} onChange={(e) => update({ compare: (e.target.value || undefined) as Comparison | undefined }, 'push')}>
-          {COMPARE_LABELS.map(([v, label]) => (
-            <option key={v} value={v}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </span>
-      <span>
-        <label htmlFor="group-select">Group by</label>{' '}
-        <select id="group-select" value={state.group ?? ''} onChange={(e) => update({ group: (e.target.value || undefined) as Grouping | undefined }, 'push')}>
-          {GROUP_LABELS.map(([v, label]) => (
-            <option key={v} value={v}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </span>
+      <Choice<Metric> id="metric-select" label="Metric" value={state.metric} options={METRIC_LABELS} onChange={(metric) => update({ metric }, 'push')} />
+      <Choice<Comparison> id="compare-select" label="Compare with" value={state.compare ?? ''} options={COMPARE_LABELS} onChange={(compare) => update({ compare }, 'push')} />
+      <Choice<Grouping> id="group-select" label="Group by" value={state.group ?? ''} options={GROUP_LABELS} onChange={(group) => update({ group }, 'push')} />
     </div>
   );
 }

@@ -7,6 +7,8 @@ import type { SavedViewsTable, SettingsDb, SettingsTables } from './database';
 /** The settings store's guard: migrations first, an unreachable database as `store_unavailable`. */
 type Guard = <R>(work: () => Promise<R>) => Promise<R>;
 
+/** One instant per statement: a new view's created_at and updated_at are the same (two clock_timestamp() calls can differ). */
+const STATEMENT_TIME = sql<Date>`date_trunc('milliseconds', statement_timestamp())`;
 const NOW = sql<Date>`date_trunc('milliseconds', clock_timestamp())`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The first key of the advisory locks that order one organisation's writes to its views (the second: its ID's hash). */
@@ -68,7 +70,7 @@ export class SavedViewsStore {
       if (isDefault) await this.#clearDefault(trx, clientId);
       return trx
         .insertInto('saved_views')
-        .values({ client_id: clientId, name, query, is_default: isDefault, created_at: NOW, updated_at: NOW })
+        .values({ client_id: clientId, name, query, is_default: isDefault, created_at: STATEMENT_TIME, updated_at: STATEMENT_TIME })
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
     });
