@@ -10,7 +10,7 @@ type Bench = { name: string; title: string; load: () => Promise<{ run: () => Pro
 const BENCHES: Bench[] = [
   { name: 'load', title: 'Targets 1-2: loading a large range', load: () => import('./load') },
   { name: 'interaction', title: 'Target 3: 100,000 batches in the browser', load: () => import('./interaction') },
-  { name: 'analysis', title: 'Issue 14: analysis with 100,000 batches', load: () => import('./analysis') },
+  { name: 'analysis', title: 'Issue 10: analysis with 100,000 batches', load: () => import('./analysis') },
   { name: 'proxy', title: 'Target 4: proxy overhead', load: () => import('./proxy') },
   { name: 'export', title: 'Target 5: export', load: () => import('./export') },
   { name: 'bundle', title: 'Target 6a: JavaScript for /batches', load: () => import('./bundle') },

@@ -31,7 +31,7 @@ function verdict(c: ControlChart): string {
 }
 
 /**
- * Control charts (issue 14 §5): one crop's individuals chart at a time (nine charts of 20,000 points would
+ * Control charts (issue 10 §5): one crop's individuals chart at a time (nine charts of 20,000 points would
  * cost seconds to draw) and, for every crop, its out-of-control count in a table. Computed once per change of
  * the rows, the metric or the baseline; the crop picked here is this view's own, not a filter.
  */

@@ -18,7 +18,7 @@ const EMPTY = densityMarks([]);
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 /**
- * Germination vs uniformity (issue 14 §6): each batch's germination rate against the CV of its seedling size,
+ * Germination vs uniformity (issue 10 §6): each batch's germination rate against the CV of its seedling size,
  * in at most ~2,000 marks (density.ts), with the germination target and the CV threshold as quadrant lines.
  * A density cell drills down to its batches; a point opens its batch; the table is the keyboard's way to both.
  */

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO, openSignedIn, signIn, status, walkApi, type ApiBatch } from './support';
 
-// Issue 14 §1–2: charts for reading and drill-down from every mark, against the sandbox's demo organisation.
+// Issue 10 §1–2: charts for reading and drill-down from every mark, against the sandbox's demo organisation.
 const FROM = '2025-06-01';
 const TO = '2025-08-31';
 const PATH = `/batches?from=${FROM}&to=${TO}&tz=UTC`;

@@ -4,7 +4,7 @@ import { DRIFT, sandbox, signIn, status, walkApi, type ApiBatch } from './suppor
 
 /**
  * The out-of-control batches of `crop`'s germination, worked out here from the API's batches with the rules
- * of issue 14 §5 (not through lib/explorer/spc.ts, so that this is a check of it): limits at centre ± 3 MR̄ /
+ * of issue 10 §5 (not through lib/explorer/spc.ts, so that this is a check of it): limits at centre ± 3 MR̄ /
  * 1.128 from the first 20 batches without warnings; beyond them, or in a run of 8+ on one side of the centre.
  */
 function outOfControl(batches: readonly ApiBatch[], crop: string) {
