@@ -36,4 +36,4 @@ export type AnalysisInput = {
   comparison?: { rows: readonly Row[]; shiftMs: number; label: string; complete: boolean };
 };
 
-export type AnalysisView = Pick<ExplorerState, 'chart' | 'focus' | 'crop' | 'bins' | 'days' | 'scanner' | 'base' | 'group' | 'gsort' | 'gdir' | 'compare'>;
+export type AnalysisView = Pick<ExplorerState, 'chart' | 'focus' | 'crop' | 'bins' | 'days' | 'scanner' | 'base' | 'spc' | 'group' | 'gsort' | 'gdir' | 'compare'>;

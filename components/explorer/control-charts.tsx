@@ -33,7 +33,7 @@ function verdict(c: ControlChart): string {
 /**
  * Control charts (issue 10 §5): one crop's individuals chart at a time (nine charts of 20,000 points would
  * cost seconds to draw) and, for every crop, its out-of-control count in a table. Computed once per change of
- * the rows, the metric or the baseline; the crop picked here is this view's own, not a filter.
+ * the rows, the metric or the baseline; the crop picked here is this view's own, not a filter (`spc=` in the URL, so a link shows the same chart).
  */
 function ControlCharts({ input }: Props) {
   const { zone, colours, view, drill, openBatch, completeness } = input;
@@ -50,7 +50,8 @@ function ControlCharts({ input }: Props) {
     () => eachWhenIdle(METRICS.filter((m) => m !== metric).map((m) => () => cachedFor(rows, `spc|${m}|${periodKey}`, () => controlCharts(rows, m, period)))),
     [rows, metric, period, periodKey],
   );
-  const [picked, setPicked] = useState<string | undefined>(undefined);
+  const picked = view.spc;
+  const setPicked = (spc: string) => drill({ spc });
   const [asTable, setAsTable] = useState(false);
   const id = useId();
   const chart = charts.find((c) => c.crop === picked) ?? charts.find((c) => c.crop === view.crop) ?? charts[0];

@@ -79,10 +79,10 @@ export function ExplorerView() {
   const crops = useMemo(() => cropsOf(rows), [rows]);
   const colours = useMemo(() => cropColours(crops), [crops]);
   const drillTo = useCallback((patch: Partial<ExplorerState>) => update(patch, 'push'), [update]);
-  const { chart, focus, crop, bins, days, scanner, base, group, gsort, gdir, compare } = state;
+  const { chart, focus, crop, bins, days, scanner, base, spc, group, gsort, gdir, compare } = state;
   const view = useMemo<AnalysisView>(
-    () => ({ chart, focus, crop, bins, days, scanner, base, group, gsort, gdir, compare }),
-    [chart, focus, crop, bins, days, scanner, base, group, gsort, gdir, compare],
+    () => ({ chart, focus, crop, bins, days, scanner, base, spc, group, gsort, gdir, compare }),
+    [chart, focus, crop, bins, days, scanner, base, spc, group, gsort, gdir, compare],
   );
   const analysis = useMemo<AnalysisInput>(
     () => ({

@@ -24,8 +24,9 @@ const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString(
  */
 function UniformityChart({ input }: { input: AnalysisInput }) {
   const { targets, colours, completeness, zone, drill, openBatch, view } = input;
-  // After the paint that shows a change (a drill-down's table and charts first, then this).
-  const rows = useAfterPaint(input.rows);
+  // After the paint that shows a change (a drill-down's table and charts first, then this); drawn without its own
+  // drill-down (germination and CV bins), so a drilled cell keeps its neighbours, as the other charts do.
+  const rows = useAfterPaint(input.cross.allUniformity);
   // Drawn a task after the other charts mount (they arrive in the same commit), so that no single task carries
   // both; then once per change of rows (not per render, nor per change of targets).
   const [ready, setReady] = useState(false);

@@ -9,7 +9,14 @@ import type { Metric } from '@/lib/explorer/metrics';
 import { useThrottled } from './use-throttled';
 
 /** The rows behind the charts: every filter, and every filter but a chart's own drill-down. */
-export type ChartRows = { rows: readonly Row[]; allCrops: readonly Row[]; allBins: readonly Row[]; allDays: readonly Row[] };
+export type ChartRows = {
+  rows: readonly Row[];
+  allCrops: readonly Row[];
+  allBins: readonly Row[];
+  allDays: readonly Row[];
+  /** Without germination and CV bins: the germination vs uniformity chart's own drill-down. */
+  allUniformity: readonly Row[];
+};
 
 /**
  * The rows the page shows, from every loaded row, the filter and the order. Rows come in creation order;
@@ -40,6 +47,9 @@ export function useShownRows(rows: readonly Row[], filterNow: RowFilter, sort: E
       allCrops: filter.crop === undefined ? matching : filterRows(rows, { ...filter, crop: undefined }),
       allBins,
       allDays: drill.within ? filterRows(rows, { ...filter, drill: { ...drill, within: null } }) : matching,
+      allUniformity: drill.bins.some((b) => b.metric === 'germination' || b.metric === 'cv')
+        ? filterRows(rows, { ...filter, drill: { ...drill, bins: drill.bins.filter((b) => b.metric !== 'germination' && b.metric !== 'cv') } })
+        : matching,
     }),
     [rows, filter, drill, matching, allBins],
   );

@@ -53,6 +53,8 @@ export const ExplorerStateSchema = z.object({
   bins: z.string().max(500).optional().catch(undefined),
   days: z.string().max(30).optional().catch(undefined),
   scanner: z.string().max(320).optional().catch(undefined),
+  /** The crop whose control chart is shown (absent: the crop filter's, else the one with most batches). */
+  spc: z.string().max(100).optional().catch(undefined),
   /** The control charts' baseline period (`from..to` days); absent: the first batches of the range. */
   base: z.string().max(30).optional().catch(undefined),
 });

@@ -47,6 +47,8 @@ test('a control chart counts the drifting crop out of control as the rules do; a
   const crop = page.getByLabel('Control chart for');
   await crop.scrollIntoViewIfNeeded();
   await crop.selectOption('Tomato');
+  // The chart's crop is in the link: a colleague opening it sees the same chart.
+  await expect(page).toHaveURL(/[?&]spc=Tomato(&|$)/);
   const figure = page.getByRole('figure', { name: /^Control chart: Germination rate, Tomato/ });
   await expect(figure.getByText(/ batches out of control/)).toHaveText(
     new RegExp(`^${tomato.count} of ${tomato.total} Tomato batches out of control \\(${tomato.beyond} beyond the limits, `),

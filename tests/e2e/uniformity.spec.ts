@@ -39,6 +39,8 @@ test.describe('on the demo organisation', () => {
     const expected = inCell(page.url());
     expect(expected).toBeGreaterThan(1);
     await expect(status(page)).toHaveText(`${expected.toLocaleString('en')} batches`);
+    // The chart is drawn without its own drill-down: the other marks stay, around the chosen cell.
+    await expect.poll(() => chart.locator('[data-mark]').count()).toBeGreaterThan(expected);
 
     // The lowest germination of all is alone in its corner: a point of its own, and it opens that batch.
     await page.goBack();
