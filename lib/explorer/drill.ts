@@ -1,3 +1,4 @@
+import type { Bucket } from './aggregate';
 import { parseDay } from './date-range';
 import { describeBin, inBin, METRIC_INFO, METRICS, type Metric } from './metrics';
 import { cropLabel, type Row } from './rows';
@@ -61,6 +62,15 @@ const dayOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 /** `4 May 2026`, `4 May 2026 – 10 May 2026`: the days of a time bucket as a chip names them. */
 export function describeDays(days: DaysDrill): string {
   return days.from === days.to ? dayFormat.format(dayOf(days.from)) : dayFormat.formatRange(dayOf(days.from), dayOf(days.to));
+}
+
+const monthFormat = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A day, week or month bucket as people name it: `4 May 2026`, `Week of 4 May 2026`, `May 2026`. */
+export function describeBucket(days: DaysDrill, bucket: Bucket): string {
+  if (bucket === 'month') return monthFormat.format(dayOf(days.from));
+  const first = dayFormat.format(dayOf(days.from));
+  return bucket === 'week' ? `Week of ${first}` : first;
 }
 
 /** The row filter of the drill-downs: bins, an instant span (the days in the zone), a scanner. */

@@ -1,7 +1,7 @@
 import type { Targets } from '../contract';
 import { csvRow, csvRows } from '../csv';
-import { bucketDays, bucketsOf, type Bucket } from './aggregate';
-import { describeDays, formatDays, NO_SCANNER, scannerLabel, type DaysDrill } from './drill';
+import { bucketDays, bucketsOf, median, type Bucket } from './aggregate';
+import { describeBucket, formatDays, NO_SCANNER, scannerLabel, type DaysDrill } from './drill';
 import type { Zone } from './date-range';
 import { cropLabel, NO_CROP, summarize, type Row, type Summary } from './rows';
 import type { ExplorerState, Grouping, GroupSortField } from './url-state';
@@ -17,20 +17,6 @@ export type Group = Summary & {
   drill: Partial<ExplorerState>;
 };
 
-const fmtMonth = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
-
-function periodLabel(days: DaysDrill, bucket: Bucket): string {
-  return bucket === 'month' ? fmtMonth.format(Date.parse(`${days.from}T00:00:00Z`)) : `Week of ${describeDays({ from: days.from, to: days.from })}`;
-}
-
-/** The middle value (the mean of the two middle ones for an even count); null for none. */
-export function median(list: readonly number[]): number | null {
-  if (list.length === 0) return null;
-  const values = Float64Array.from(list).sort(); // a typed array sorts numerically, natively: 100,000 values in a few ms
-  const mid = values.length >> 1;
-  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
-}
-
 function cvsOf(rows: readonly Row[]): number[] {
   const out: number[] = [];
   for (const r of rows) if (r.cv !== null) out.push(r.cv);
@@ -42,8 +28,8 @@ type Keyed = { key: string; label: string; drill: Partial<ExplorerState>; rows: 
 function describeGroup(grouping: Grouping, crop: string, scanner: string, days: DaysDrill): { label: string; drill: Partial<ExplorerState> } {
   if (grouping === 'crop') return { label: cropLabel(crop), drill: { crop } };
   if (grouping === 'scanner') return { label: scannerLabel(scanner), drill: { scanner } };
-  if (grouping === 'crop-week') return { label: `${cropLabel(crop)} · ${periodLabel(days, 'week')}`, drill: { crop, days: formatDays(days) } };
-  return { label: periodLabel(days, grouping), drill: { days: formatDays(days) } };
+  if (grouping === 'crop-week') return { label: `${cropLabel(crop)} · ${describeBucket(days, 'week')}`, drill: { crop, days: formatDays(days) } };
+  return { label: describeBucket(days, grouping), drill: { days: formatDays(days) } };
 }
 
 /**

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_TARGETS, type Batch } from '@/lib/contract';
 import { readCsv } from '../helpers/csv';
 import { exportFile } from '@/lib/explorer/export-csv';
-import { groupRows, groupsToCsv, median, nextGroupDir, sortGroups } from '@/lib/explorer/group';
+import { median } from '@/lib/explorer/aggregate';
+import { groupRows, groupsToCsv, nextGroupDir, sortGroups } from '@/lib/explorer/group';
 import { compareCreation, summarize, toRow, type Row } from '@/lib/explorer/rows';
 
 function batch(id: string, at: string, over: Partial<Batch>): Batch {
