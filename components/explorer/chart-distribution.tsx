@@ -40,6 +40,8 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
   const domain: [number, number] = [data.bins[0]?.lo ?? 0, data.bins[data.bins.length - 1]?.hi ?? 1];
   const open = (b: HistogramBin) => drill({ bins: formatBins(withBin(bins, { metric, lo: b.lo, hi: b.hi })) });
   const isChosen = (b: HistogramBin) => !!chosen && chosen.lo === b.lo && chosen.hi === b.hi;
+  // The drilled bin outlined, in whichever bars the bins are drawn with.
+  const outline = points.map((b) => <Cell key={b.lo} stroke={isChosen(b) ? 'var(--fg)' : undefined} strokeWidth={isChosen(b) ? 2 : 0} />);
   const judged = info.better !== null && anyTarget;
   const missLabel = info.better === 'lower' ? `Over its crop’s ${word}` : `Under its crop’s ${word}`;
   const meetLabel = info.better === 'lower' ? `At or under ${word}` : `At or above ${word}`;
@@ -104,15 +106,15 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
               {judged ? (
                 <>
                   <Bar dataKey="misses" name={missLabel} stackId="n" fill="var(--danger)" isAnimationActive={false} cursor="pointer" onClick={(d) => open(d.payload as HistogramBin)}>
-                    {points.map((b) => <Cell key={b.lo} stroke={isChosen(b) ? 'var(--fg)' : undefined} strokeWidth={isChosen(b) ? 2 : 0} />)}
+                    {outline}
                   </Bar>
                   <Bar dataKey="meets" name={meetLabel} stackId="n" fill="var(--meets)" isAnimationActive={false} cursor="pointer" onClick={(d) => open(d.payload as HistogramBin)}>
-                    {points.map((b) => <Cell key={b.lo} stroke={isChosen(b) ? 'var(--fg)' : undefined} strokeWidth={isChosen(b) ? 2 : 0} />)}
+                    {outline}
                   </Bar>
                 </>
               ) : (
                 <Bar dataKey="count" name="Batches" fill="var(--accent)" isAnimationActive={false} cursor="pointer" onClick={(d) => open(d.payload as HistogramBin)}>
-                  {points.map((b) => <Cell key={b.lo} stroke={isChosen(b) ? 'var(--fg)' : undefined} strokeWidth={isChosen(b) ? 2 : 0} />)}
+                  {outline}
                 </Bar>
               )}
             </BarChart>

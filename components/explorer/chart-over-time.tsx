@@ -4,14 +4,14 @@ import { memo, useMemo, useRef, useState } from 'react';
 import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Targets } from '@/lib/contract';
 import { AGGREGATE_WORD, BUCKET_ADJECTIVE, bucketDays, type TimeSeries } from '@/lib/explorer/aggregate';
-import { formatDays } from '@/lib/explorer/drill';
+import { describeBucket, formatDays } from '@/lib/explorer/drill';
 import { formatValue, METRIC_INFO, metricTarget, niceAxis, targetWord, type Metric } from '@/lib/explorer/metrics';
 import { cropLabel, cropOfKey } from '@/lib/explorer/rows';
 import type { Zone } from '@/lib/explorer/zones';
 import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import { fmtBatches, fmtCount } from './format';
-import TimePanel from './time-panel';
+import TimePanel, { isolated } from './time-panel';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -33,13 +33,6 @@ type Props = {
 function tickFormat(bucket: TimeSeries['bucket'], zone: Zone) {
   const f = new Intl.DateTimeFormat('en-GB', bucket === 'month' ? { month: 'short', year: '2-digit', timeZone: zone } : { day: 'numeric', month: 'short', timeZone: zone });
   return (t: number) => f.format(t);
-}
-
-/** A bucket as a person names it: `4 May 2026`, `Week of 4 May 2026`, `May 2026`. */
-export function bucketName(bucket: TimeSeries['bucket'], start: number, zone: Zone): string {
-  if (bucket === 'month') return new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: zone }).format(start);
-  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: zone }).format(start);
-  return bucket === 'week' ? `Week of ${day}` : day;
 }
 
 /** At most ~8 ticks, on bucket starts. */
@@ -72,10 +65,11 @@ function gapBands(series: TimeSeries): { x1: number; x2: number }[] {
 type Drag = { from: number; to: number } | null;
 
 /**
- * Drag across the time axis to set the date range; a click (no drag) drills into the bucket under the pointer.
- * Bucket indices come from recharts' active tooltip index (the data has one entry per bucket).
+ * Drag across the focus chart's time axis to set the date range (`onRange`); a click (no drag) drills into
+ * the bucket under the pointer (`onPick`). Bucket indices come from recharts' active tooltip index (the data has
+ * one entry per bucket). The panels do the same in TimePanel, with the same two callbacks.
  */
-function useTimeDrag(series: TimeSeries, zone: Zone, drill: DrillTo) {
+function useTimeDrag(series: TimeSeries, onPick: (i: number) => void, onRange: (lo: number, hi: number) => void) {
   const [drag, setDrag] = useState<Drag>(null);
   const dragRef = useRef<Drag>(null);
   const indexOf = (state: { activeTooltipIndex?: number | string | null | undefined }) => {
@@ -84,9 +78,8 @@ function useTimeDrag(series: TimeSeries, zone: Zone, drill: DrillTo) {
   };
   const set = (d: Drag) => { dragRef.current = d; setDrag(d); };
   return {
-    drag,
     band: drag && drag.from !== drag.to ? { x1: series.starts[Math.min(drag.from, drag.to)]!, x2: series.ends[Math.max(drag.from, drag.to)]! } : null,
-    handlers: (crop: string | null) => ({
+    handlers: {
       onMouseDown: (state: { activeTooltipIndex?: number | string | null }) => {
         const i = indexOf(state);
         if (i !== null) set({ from: i, to: i });
@@ -99,32 +92,27 @@ function useTimeDrag(series: TimeSeries, zone: Zone, drill: DrillTo) {
         const d = dragRef.current;
         set(null);
         if (!d) return;
-        const lo = Math.min(d.from, d.to), hi = Math.max(d.from, d.to);
-        const days = bucketDays(series.starts[lo]!, series.ends[hi]!, zone);
-        if (lo !== hi) drill({ from: days.from, to: days.to, days: undefined });
-        else drill({ days: formatDays(days), ...(crop !== null ? { crop } : {}) });
+        if (d.from === d.to) onPick(d.from);
+        else onRange(Math.min(d.from, d.to), Math.max(d.from, d.to));
       },
       onMouseLeave: () => set(null),
-    }),
+    },
   };
 }
 
 function OverTime({ series, compared, metric, zone, targets, colours, mode, focus, drill, incomplete }: Props) {
   const info = METRIC_INFO[metric];
   const tick = tickFormat(series.bucket, zone);
-  const full = (t: number) => bucketName(series.bucket, t, zone);
+  const daysOf = (i: number) => bucketDays(series.starts[i]!, series.ends[i]!, zone);
+  const full = (t: number) => describeBucket(daysOf(series.starts.indexOf(t)), series.bucket);
   const cropTargets = useMemo(() => series.crops.map((c) => metricTarget(targets, cropOfKey(c.crop), metric)), [series, targets, metric]);
   const yAxis = useMemo(() => valueAxis(series, cropTargets, info.rate), [series, cropTargets, info.rate]);
   const x: [number, number] = [series.starts[0] ?? 0, series.ends[series.ends.length - 1] ?? 1];
   const ticks = ticksOf(series.starts);
   const bands = gapBands(series);
-  const { band, handlers } = useTimeDrag(series, zone, drill);
-  const pickBucket = (i: number, crop: string | null) =>
-    drill({ days: formatDays(bucketDays(series.starts[i]!, series.ends[i]!, zone)), ...(crop !== null ? { crop } : {}) });
-  const setRange = (lo: number, hi: number) => {
-    const days = bucketDays(series.starts[lo]!, series.ends[hi]!, zone);
-    drill({ from: days.from, to: days.to, days: undefined });
-  };
+  const pickBucket = (i: number, crop: string | null) => drill({ days: formatDays(daysOf(i)), ...(crop !== null ? { crop } : {}) });
+  const setRange = (lo: number, hi: number) => drill({ from: daysOf(lo).from, to: daysOf(hi).to, days: undefined });
+  const { band, handlers } = useTimeDrag(series, (i) => pickBucket(i, null), setRange);
   const many = series.starts.length > 60;
   const shown = focus.length ? focus : series.crops.slice(0, 3).map((c) => c.crop);
   const drawable = series.crops.some((c) => c.values.some((v) => v !== null));
@@ -135,9 +123,9 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
     function Dot(props: { cx?: number; cy?: number; index?: number }) {
       const i = props.index ?? -1;
       if (props.cx === undefined || props.cy === undefined || values[i] === null || values[i] === undefined) return <g />;
-      const isolated = (values[i - 1] ?? null) === null && (values[i + 1] ?? null) === null;
-      if (many && !isolated) return <g />;
-      return <circle cx={props.cx} cy={props.cy} r={isolated ? 3.5 : 2.5} fill={colour} stroke="var(--card)" strokeWidth={1} />;
+      const alone = isolated(values, i);
+      if (many && !alone) return <g />;
+      return <circle cx={props.cx} cy={props.cy} r={alone ? 3.5 : 2.5} fill={colour} stroke="var(--card)" strokeWidth={1} />;
     };
 
   const axes = (height: number, compact: boolean) => (
@@ -186,8 +174,8 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
             c.counts[i] === 0 && v === null ? null : (
               <tr key={`${c.crop}-${i}`}>
                 <th scope="row">
-                  <button type="button" className={styles.linkButton} onClick={() => drill({ crop: c.crop, days: formatDays(bucketDays(series.starts[i]!, series.ends[i]!, zone)) })}>
-                    {cropLabel(c.crop)}, {full(series.starts[i]!)}
+                  <button type="button" className={styles.linkButton} onClick={() => pickBucket(i, c.crop)}>
+                    {cropLabel(c.crop)}, {describeBucket(daysOf(i), series.bucket)}
                   </button>
                 </th>
                 <td className="num">{v === null ? (series.gaps[i] ? 'Not loaded' : '—') : formatValue(metric, v)}</td>
@@ -264,7 +252,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
                 Object.fromEntries([['t', t], ...series.crops.flatMap((c) => [[c.crop, c.values[i]], [`${c.crop}\u0000compared`, compared?.byCrop.get(c.crop)?.[i] ?? null]])]),
               )}
               margin={{ top: 8, right: 16, bottom: 4, left: 8 }}
-              {...handlers(null)}
+              {...handlers}
               style={{ cursor: 'crosshair', userSelect: 'none' }}
             >
               {axes(300, false)}

@@ -27,6 +27,11 @@ type Props = {
   label: string;
 };
 
+/** A value with no value on either side: a line cannot show it, so it is drawn as a dot. */
+export function isolated(values: readonly (number | null)[], i: number): boolean {
+  return values[i] !== null && (values[i - 1] ?? null) === null && (values[i + 1] ?? null) === null;
+}
+
 const W = 300, H = 150, L = 34, R = 6, T = 8, B = 20;
 
 /**
@@ -56,10 +61,10 @@ function TimePanel(p: Props) {
   };
   const path = line(p.values);
   const comparePath = p.compare ? line(p.compare) : '';
-  const compareDots = p.compare ? p.compare.flatMap((v, i) => (v !== null && (p.compare![i - 1] ?? null) === null && (p.compare![i + 1] ?? null) === null ? [i] : [])) : [];
+  const compareDots = p.compare ? p.compare.flatMap((_, i) => (isolated(p.compare!, i) ? [i] : [])) : [];
   const dots: number[] = [];
   p.values.forEach((v, i) => {
-    if (v !== null && (few || ((p.values[i - 1] ?? null) === null && (p.values[i + 1] ?? null) === null))) dots.push(i);
+    if (v !== null && (few || isolated(p.values, i))) dots.push(i);
   });
 
   const bucketAt = (e: PointerEvent<SVGSVGElement>): number | null => {
