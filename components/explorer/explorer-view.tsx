@@ -84,12 +84,14 @@ export function ExplorerView() {
     () => ({ chart, focus, crop, bins, days, scanner, base, spc, group, gsort, gdir, compare }),
     [chart, focus, crop, bins, days, scanner, base, spc, group, gsort, gdir, compare],
   );
+  // Once per range (an open end reads the clock): the charts key their cached aggregations by it.
+  const rangeSpan = useMemo(() => rangeWindow(range), [range]);
   const analysis = useMemo<AnalysisInput>(
     () => ({
-      rows: chartRows.rows, cross: chartRows, window: rangeWindow(range), zone: state.tz, targets, metric: state.metric, colours, completeness,
+      rows: chartRows.rows, cross: chartRows, window: rangeSpan, zone: state.tz, targets, metric: state.metric, colours, completeness,
       drill: drillTo, openBatch: detail.open, view, comparison: comparison.chart,
     }),
-    [chartRows, range, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, view, comparison.chart],
+    [chartRows, rangeSpan, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, view, comparison.chart],
   );
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
