@@ -3,9 +3,9 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
 import { BatchExplorerClient } from '@/components/explorer/batch-explorer-client';
-import { ServerLanguageSwitch } from '@/components/i18n/language-switch-server';
+import { LanguageSwitch } from '@/components/i18n/language-switch';
 import { SignOutButton } from '@/components/sign-out-button';
-import { serverTranslator } from '@/lib/server/reader-locale';
+import { languageChoice, serverTranslator } from '@/lib/server/reader-locale';
 import { sessionCookieValue, sessions } from '@/lib/server/session';
 import { defaultViewPath } from '@/lib/server/settings/default-view';
 import styles from './batches.module.css';
@@ -32,7 +32,7 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
       <header className={styles.header}>
         <span className={styles.brand}>{t('brand')}</span>
         <span className={styles.org}>{t.rich('signedInAs', { org: () => <strong>{session.clientId}</strong> })}</span>
-        <ServerLanguageSwitch />
+        <LanguageSwitch {...await languageChoice()} />
         <SignOutButton />
       </header>
       <main className={styles.main}>

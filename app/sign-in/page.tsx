@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
-import { ServerLanguageSwitch } from '@/components/i18n/language-switch-server';
+import { LanguageSwitch } from '@/components/i18n/language-switch';
 import { SignInForm } from '@/components/sign-in-form';
 import { DEMO_CREDENTIALS } from '@/lib/demo-credentials';
 import { safeNextPath } from '@/lib/safe-next';
 import { getConfig } from '@/lib/server/config';
-import { serverTranslator } from '@/lib/server/reader-locale';
+import { languageChoice, serverTranslator } from '@/lib/server/reader-locale';
 import styles from './sign-in.module.css';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -18,7 +18,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <main className={styles.main}>
       <div className={styles.language}>
-        <ServerLanguageSwitch />
+        <LanguageSwitch {...await languageChoice()} />
       </div>
       <h1>{brand('brand')}</h1>
       <p className={styles.muted}>{t('intro')}</p>
