@@ -7,6 +7,7 @@ import { drillChips, formatBins, parseBins, parseDays, passesDrill, withBin } fr
 import { inBin, niceAxis } from '@/lib/explorer/metrics';
 import { filterRows, NO_CROP, toRow } from '@/lib/explorer/rows';
 import { generateBatches } from '@/sandbox/data/generate';
+import { speech } from '../helpers/speech';
 
 const rows = generateBatches({ seed: 'ground', count: 3_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example', 'b@x.example'], reportBaseUrl: 'https://r.example' }).map(toRow);
 
@@ -56,7 +57,7 @@ describe('drill-downs', () => {
   });
 
   it('names each drill-down as its chip', () => {
-    const labels = drillChips({ crop: NO_CROP, bins: 'germination:70:72.5', days: '2026-05-04..2026-05-10', scanner: '(none)' }).map((c) => c.label);
+    const labels = drillChips({ crop: NO_CROP, bins: 'germination:70:72.5', days: '2026-05-04..2026-05-10', scanner: '(none)' }, speech()).map((c) => c.label);
     expect(labels[0]).toBe('Crop: No crop recorded');
     expect(labels[1]).toMatch(/^4\s*–\s*10 May 2026$/);
     expect(labels.slice(2)).toEqual(['Germination 70–72.5 %', 'Scanner: No scanner recorded']);
