@@ -108,6 +108,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
   const short = t(`metrics.${metric}.short`);
   const aggregate = t(`aggregate.${AGGREGATE_KIND[metric]}`);
   const bucketWord = t(`bucket.${series.bucket}`);
+  const aBucket = t(`bucketA.${series.bucket}`);
   const target = t(`targetWord.${targetKind(metric)}`);
   const value = (v: number) => formatValue(metric, v, f);
   const tick = tickFormat(series.bucket, zone, f);
@@ -197,7 +198,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
     return (
       <ChartFrame id="chart-time" title={title} incomplete={incomplete} controls={modeSwitch} table={table} wide>
         <p className={styles.chartEmpty}>
-          {incomplete ? t('overTime.nothingYet', { bucket: bucketWord }) : t('overTime.noValue', { metric: t(`metrics.${metric}.inSentence`) })}
+          {incomplete ? t('overTime.nothingYet', { everyBucket: t(`bucketEvery.${series.bucket}`) }) : t('overTime.noValue', { metric: t(`metrics.${metric}.inSentence`) })}
         </p>
       </ChartFrame>
     );
@@ -284,13 +285,13 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
             </LineChart>
           </ResponsiveContainer>
           <p className={styles.chartNote}>
-            {compared ? t('overTime.focusNoteCompared', { target, period: compared.label, bucket: bucketWord }) : t('overTime.focusNote', { target, bucket: bucketWord })}
+            {compared ? t('overTime.focusNoteCompared', { target, period: compared.label, aBucket }) : t('overTime.focusNote', { target, aBucket })}
           </p>
         </>
       )}
       {mode === 'panels' && (
         <p className={styles.chartNote}>
-          {compared ? t('overTime.panelsNoteCompared', { target, period: compared.label, bucket: bucketWord }) : t('overTime.panelsNote', { target, bucket: bucketWord })}
+          {compared ? t('overTime.panelsNoteCompared', { target, period: compared.label, aBucket }) : t('overTime.panelsNote', { target, aBucket })}
         </p>
       )}
     </ChartFrame>

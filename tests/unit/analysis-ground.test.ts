@@ -63,6 +63,14 @@ describe('drill-downs', () => {
     expect(labels.slice(2)).toEqual(['Germination 70–72.5 %', 'Scanner: No scanner recorded']);
   });
 
+  it('names the chips in the reader’s language and notation, the URL unchanged', () => {
+    const state = { crop: NO_CROP, bins: 'germination:70:72.5', days: '2026-05-04..2026-05-10', scanner: '(none)' };
+    const de = drillChips(state, speech('de', 'de-DE')).map((c) => c.label.replace(/[\u00a0\u202f]/g, ' '));
+    expect(de).toEqual(['Kultur: Keine Kultur erfasst', '04.–10.05.2026', 'Keimrate 70–72,5 %', 'Scanner: Kein Scanner erfasst']);
+    expect(drillChips(state, speech('nl', 'nl-NL'))[2]!.label).toBe('Kieming 70–72,5 %');
+    expect(formatBins(parseBins(state.bins))).toBe('germination:70:72.5');
+  });
+
   it('a histogram bin drills down to exactly the batches counted in it, for every metric', () => {
     for (const metric of ['germination', 'usable', 'cv', 'size'] as const) {
       const { bins } = histogram(rows, metric, DEFAULT_TARGETS);

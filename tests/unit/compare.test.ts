@@ -74,6 +74,12 @@ describe('changes', () => {
     expect(countChange(100, 100)).toBe('±0 %');
     expect(countChange(5, 0)).toBeNull();
     expect(countChange(0, 0)).toBe('±0 %');
+    const de = speech('de', 'de-DE');
+    expect(ppChange(91.25, 90.05, de)).toBe('+1,2 Pp.');
+    expect(ppChange(90.01, 90.03, de)).toBe('±0,0 Pp.');
+    expect(countChange(966, 1000, de)).toBe('\u22123,4 %');
+    expect(countChange(1_234_500, 100, de)).toBe('+1.234.400 %');
+    expect(ppChange(91.25, 90.05, EN)).toBe('+1.2 pp');
   });
 });
 

@@ -68,6 +68,11 @@ describe('groupRows', () => {
       ['2025-03-24', 2, '2025-03-24..2025-03-30', 'Week of 24 Mar 2025'],
       ['2025-03-31', 3, '2025-03-31..2025-04-06', 'Week of 31 Mar 2025'],
     ]);
+    // In a German browser: German words, German dates; the drill-down (the URL) stays the same.
+    expect(groupRows(rows, 'week', ZONE, DEFAULT_TARGETS, speech('de', 'de-DE')).map((x) => [x.label, x.drill.days])).toEqual([
+      ['Woche vom 24.03.2025', '2025-03-24..2025-03-30'],
+      ['Woche vom 31.03.2025', '2025-03-31..2025-04-06'],
+    ]);
     // In UTC both b and c fall on Sunday 30 March.
     expect(groupRows(rows, 'week', 'UTC', DEFAULT_TARGETS, EN).map((x) => x.count)).toEqual([3, 2]);
   });
