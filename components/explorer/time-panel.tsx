@@ -35,6 +35,26 @@ export function isolated(values: readonly (number | null)[], i: number): boolean
 }
 
 const W = 300, H = 150, L = 34, R = 6, T = 8, B = 20;
+/** About the width of a character of the 10-unit tick text, and the least gap between two tick labels. */
+const CHAR = 5.6, GAP = 4;
+
+/**
+ * The ticks whose labels fit side by side: longer names (`9. Juni` where English writes `9 Jun`) would run into
+ * each other on a panel, so a tick too close to the last one kept is left out.
+ */
+function spaced(ticks: readonly number[], at: (t: number) => number, label: (t: number) => string): number[] {
+  const kept: number[] = [];
+  let lastX = -Infinity, lastHalf = 0;
+  for (const t of ticks) {
+    const half = (label(t).length * CHAR) / 2;
+    if (at(t) - lastX >= lastHalf + half + GAP) {
+      kept.push(t);
+      lastX = at(t);
+      lastHalf = half;
+    }
+  }
+  return kept;
+}
 
 /**
  * One crop's small panel of the over-time chart, drawn as plain SVG: nine of them redraw in a few
@@ -114,7 +134,7 @@ function TimePanel(p: Props) {
             <text x={L - 4} y={sy(v)} dy={3.5} textAnchor="end" fontSize={10} fill="var(--fg)">{f.number(v)}</text>
           </g>
         ))}
-        {p.xTicks.map((t) => (
+        {spaced(p.xTicks, sx, p.tickLabel).map((t) => (
           <g key={t}>
             <line x1={sx(t)} x2={sx(t)} y1={H - B} y2={H - B + 3} stroke="var(--muted)" />
             <text x={sx(t)} y={H - 6} textAnchor="middle" fontSize={10} fill="var(--fg)">{p.tickLabel(t)}</text>
