@@ -120,7 +120,7 @@ function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
       <ComposedChart data={line} margin={{ top: 12, right: 90, bottom: 4, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
         <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} tickFormatter={(i: number) => (points[i] ? f.shortDate(points[i].row.time, zone) : '')} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} />
-        <YAxis domain={[lo, hi]} unit={unit === '%' ? '%' : ''} tickFormatter={(v: number) => f.number(v)} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} allowDataOverflow />
+        <YAxis domain={[lo, hi]} tickFormatter={(v: number) => (unit === '%' ? f.percent(v, Number.isInteger(v) ? 0 : 1) : f.number(v))} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} allowDataOverflow />
         {baseline.first >= 0 && (
           <ReferenceArea x1={baseline.first} x2={Math.max(baseline.last, baseline.first + 0.5)} fill="var(--muted)" fillOpacity={0.14} label={{ value: t('control.baseline'), fill: 'var(--fg)', position: 'insideTopLeft' }} />
         )}
