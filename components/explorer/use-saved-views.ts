@@ -1,9 +1,12 @@
 'use client';
 
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SavedView, ViewChange } from '@/lib/contract/views';
+import { useCallback } from 'react';
+import { useTranslations } from 'use-intl';
+import { MAX_VIEWS, type SavedView, type ViewChange } from '@/lib/contract/views';
 import type { ApiFailure } from '@/lib/explorer/api-failure';
 import { changeView, createView, deleteView, fetchViews } from '@/lib/explorer/views-api';
+import { useFailureText } from './use-failure-text';
 
 const KEY = ['settings', 'views'] as const;
 
@@ -39,3 +42,21 @@ export function useSavedViews(enabled: boolean) {
 
 /** A refusal's sentence without the field it names (`name: a view named …`), for a message beside that field. */
 export const withoutField = (detail: string) => detail.replace(/^(name|query|id|views): /, '');
+
+/**
+ * Why a change to the saved views failed, beside the field it concerns and in the reader's language where
+ * the refusal is a known one (`name`: the name tried, for a name already taken); else the server's sentence.
+ */
+export function useViewProblem(): (error: ApiFailure, name?: string) => string {
+  const t = useTranslations('explorer.views');
+  const failureText = useFailureText();
+  return useCallback(
+    (error: ApiFailure, name?: string) => {
+      if (error.status === 409 && error.detail.startsWith('name: ') && name !== undefined) return t('nameTaken', { name: name.trim() });
+      if (error.status === 409 && error.detail.startsWith('views: ')) return t('tooMany', { max: String(MAX_VIEWS) });
+      if (error.status === 404 && error.detail.startsWith('id: ')) return t('notFound');
+      return withoutField(failureText(error));
+    },
+    [t, failureText],
+  );
+}
