@@ -111,7 +111,7 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
       )}
       {problem && mode !== 'rename' && (
         <p role="alert" className={styles.problem}>
-          {problemText(problem, view.name)}
+          {problemText(problem)}
         </p>
       )}
     </li>
@@ -148,7 +148,7 @@ function RenameForm({ view, views, onDone, onSaid }: { view: SavedView; views: V
       </button>
       {error && (
         <p role="alert" className={styles.problem}>
-          {t('notRenamed', { detail: problemText(error, name) })}
+          {t('notRenamed', { detail: problemText(error) })}
         </p>
       )}
     </form>

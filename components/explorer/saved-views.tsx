@@ -100,7 +100,7 @@ function SaveViewForm({ views, onCancel, onSaved }: FormProps) {
       </button>
       {create.isError && (
         <p id="save-view-problem" role="alert" className={styles.problem}>
-          {t('notSaved', { detail: problemText(create.error, create.variables?.name) })}
+          {t('notSaved', { detail: problemText(create.error) })}
         </p>
       )}
     </form>

@@ -44,15 +44,23 @@ export function useSavedViews(enabled: boolean) {
 export const withoutField = (detail: string) => detail.replace(/^(name|query|id|views): /, '');
 
 /**
- * Why a change to the saved views failed, beside the field it concerns and in the reader's language where
- * the refusal is a known one (`name`: the name tried, for a name already taken); else the server's sentence.
+ * The existing view a taken name belongs to, as our server's refusal names it (names are compared without
+ * regard to case, so it may be spelt otherwise than the name tried); null for any other sentence.
  */
-export function useViewProblem(): (error: ApiFailure, name?: string) => string {
+const TAKEN = /^name: a view named "(.*)" already exists in your organisation; choose another name$/s;
+
+/**
+ * Why a change to the saved views failed, beside the field it concerns: the known refusals in the reader's
+ * language (a name taken, too many views, a view gone), any other in the server's own sentence.
+ */
+export function useViewProblem(): (error: ApiFailure) => string {
   const t = useTranslations('explorer.views');
   const failureText = useFailureText();
   return useCallback(
-    (error: ApiFailure, name?: string) => {
-      if (error.status === 409 && error.detail.startsWith('name: ') && name !== undefined) return t('nameTaken', { name: name.trim() });
+    (error: ApiFailure) => {
+      const taken = error.status === 409 ? TAKEN.exec(error.detail) : null;
+      if (taken) return t('nameTaken', { name: taken[1]! });
+      if (error.status === 409 && error.detail.startsWith('name: ')) return t('nameTakenOther');
       if (error.status === 409 && error.detail.startsWith('views: ')) return t('tooMany', { max: String(MAX_VIEWS) });
       if (error.status === 404 && error.detail.startsWith('id: ')) return t('notFound');
       return withoutField(failureText(error));
