@@ -160,3 +160,20 @@ test('the language switch turns a German page Dutch and back to the browser’s 
   await expect(nl.getByLabel('Taal')).toHaveValue('');
   await dutch.close();
 });
+
+test('a load stopped by the service is explained in German, with the German Retry', async ({ page, context }) => {
+  await context.addCookies([{ name: 'lang', value: 'de', url: APP_URL }]);
+  await page.goto('/sign-in?next=%2Fbatches%3Ftz%3DUTC');
+  await signInHere(page, 'Anmelden', 'Client-ID', 'Client-Secret');
+  await sandbox('POST', '/_sandbox/faults', { latencyMs: 300 });
+  await page.reload();
+  const summary = page.getByRole('region', { name: 'Zusammenfassung' });
+  await expect(status(page)).toHaveText(/^[1-9][\d.]* Chargen \(unvollständig\)$/);
+  await expect(summary).toContainText('Wird noch geladen:');
+  await sandbox('POST', '/_sandbox/inject', { kind: 'malformed-json' });
+  await expect(summary.getByRole('alert')).toContainText('Die bereits geladenen Chargen bleiben erhalten.');
+  await expect(summary).toContainText(/Nicht geladen: (\d\d\.\d\d\.\d{4}|alles|der gesamte Zeitraum)/);
+  await sandbox('POST', '/_sandbox/faults', { latencyMs: 0 });
+  await summary.getByRole('button', { name: 'Erneut versuchen und weiterladen' }).click();
+  await expect(status(page)).toHaveText(`${(3000).toLocaleString('de-DE')} Chargen`, { timeout: 20_000 });
+});
