@@ -44,6 +44,7 @@ function rangeWindow(range: DateRange): { from: number; to: number } | null {
   return { from: Date.parse(range.start_date), to: range.end_date ? Math.floor(Date.parse(range.end_date)) + 1 : Date.now() };
 }
 
+/** What a chart module still on its way shows meanwhile. */
 function Loading({ what }: { what: 'loadingCharts' | 'loadingControlCharts' }) {
   return <p className={styles.muted}>{useTranslations('explorer.view')(what)}</p>;
 }
@@ -55,7 +56,6 @@ const Charts = dynamic(() => import('./charts'), {
 const ControlCharts = dynamic(() => import('./control-charts'), { ssr: false, loading: () => <Loading what="loadingControlCharts" /> });
 const UniformityChart = dynamic(() => import('./uniformity-chart'), { ssr: false });
 
-/** The page's layout: range, filters, status, summary, table, charts and the detail dialog. */
 /** What is wrong with the URL's days, in the reader's words. */
 function InvalidDate({ error }: { error: DateError }) {
   const t = useTranslations('explorer.view');
@@ -71,6 +71,7 @@ function InvalidDate({ error }: { error: DateError }) {
   );
 }
 
+/** The page's layout: range, filters, status, summary, table, charts and the detail dialog. */
 export function ExplorerView() {
   const t = useTranslations('explorer');
   const describeSpans = useDescribeSpans();

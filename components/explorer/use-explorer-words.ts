@@ -3,7 +3,7 @@
 import { useCallback, useMemo } from 'react';
 import { useTranslations } from 'use-intl';
 import { formatDay, type Zone } from '@/lib/explorer/date-range';
-import { describeSpans, type Span, type SpanWords } from '@/lib/explorer/missing';
+import { describeSpans, spanWordsOf, type Span } from '@/lib/explorer/missing';
 import { NO_CROP } from '@/lib/explorer/rows';
 import { useFormats, useReader } from '@/components/i18n/use-formats';
 
@@ -32,17 +32,7 @@ export function useDescribeSpans(): (spans: readonly Span[], zone: Zone) => stri
   const t = useTranslations('explorer.spans');
   const f = useFormats();
   const day = useDayText();
-  const words = useMemo<SpanWords>(
-    () => ({
-      day,
-      whole: t('whole'),
-      upTo: (d) => t('upTo', { day: d }),
-      from: (d) => t('from', { day: d }),
-      between: (from, to) => t('between', { from, to }),
-      more: (list, n) => t('more', { list, n, count: f.count(n) }),
-    }),
-    [t, f, day],
-  );
+  const words = useMemo(() => spanWordsOf(t, f.count, day), [t, f, day]);
   return useCallback((spans, zone) => describeSpans(spans, zone, 3, words), [words]);
 }
 

@@ -43,6 +43,25 @@ export type SpanWords = {
   more: (named: string, more: number) => string;
 };
 
+/**
+ * Span words from a language's messages (`explorer.spans`): `say` is their translator, `count` writes a
+ * number, `day` a calendar day.
+ */
+export function spanWordsOf(
+  say: (key: 'whole' | 'upTo' | 'from' | 'between' | 'more', values?: Record<string, string | number>) => string,
+  count: (n: number) => string,
+  day: SpanWords['day'],
+): SpanWords {
+  return {
+    day,
+    whole: say('whole'),
+    upTo: (d) => say('upTo', { day: d }),
+    from: (d) => say('from', { day: d }),
+    between: (from, to) => say('between', { from, to }),
+    more: (list, n) => say('more', { list, n, count: count(n) }),
+  };
+}
+
 /** English with ISO days: the export's first line (and the words the explorer's English shows). */
 export const ENGLISH_SPAN_WORDS: SpanWords = {
   day: formatDay,

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_TARGETS } from '../../lib/contract';
+import { signInContext } from './signed-in';
 import { api, APP_URL, DEMO, sandbox, signIn, status, walkApi, type ApiBatch } from './support';
 
 /**
@@ -79,7 +80,10 @@ test('a German browser gets the explorer in German and its notation; the link st
   const { batches } = await walkApi(await signIn(DEMO));
   const warned = batches.filter((b) => b.crop_type === crop && b.warnings === true).length;
   await page.getByLabel('Kultur', { exact: true }).selectOption(crop);
-  await page.getByLabel('Nur Warnungen').check();
+  await expect(page).toHaveURL(/[?&]crop=/);
+  // The box shows the URL's state: it turns checked once the URL has changed, not at the click itself.
+  await page.getByLabel('Nur Warnungen').click();
+  await expect(page.getByLabel('Nur Warnungen')).toBeChecked();
   await expect(status(page)).toHaveText(`${warned.toLocaleString('de-DE')} ${warned === 1 ? 'Charge' : 'Chargen'}`);
 
   // A target typed with the German decimal comma: applied (the URL carries a point), saved, read back as 92.5.
@@ -162,13 +166,12 @@ test('the language switch turns a German page Dutch and back to the browser’s 
 });
 
 test('a load stopped by the service is explained in German, with the German Retry', async ({ page, context }) => {
-  await context.addCookies([{ name: 'lang', value: 'de', url: APP_URL }]);
-  await page.goto('/sign-in?next=%2Fbatches%3Ftz%3DUTC');
-  await signInHere(page, 'Anmelden', 'Client-ID', 'Client-Secret');
+  await signInContext(context);
+  // Slow enough that "All time" is still loading when the fault is armed (as in incomplete.spec.ts).
   await sandbox('POST', '/_sandbox/faults', { latencyMs: 300 });
-  await page.reload();
+  await page.goto('/batches?tz=UTC');
   const summary = page.getByRole('region', { name: 'Zusammenfassung' });
-  await expect(status(page)).toHaveText(/^[1-9][\d.]* Chargen \(unvollständig\)$/);
+  await expect(status(page)).toHaveText(/^[1-9][\d.]* Chargen \(unvollständig\)$/, { timeout: 15_000 });
   await expect(summary).toContainText('Wird noch geladen:');
   await sandbox('POST', '/_sandbox/inject', { kind: 'malformed-json' });
   await expect(summary.getByRole('alert')).toContainText('Die bereits geladenen Chargen bleiben erhalten.');
