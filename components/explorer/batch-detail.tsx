@@ -1,13 +1,15 @@
 'use client';
 
 import { useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useTranslations } from 'use-intl';
+import { useFormats } from '@/components/i18n/use-formats';
 import { BATCH_FIELDS } from '@/lib/contract';
 import type { Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Row } from '@/lib/explorer/rows';
-import { verdict } from '@/lib/explorer/verdict';
+import { sayVerdict, verdict } from '@/lib/explorer/verdict';
+import { DASH, type Formats } from '@/lib/i18n/formats';
 import { AnalysisLink } from './analysis-link';
-import { DASH, fmtDate, fmtInt, fmtText } from './format';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -22,11 +24,16 @@ type Props = {
   onClose: () => void;
 };
 
-/** The service's decimals exactly as it sent them (two places), never re-rounded, with their unit. */
-const given = (v: string | null, unit: string) => (v === null ? DASH : `${v} ${unit}`.trimEnd());
+/** The service's decimals exactly as it sent them (two places), never re-rounded, in the reader's notation, with their unit. */
+function given(f: Formats, v: string | null, unit = ''): string {
+  if (v === null) return DASH;
+  const places = v.split('.')[1]?.length ?? 0;
+  return `${f.decimal(v, places)} ${unit}`.trimEnd();
+}
 
 /** One batch for an agronomist: labelled fields with units, the target verdict, the API names on demand. */
 export function BatchDetail({ row, missing, rows, zone, targets, onShow, onClose }: Props) {
+  const t = useTranslations('explorer.detail');
   const dialog = useRef<HTMLDialogElement>(null);
   const prevButton = useRef<HTMLButtonElement>(null);
   const nextButton = useRef<HTMLButtonElement>(null);
@@ -68,7 +75,7 @@ export function BatchDetail({ row, missing, rows, zone, targets, onShow, onClose
           <Verdicts row={row} targets={targets} />
           <BatchFields row={row} zone={zone} />
           <details className={styles.apiFields}>
-            <summary>API field names</summary>
+            <summary>{t('apiFields')}</summary>
             <dl className={styles.fields}>
               {BATCH_FIELDS.map((field) => (
                 <div key={field}>
@@ -87,11 +94,9 @@ export function BatchDetail({ row, missing, rows, zone, targets, onShow, onClose
         missing !== null && (
           <>
             <h2 id="batch-detail-title" className={styles.dialogTitle}>
-              Batch not in this range
+              {t('notInRange')}
             </h2>
-            <p>
-              No batch with the ID <code>{missing}</code> is in the days chosen. Choose a wider range, or “All time”, to find it.
-            </p>
+            <p>{t.rich('notInRangeText', { id: () => <code>{missing}</code> })}</p>
           </>
         )
       )}
@@ -99,15 +104,15 @@ export function BatchDetail({ row, missing, rows, zone, targets, onShow, onClose
         {row && (
           <>
             <button ref={prevButton} className="button" type="button" onClick={goPrev} disabled={!prev} aria-keyshortcuts="ArrowLeft">
-              Previous
+              {t('previous')}
             </button>
             <button ref={nextButton} className="button" type="button" onClick={goNext} disabled={!next} aria-keyshortcuts="ArrowRight">
-              Next
+              {t('next')}
             </button>
           </>
         )}
         <button className="button" type="submit" autoFocus>
-          Close
+          {t('close')}
         </button>
       </form>
     </dialog>
@@ -115,15 +120,17 @@ export function BatchDetail({ row, missing, rows, zone, targets, onShow, onClose
 }
 
 function Verdicts({ row, targets }: { row: Row; targets: Targets }) {
+  const say = useTranslations('explorer.verdict');
+  const f = useFormats();
   const germination = verdict(row, targets, 'germination');
   // The usable-seedling target is optional: said only when one is set.
   const usable = verdict(row, targets, 'usable');
   return (
     <ul className={styles.verdicts}>
       {[germination, ...(usable.target === null ? [] : [usable])].map((v) => (
-        <li key={v.text} className={v.below ? styles.verdictBelow : undefined}>
+        <li key={v.metric} className={v.below ? styles.verdictBelow : undefined}>
           {v.below ? '▼ ' : ''}
-          {v.text}
+          {sayVerdict(v, say, f.number)}
         </li>
       ))}
     </ul>
@@ -147,53 +154,55 @@ function Section({ title, fields }: { title: string; fields: [string, ReactNode]
 }
 
 function BatchFields({ row, zone }: { row: Row; zone: Zone }) {
+  const t = useTranslations('explorer.detail');
+  const f = useFormats();
   const b = row.batch;
   const localZone = zone === 'UTC' ? null : zone;
   return (
     <>
       <Section
-        title="Batch"
+        title={t('batch')}
         fields={[
-          ['Created', <>
-            {localZone && <>{fmtDate(row.time, localZone)} ({localZone})<br /></>}
-            {fmtDate(row.time, 'UTC')}
+          [t('created'), <>
+            {localZone && <>{f.dateTime(row.time, localZone)} ({localZone})<br /></>}
+            {f.dateTime(row.time, 'UTC')}
           </>],
-          ['Crop', fmtText(b.crop_type)],
-          ['Batch ID', b.batch_id],
+          [t('crop'), b.crop_type || DASH],
+          [t('batchId'), b.batch_id],
         ]}
       />
       <Section
-        title="Germination"
+        title={t('germination')}
         fields={[
-          ['Germination rate', given(b.avg_germination_rate, '%')],
-          ['Germinated seedlings per tray', given(b.avg_germinated_seedlings, '')],
-          ['Non-germinated seedlings per tray', given(b.avg_non_germinated_seedlings, '')],
+          [t('germinationRate'), given(f, b.avg_germination_rate, '%')],
+          [t('germinatedPerTray'), given(f, b.avg_germinated_seedlings)],
+          [t('nonGerminatedPerTray'), given(f, b.avg_non_germinated_seedlings)],
         ]}
       />
       <Section
-        title="Usable seedlings"
+        title={t('usable')}
         fields={[
-          ['Usable-seedling rate', given(b.avg_usable_seedling_rate, '%')],
-          ['Usable seedlings per tray', given(b.avg_usable_seedlings, '')],
-          ['Non-usable cells per tray', given(b.avg_non_usable_cells, '')],
+          [t('usableRate'), given(f, b.avg_usable_seedling_rate, '%')],
+          [t('usablePerTray'), given(f, b.avg_usable_seedlings)],
+          [t('nonUsablePerTray'), given(f, b.avg_non_usable_cells)],
         ]}
       />
       <Section
-        title="Tray and seedlings"
+        title={t('tray')}
         fields={[
-          ['Cells per tray', fmtInt(b.total_cells_per_tray)],
-          ['Size uniformity (CV)', given(b.avg_coefficient_of_variation, '%')],
-          ['Median seedling size', given(b.avg_median_seedling_size_mm2, 'mm²')],
-          ['Images', fmtInt(b.number_of_images)],
+          [t('cellsPerTray'), f.int(b.total_cells_per_tray)],
+          [t('cv'), given(f, b.avg_coefficient_of_variation, '%')],
+          [t('medianSize'), given(f, b.avg_median_seedling_size_mm2, 'mm²')],
+          [t('images'), f.int(b.number_of_images)],
         ]}
       />
       <Section
-        title="Scan"
+        title={t('scan')}
         fields={[
-          ['Warnings', b.warnings ? 'Yes — this scan raised a warning' : 'No warnings'],
-          ['Comment', fmtText(b.comment)],
-          ['Scanned by', b.scanned_by_email ? <a href={`mailto:${b.scanned_by_email}`}>{b.scanned_by_email}</a> : DASH],
-          ['Analysis report', <AnalysisLink key="a" link={b.analysis_link} />],
+          [t('warnings'), b.warnings ? t('warningYes') : t('warningNo')],
+          [t('comment'), b.comment || DASH],
+          [t('scannedBy'), b.scanned_by_email ? <a href={`mailto:${b.scanned_by_email}`}>{b.scanned_by_email}</a> : DASH],
+          [t('analysis'), <AnalysisLink key="a" link={b.analysis_link} />],
         ]}
       />
     </>

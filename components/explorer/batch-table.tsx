@@ -2,6 +2,8 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslations } from 'use-intl';
+import { useFormats } from '@/components/i18n/use-formats';
 import type { Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Row } from '@/lib/explorer/rows';
@@ -45,6 +47,8 @@ function revealRow(box: HTMLElement, tr: HTMLElement) {
  * tabindex): Up/Down/Page/Home/End move between rows, Enter opens the batch; the focused row unfolds its cut text.
  */
 export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, onOpen }: Props) {
+  const t = useTranslations('explorer');
+  const f = useFormats();
   const scroller = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   /** The row a key asked for, until it is rendered and focused (keys repeat faster than that). */
@@ -61,7 +65,7 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
   const items = virtual.getVirtualItems();
   const before = items[0]?.start ?? 0;
   const after = virtual.getTotalSize() - (items.at(-1)?.end ?? 0);
-  const dateWidth = useMemo(() => dateColumnWidth(zone, 170), [zone]);
+  const dateWidth = useMemo(() => dateColumnWidth(zone, 170, f), [zone, f]);
   const widthOf = (c: Column) => (c.id === 'date' ? Math.max(c.width, dateWidth) : c.width);
   const width = columns.reduce((w, c) => w + widthOf(c), 0);
 
@@ -96,9 +100,9 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
   return (
     <>
       <a href="#charts" className={styles.skipLink}>
-        Skip the table
+        {t('table.skip')}
       </a>
-      <div ref={scroller} className={styles.tableBox} tabIndex={rows.length ? undefined : 0} role="region" aria-label="Batches table">
+      <div ref={scroller} className={styles.tableBox} tabIndex={rows.length ? undefined : 0} role="region" aria-label={t('table.label')}>
         <table className={styles.table} style={{ width }} aria-rowcount={rows.length + 1}>
           <colgroup>
             {columns.map((c) => (
@@ -116,11 +120,11 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
                 >
                   {c.sort ? (
                     <button type="button" className={styles.sortButton} onClick={() => onSort(c.sort!)}>
-                      {c.label}
+                      {t(`columns.${c.id}`)}
                       <span aria-hidden="true">{c.sort === sort ? (dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
                     </button>
                   ) : (
-                    c.label
+                    t(`columns.${c.id}`)
                   )}
                 </th>
               ))}
@@ -135,7 +139,7 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
             {items.map((item) => {
               const row = rows[item.index]!;
               const tabbable = item.index === current;
-              const cell: CellContext = { zone, targets, onOpen, tabbable };
+              const cell: CellContext = { zone, targets, onOpen, tabbable, f, t };
               return (
                 <tr
                   key={row.batch.batch_id}

@@ -73,7 +73,7 @@ function Charts({ input }: Props) {
 
   return (
     <section className={styles.chartsBox} aria-label={t('charts.label')}>
-      <IncompleteNote of={completeness} zone={zone} what={t('charts.subject')} retryLabel={t('retry')} />
+      <IncompleteNote of={completeness} zone={zone} what="These charts" retryLabel={t('retry')} />
       <div className={styles.charts}>
         <OverTime series={series} compared={compared} metric={metric} zone={zone} targets={targets} colours={colours} mode={view.chart} focus={focus} drill={drill} incomplete={incomplete} />
         {drawn >= 2 && <Distribution data={dist} bins={bins} sharedTarget={sharedTarget} judged={judged} drill={drill} incomplete={incomplete} />}

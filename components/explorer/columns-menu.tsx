@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
+import { useTranslations } from 'use-intl';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import { COLUMNS } from './columns';
 import styles from './explorer.module.css';
@@ -9,6 +10,7 @@ type Props = { hidden: Set<string>; update: (patch: Partial<ExplorerState>) => v
 
 /** Show/hide columns in a disclosure that behaves like a menu: Escape closes it (focus back on Columns), so does a click outside. */
 export function ColumnsMenu({ hidden, update }: Props) {
+  const t = useTranslations('explorer');
   const details = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
     const onPointer = (e: PointerEvent) => {
@@ -30,13 +32,13 @@ export function ColumnsMenu({ hidden, update }: Props) {
         details.current.querySelector('summary')?.focus();
       }}
     >
-      <summary className="button">Columns</summary>
+      <summary className="button">{t('filters.columns')}</summary>
       <div className={styles.columnMenu}>
         {COLUMNS.map((c) => (
           <label key={c.id} className={styles.check}>
             <input
               type="checkbox"
-              aria-label={`Show the ${c.label} column`}
+              aria-label={t('filters.showColumn', { column: t(`columns.${c.id}`) })}
               checked={!hidden.has(c.id)}
               onChange={(e) => {
                 const next = new Set(hidden);
@@ -45,7 +47,7 @@ export function ColumnsMenu({ hidden, update }: Props) {
                 update({ hide: [...next].join(',') });
               }}
             />{' '}
-            {c.label}
+            {t(`columns.${c.id}`)}
           </label>
         ))}
       </div>

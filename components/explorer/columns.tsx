@@ -1,22 +1,29 @@
 import type { ReactNode } from 'react';
+import { useTranslations } from 'use-intl';
 import { targetFor, type Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
 import { belowTarget, type Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
 import { AnalysisLink } from './analysis-link';
-import { DASH, fmtArea, fmtDate, fmtDecimal, fmtInt, fmtPercent, fmtText } from './format';
+import { useFormats } from '@/components/i18n/use-formats';
+import { DASH, type Formats } from '@/lib/i18n/formats';
+import type { Messages } from '@/lib/i18n/messages';
+import type { ExplorerT } from './use-explorer-words';
 import styles from './explorer.module.css';
 
 /**
  * What a cell needs besides its row: the zone dates are shown in, the targets each row is judged against,
- * how to open a batch, and whether the row holds the table's one Tab stop (its links are reachable by Tab
- * only then, so Tab leaves the table instead of walking every link of every row).
+ * how to open a batch, whether the row holds the table's one Tab stop (its links are reachable by Tab
+ * only then, so Tab leaves the table instead of walking every link of every row), and the reader's
+ * formatters and the explorer's messages.
  */
-export type CellContext = { zone: Zone; targets: Targets; onOpen: (row: Row) => void; tabbable: boolean };
+export type CellContext = { zone: Zone; targets: Targets; onOpen: (row: Row) => void; tabbable: boolean; f: Formats; t: ExplorerT };
+
+/** A column's id, which also names its header in the messages (`explorer.columns.<id>`). */
+export type ColumnId = keyof Messages['explorer']['columns'];
 
 export type Column = {
-  id: string;
-  label: string;
+  id: ColumnId;
   sort?: SortField;
   numeric?: boolean;
   width: number;
@@ -28,35 +35,41 @@ export type Column = {
 const germinationTarget = (r: Row, targets: Targets) => targetFor(targets, r.batch.crop_type, 'germination');
 
 function Germination({ row, targets }: { row: Row; targets: Targets }) {
+  const t = useTranslations('explorer.table');
+  const f = useFormats();
   const below = belowTarget(row, germinationTarget(row, targets));
   return (
     <>
-      <span className={below ? styles.below : undefined}>{fmtPercent(row.germination)}</span>
-      {below && <span className={styles.belowBadge}>Below target</span>}
+      <span className={below ? styles.below : undefined}>{f.percent(row.germination)}</span>
+      {below && <span className={styles.belowBadge}>{t('belowTarget')}</span>}
     </>
   );
 }
 
 function Usable({ row, targets }: { row: Row; targets: Targets }) {
+  const t = useTranslations('explorer.table');
+  const f = useFormats();
   const target = targetFor(targets, row.batch.crop_type, 'usable');
   const below = target !== null && row.usable !== null && row.usable < target;
   return (
     <>
       {below && (
-        <span className={styles.belowMark} title={`Below the usable-seedling target of ${target} %`}>
+        <span className={styles.belowMark} title={t('usableBelowTitle', { target: f.number(target) })}>
           <span aria-hidden="true">▾</span>
-          <span className="visually-hidden">Below the usable-seedling target: </span>
+          <span className="visually-hidden">{t('usableBelow')}</span>
         </span>
       )}
-      {fmtPercent(row.usable)}
+      {f.percent(row.usable)}
     </>
   );
 }
 
+const text = (v: string | null) => (v === null || v === '' ? DASH : v);
+
 export const COLUMNS: Column[] = [
-  { id: 'date', label: 'Created', sort: 'batch_creation_date', width: 170, render: (r, { zone }) => fmtDate(r.time, zone) },
+  { id: 'date', sort: 'batch_creation_date', width: 170, render: (r, { zone, f }) => f.dateTime(r.time, zone) },
   {
-    id: 'name', label: 'Batch', sort: 'batch_name', width: 260, full: (r) => r.batch.batch_name,
+    id: 'name', sort: 'batch_name', width: 260, full: (r) => r.batch.batch_name,
     render: (r, { onOpen }) => (
       // Not a Tab stop of its own: the row is (Enter opens it), so Tab does not stop twice on each batch.
       <button type="button" tabIndex={-1} className={styles.linkButton} onClick={() => onOpen(r)}>
@@ -64,17 +77,17 @@ export const COLUMNS: Column[] = [
       </button>
     ),
   },
-  { id: 'crop', label: 'Crop', sort: 'crop_type', width: 120, full: (r) => r.batch.crop_type, render: (r) => fmtText(r.batch.crop_type) },
-  { id: 'germination', label: 'Germination', sort: 'avg_germination_rate', numeric: true, width: 175, render: (r, { targets }) => <Germination row={r} targets={targets} /> },
-  { id: 'target', label: 'Target', sort: 'target', numeric: true, width: 80, render: (r, { targets }) => fmtPercent(germinationTarget(r, targets)) },
-  { id: 'usable', label: 'Usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 95, render: (r, { targets }) => <Usable row={r} targets={targets} /> },
-  { id: 'cells', label: 'Cells/tray', sort: 'total_cells_per_tray', numeric: true, width: 105, render: (r) => fmtInt(r.cells) },
-  { id: 'cv', label: 'Size CV', sort: 'avg_coefficient_of_variation', numeric: true, width: 90, render: (r) => fmtPercent(r.batch.avg_coefficient_of_variation) },
-  { id: 'size', label: 'Median size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 120, render: (r) => fmtArea(r.batch.avg_median_seedling_size_mm2) },
-  { id: 'images', label: 'Images', sort: 'number_of_images', numeric: true, width: 80, render: (r) => fmtInt(r.batch.number_of_images) },
-  { id: 'warnings', label: 'Warnings', sort: 'warnings', width: 100, render: (r) => (r.batch.warnings ? <span className={styles.badge}>Warning</span> : DASH) },
-  { id: 'germinated', label: 'Germinated/tray', numeric: true, width: 150, render: (r) => fmtDecimal(r.batch.avg_germinated_seedlings) },
-  { id: 'scanner', label: 'Scanned by', width: 200, full: (r) => r.batch.scanned_by_email, render: (r) => fmtText(r.batch.scanned_by_email) },
-  { id: 'analysis', label: 'Analysis', width: 130, render: (r, { tabbable }) => <AnalysisLink link={r.batch.analysis_link} tabbable={tabbable} /> },
-  { id: 'comment', label: 'Comment', width: 240, full: (r) => r.batch.comment, render: (r) => fmtText(r.batch.comment) },
+  { id: 'crop', sort: 'crop_type', width: 120, full: (r) => r.batch.crop_type, render: (r) => text(r.batch.crop_type) },
+  { id: 'germination', sort: 'avg_germination_rate', numeric: true, width: 175, render: (r, { targets }) => <Germination row={r} targets={targets} /> },
+  { id: 'target', sort: 'target', numeric: true, width: 80, render: (r, { targets, f }) => f.percent(germinationTarget(r, targets)) },
+  { id: 'usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 95, render: (r, { targets }) => <Usable row={r} targets={targets} /> },
+  { id: 'cells', sort: 'total_cells_per_tray', numeric: true, width: 105, render: (r, { f }) => f.int(r.cells) },
+  { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 105, render: (r, { f }) => f.percent(r.batch.avg_coefficient_of_variation) },
+  { id: 'size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 140, render: (r, { f }) => f.area(r.batch.avg_median_seedling_size_mm2) },
+  { id: 'images', sort: 'number_of_images', numeric: true, width: 80, render: (r, { f }) => f.int(r.batch.number_of_images) },
+  { id: 'warnings', sort: 'warnings', width: 100, render: (r, { t }) => (r.batch.warnings ? <span className={styles.badge}>{t('table.warning')}</span> : DASH) },
+  { id: 'germinated', numeric: true, width: 150, render: (r, { f }) => f.decimal(r.batch.avg_germinated_seedlings) },
+  { id: 'scanner', width: 200, full: (r) => r.batch.scanned_by_email, render: (r) => text(r.batch.scanned_by_email) },
+  { id: 'analysis', width: 130, render: (r, { tabbable }) => <AnalysisLink link={r.batch.analysis_link} tabbable={tabbable} /> },
+  { id: 'comment', width: 240, full: (r) => r.batch.comment, render: (r) => text(r.batch.comment) },
 ];

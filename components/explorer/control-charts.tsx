@@ -85,7 +85,7 @@ function ControlCharts({ input }: Props) {
       <h3 id={`${id}-title`} className={styles.title}>
         {t('control.heading')}
       </h3>
-      <IncompleteNote of={completeness} zone={zone} what={t('control.subject')} />
+      <IncompleteNote of={completeness} zone={zone} what="The control charts" />
       <div className={styles.controls}>
         <span>
           <label htmlFor={`${id}-crop`}>{t('control.chartFor')}</label>{' '}

@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslations } from 'use-intl';
 import { parseDay } from '@/lib/explorer/date-range';
 import styles from './explorer.module.css';
 
@@ -12,7 +13,8 @@ import styles from './explorer.module.css';
 export const MIN_YEAR = 1900;
 
 type Props = {
-  label: 'From' | 'To';
+  /** The field's name, in the reader's language. */
+  label: string;
   /** The day in the URL (YYYY-MM-DD), or undefined for an open end. */
   value: string | undefined;
   /** What else makes a day unacceptable here (From after To), as help text; null when it is fine. */
@@ -22,14 +24,15 @@ type Props = {
 };
 
 type Verdict = { ok: true; day: string | undefined } | { ok: false; help: string };
+type RangeT = ReturnType<typeof useTranslations<'explorer.range'>>;
 
-function judge(input: HTMLInputElement, conflict: Props['conflict']): Verdict {
+function judge(input: HTMLInputElement, conflict: Props['conflict'], t: RangeT): Verdict {
   // Segments left empty or a day that does not exist (Feb 29, 2026): the value is '' and the input says why.
-  if (input.validity.badInput) return { ok: false, help: 'Not a complete, real day.' };
+  if (input.validity.badInput) return { ok: false, help: t('notADay') };
   if (input.value === '') return { ok: true, day: undefined };
   const day = parseDay(input.value);
-  if (!day) return { ok: false, help: 'Not a complete, real day.' };
-  if (day.y < MIN_YEAR) return { ok: false, help: `Year ${input.value.slice(0, 4)}: type all four digits (${MIN_YEAR} or later).` };
+  if (!day) return { ok: false, help: t('notADay') };
+  if (day.y < MIN_YEAR) return { ok: false, help: t('shortYear', { year: input.value.slice(0, 4), min: String(MIN_YEAR) }) };
   const clash = conflict(input.value);
   return clash ? { ok: false, help: clash } : { ok: true, day: input.value };
 }
@@ -43,6 +46,7 @@ function judge(input: HTMLInputElement, conflict: Props['conflict']): Verdict {
  *   the rows stay. Escape puts back the URL's day. A field emptied on purpose opens that end of the range.
  */
 export function DayField({ label, value, conflict, onCommit }: Props) {
+  const t = useTranslations('explorer.range');
   const id = useId();
   const [draft, setDraft] = useState(value ?? '');
   const [help, setHelp] = useState<string | null>(null);
@@ -56,7 +60,7 @@ export function DayField({ label, value, conflict, onCommit }: Props) {
   }
 
   const commit = (input: HTMLInputElement) => {
-    const verdict = judge(input, conflict);
+    const verdict = judge(input, conflict, t);
     if (!verdict.ok) return setHelp(verdict.help);
     setHelp(null);
     typing.current = false;

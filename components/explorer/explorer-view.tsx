@@ -2,14 +2,15 @@
 
 import dynamic from 'next/dynamic';
 import { useCallback, useMemo, useState } from 'react';
+import { useTranslations } from 'use-intl';
 import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
 import { parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
 import { exportFileName, type DateRange } from '@/lib/contract';
 import { exportFile, rowsToCsv } from '@/lib/explorer/export-csv';
-import { describeSpans, missingSpans } from '@/lib/explorer/missing';
+import { missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
-import type { ExplorerState, SortField } from '@/lib/explorer/url-state';
+import type { DateError, ExplorerState, SortField } from '@/lib/explorer/url-state';
 import { AnalysisBar } from './analysis-bar';
 import type { AnalysisInput, AnalysisView } from './analysis';
 import { BatchDetail } from './batch-detail';
@@ -32,6 +33,7 @@ import { useOpenBatch } from './use-open-batch';
 import { useSearchText } from './use-search-text';
 import { useShownRows } from './use-shown-rows';
 import { useSignInOnExpiry } from './use-sign-in-on-expiry';
+import { useDescribeSpans, useUrlDayText } from './use-explorer-words';
 import { useTargets } from './use-targets';
 import { WhenVisible } from './when-visible';
 import styles from './explorer.module.css';
@@ -42,15 +44,37 @@ function rangeWindow(range: DateRange): { from: number; to: number } | null {
   return { from: Date.parse(range.start_date), to: range.end_date ? Math.floor(Date.parse(range.end_date)) + 1 : Date.now() };
 }
 
+/** What a chart module still on its way shows meanwhile. */
+function Loading({ what }: { what: 'loadingCharts' | 'loadingControlCharts' }) {
+  return <p className={styles.muted}>{useTranslations('explorer.view')(what)}</p>;
+}
+
 const Charts = dynamic(() => import('./charts'), {
   ssr: false,
-  loading: () => <p className={styles.muted}>Loading charts…</p>,
+  loading: () => <Loading what="loadingCharts" />,
 });
-const ControlCharts = dynamic(() => import('./control-charts'), { ssr: false, loading: () => <p className={styles.muted}>Loading control charts…</p> });
+const ControlCharts = dynamic(() => import('./control-charts'), { ssr: false, loading: () => <Loading what="loadingControlCharts" /> });
 const UniformityChart = dynamic(() => import('./uniformity-chart'), { ssr: false });
+
+/** What is wrong with the URL's days, in the reader's words. */
+function InvalidDate({ error }: { error: DateError }) {
+  const t = useTranslations('explorer.view');
+  const day = useUrlDayText();
+  const reason =
+    error.kind === 'order'
+      ? t('dateOrder', { from: day(error.from), to: day(error.to) })
+      : t(error.field === 'from' ? 'fromInvalid' : 'toInvalid', { value: error.value });
+  return (
+    <div role="alert" className={styles.error}>
+      <p>{t.rich('invalidDate', { reason, strong: (chunks) => <strong>{chunks}</strong> })}</p>
+    </div>
+  );
+}
 
 /** The page's layout: range, filters, status, summary, table, charts and the detail dialog. */
 export function ExplorerView() {
+  const t = useTranslations('explorer');
+  const describeSpans = useDescribeSpans();
   const { state, dateError, update } = useExplorerState();
   const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
   const { rows, complete, pending, error, loading, retry } = useRangeRows(range, !dateError);
@@ -116,11 +140,7 @@ export function ExplorerView() {
       <RangePicker state={state} update={update} />
       <SavedViews />
       {dateError ? (
-        <div role="alert" className={styles.error}>
-          <p>
-            <strong>Invalid date:</strong> {dateError}. Pick the days again, or choose a preset.
-          </p>
-        </div>
+        <InvalidDate error={dateError} />
       ) : (
         <>
           <FiltersBar
@@ -160,14 +180,14 @@ export function ExplorerView() {
             </div>
           ) : complete && rows.length === 0 ? (
             <div className={styles.empty}>
-              <h2>No batches in this range</h2>
-              <p>Try a wider date range, or choose “All time”.</p>
+              <h2>{t('view.emptyRange')}</h2>
+              <p>{t('view.emptyRangeHint')}</p>
             </div>
           ) : complete && sorted.length === 0 && filtersActive ? (
             <div className={styles.empty}>
-              <h2>No batches match these filters</h2>
+              <h2>{t('view.noMatch')}</h2>
               <button type="button" className="button" onClick={clearFilters}>
-                Clear filters
+                {t('view.clearFilters')}
               </button>
             </div>
           ) : (
@@ -181,20 +201,20 @@ export function ExplorerView() {
               them: the heaviest code and drawing. */}
           {rows.length > 0 && (
             <h2 id="charts" tabIndex={-1} className={styles.sectionTitle}>
-              Charts
+              {t('view.charts')}
             </h2>
           )}
           {rows.length > 0 &&
             (complete || error ? (
-              <WhenVisible placeholder={<p className={styles.muted}>Charts appear here when you scroll to them.</p>}>
+              <WhenVisible placeholder={<p className={styles.muted}>{t('view.chartsOnScroll')}</p>}>
                 <Charts input={analysis} />
                 <ControlCharts input={analysis} />
                 <UniformityChart input={analysis} />
               </WhenVisible>
             ) : (
               <p className={styles.incomplete}>
-                <strong className={styles.incompleteTag}>Incomplete</strong>&nbsp;The charts are drawn once every batch of the range has
-                arrived.{missing.length > 0 && ` Still loading: ${describeSpans(missing, state.tz)}.`}
+                <strong className={styles.incompleteTag}>{t('incompleteTag')}</strong>&nbsp;{t('view.chartsWait')}
+                {missing.length > 0 && ` ${t('view.stillLoading', { spans: describeSpans(missing, state.tz) })}`}
               </p>
             ))}
         </>

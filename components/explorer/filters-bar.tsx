@@ -1,8 +1,9 @@
 'use client';
 
-import { cropLabel } from '@/lib/explorer/rows';
+import { useTranslations } from 'use-intl';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import { ColumnsMenu } from './columns-menu';
+import { useCropLabel } from './use-explorer-words';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -21,16 +22,18 @@ type Props = {
 
 /** Search, crop, toggles, the targets panel's button, columns and export. */
 export function FiltersBar({ state, search, onSearch, crops, hidden, update, onExport, canExport, targetsOpen, targetsUnsaved, onTargets }: Props) {
+  const t = useTranslations('explorer.filters');
+  const cropLabel = useCropLabel();
   return (
     <div className={styles.filters}>
       <label className={styles.search}>
-        Search
-        <input type="search" value={search} placeholder="Name, crop, comment, e-mail" onChange={(e) => onSearch(e.target.value)} />
+        {t('search')}
+        <input type="search" value={search} placeholder={t('searchPlaceholder')} onChange={(e) => onSearch(e.target.value)} />
       </label>
       <span>
-        <label htmlFor="crop-filter">Crop</label>{' '}
+        <label htmlFor="crop-filter">{t('crop')}</label>{' '}
         <select id="crop-filter" value={state.crop ?? ''} onChange={(e) => update({ crop: e.target.value || undefined })}>
-          <option value="">All crops</option>
+          <option value="">{t('allCrops')}</option>
           {crops.map((c) => (
             <option key={c} value={c}>
               {cropLabel(c)}
@@ -39,18 +42,18 @@ export function FiltersBar({ state, search, onSearch, crops, hidden, update, onE
         </select>
       </span>
       <label className={styles.check}>
-        <input type="checkbox" checked={!!state.warn} onChange={(e) => update({ warn: e.target.checked ? '1' : undefined })} /> Warnings only
+        <input type="checkbox" checked={!!state.warn} onChange={(e) => update({ warn: e.target.checked ? '1' : undefined })} /> {t('warningsOnly')}
       </label>
       <label className={styles.check}>
-        <input type="checkbox" checked={!!state.below} onChange={(e) => update({ below: e.target.checked ? '1' : undefined })} /> Below target
+        <input type="checkbox" checked={!!state.below} onChange={(e) => update({ below: e.target.checked ? '1' : undefined })} /> {t('belowTarget')}
       </label>
       <button type="button" className="button" aria-expanded={targetsOpen} aria-controls="targets-panel" onClick={onTargets}>
-        Targets
+        {t('targets')}
       </button>
-      {targetsUnsaved && <span className={styles.badge}>Unsaved targets in use</span>}
+      {targetsUnsaved && <span className={styles.badge}>{t('unsavedTargets')}</span>}
       <ColumnsMenu hidden={hidden} update={update} />
       <button type="button" className="button" onClick={onExport} disabled={!canExport}>
-        Export CSV
+        {t('exportCsv')}
       </button>
     </div>
   );

@@ -71,7 +71,7 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
           {t('export')}
         </button>
       </div>
-      <IncompleteNote of={completeness} zone={zone} what={t('subject')} />
+      <IncompleteNote of={completeness} zone={zone} what="The grouped summary" />
       <div className={styles.scroll} role="region" aria-label={t('groups')} tabIndex={0}>
         <table className={styles.table} aria-labelledby="grouped-summary-title">
           <thead>

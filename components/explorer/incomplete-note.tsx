@@ -1,9 +1,11 @@
 'use client';
 
 import type { ReactNode } from 'react';
+import { useTranslations } from 'use-intl';
+import { useFormats } from '@/components/i18n/use-formats';
 import type { Zone } from '@/lib/explorer/date-range';
-import { describeSpans, type Span } from '@/lib/explorer/missing';
-import { fmtCount } from './format';
+import type { Span } from '@/lib/explorer/missing';
+import { useDescribeSpans } from './use-explorer-words';
 import styles from './explorer.module.css';
 
 export type Completeness = {
@@ -15,11 +17,24 @@ export type Completeness = {
   onRetry: () => void;
 };
 
+/**
+ * What a note can be about, as its English subject names it, and the messages that say it in each language
+ * (`explorer.incomplete.*.<key>`): the subject is part of a whole sentence, since other languages inflect
+ * the verb and the article with it.
+ */
+const SUBJECTS = {
+  'The summary': 'summary',
+  'The grouped summary': 'groupedSummary',
+  'These charts': 'charts',
+  'The control charts': 'controlCharts',
+  'This chart': 'chart',
+} as const;
+
 type Props = {
   of: Completeness;
   zone: Zone;
-  /** What the note is about, as the subject of its sentence: "The summary", "These charts". */
-  what: string;
+  /** What the note is about. */
+  what: keyof typeof SUBJECTS;
   /** The name of this note's own Retry button; none when `children` carry the Retry. */
   retryLabel?: string;
   children?: ReactNode;
@@ -30,17 +45,17 @@ type Props = {
  * server still names as pending), and the way to get it once loading stopped. Nothing when complete.
  */
 export function IncompleteNote({ of, zone, what, retryLabel, children }: Props) {
+  const t = useTranslations('explorer');
+  const f = useFormats();
+  const describeSpans = useDescribeSpans();
   if (of.missing.length === 0 && !children) return null;
-  const verb = /s$/.test(what) ? 'cover' : 'covers';
-  const spans = describeSpans(of.missing, zone);
+  const values = { count: f.count(of.loaded), spans: describeSpans(of.missing, zone) };
   return (
     <div className={styles.incomplete}>
       {of.missing.length > 0 && (
         <p>
-          <strong className={styles.incompleteTag}>Incomplete</strong>{' '}
-          {of.stopped
-            ? `${what} ${verb} only the ${fmtCount(of.loaded)} batches loaded before loading stopped. Not loaded: ${spans}.`
-            : `${what} ${verb} the ${fmtCount(of.loaded)} batches loaded so far. Still loading: ${spans}.`}
+          <strong className={styles.incompleteTag}>{t('incompleteTag')}</strong>{' '}
+          {of.stopped ? t(`incomplete.stopped.${SUBJECTS[what]}`, values) : t(`incomplete.loading.${SUBJECTS[what]}`, values)}
         </p>
       )}
       {of.stopped && retryLabel && (

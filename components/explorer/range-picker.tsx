@@ -1,8 +1,10 @@
 'use client';
 
+import { useTranslations } from 'use-intl';
 import { matchingPreset, presetRange, PRESETS } from '@/lib/explorer/date-range';
 import { readState, type ExplorerState } from '@/lib/explorer/url-state';
 import { DayField } from './day-field';
+import { useUrlDayText } from './use-explorer-words';
 import { ZoneField } from './zone-field';
 import styles from './explorer.module.css';
 
@@ -10,43 +12,45 @@ type Props = { state: ExplorerState; update: (patch: Partial<ExplorerState>, mod
 
 /** Presets, custom From/To calendar days, and the zone those days are read in. */
 export function RangePicker({ state, update }: Props) {
+  const t = useTranslations('explorer.range');
+  const day = useUrlDayText();
   // The other end as the address bar has it now, not as this render saw it: it may have changed a moment ago.
   const latest = () => readState(new URLSearchParams(window.location.search)).state;
   const active = matchingPreset(state.from, state.to, state.tz);
   return (
     <fieldset className={styles.range}>
-      <legend className="visually-hidden">Date range</legend>
-      <div className={styles.presets} role="group" aria-label="Date range presets">
-        {PRESETS.map((p) => (
+      <legend className="visually-hidden">{t('legend')}</legend>
+      <div className={styles.presets} role="group" aria-label={t('presets')}>
+        {PRESETS.map((id) => (
           <button
-            key={p.id}
+            key={id}
             type="button"
             className="button"
-            aria-pressed={active === p.id}
+            aria-pressed={active === id}
             onClick={() => {
-              const r = presetRange(p.id, state.tz);
+              const r = presetRange(id, state.tz);
               update({ from: r.from, to: r.to }, 'push');
             }}
           >
-            {p.label}
+            {t(`preset.${id}`)}
           </button>
         ))}
       </div>
       <DayField
-        label="From"
+        label={t('from')}
         value={state.from}
-        conflict={(day) => {
+        conflict={(from) => {
           const { to } = latest();
-          return to && day > to ? `After To (${to}): change To first.` : null;
+          return to && from > to ? t('afterTo', { day: day(to) }) : null;
         }}
         onCommit={(from) => update({ from }, 'push')}
       />
       <DayField
-        label="To"
+        label={t('to')}
         value={state.to}
-        conflict={(day) => {
+        conflict={(to) => {
           const { from } = latest();
-          return from && day < from ? `Before From (${from}): change From first.` : null;
+          return from && to < from ? t('beforeFrom', { day: day(from) }) : null;
         }}
         onCommit={(to) => update({ to }, 'push')}
       />

@@ -1,8 +1,9 @@
 'use client';
 
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useTranslations } from 'use-intl';
 import { MAX_VIEW_NAME, type SavedView } from '@/lib/contract/views';
-import { useSavedViews, withoutField } from './use-saved-views';
+import { useSavedViews, useViewProblem } from './use-saved-views';
 import styles from './saved-views.module.css';
 
 type Views = ReturnType<typeof useSavedViews>;
@@ -10,27 +11,29 @@ type Props = { views: Views; onClose: () => void; onSaid: (text: string) => void
 
 /** The organisation's saved views: each opens in place, and can be renamed, deleted or made the default. */
 export function SavedViewsList({ views, onClose, onSaid }: Props) {
+  const t = useTranslations('explorer.views');
+  const problemText = useViewProblem();
   const { list } = views;
   return (
     <section
       id="saved-views-list"
-      aria-label="Saved views"
+      aria-label={t('savedViews')}
       className={styles.panel}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && !(e.target instanceof HTMLInputElement)) onClose();
       }}
     >
       {list.isPending ? (
-        <p className={styles.muted}>Loading saved views…</p>
+        <p className={styles.muted}>{t('loading')}</p>
       ) : list.isError ? (
         <p role="alert" className={styles.problem}>
-          The saved views could not be loaded: {list.error.detail}{' '}
+          {t('loadFailed', { detail: problemText(list.error) })}{' '}
           <button type="button" className="button" onClick={() => void list.refetch()}>
-            Try again
+            {t('tryAgain')}
           </button>
         </p>
       ) : list.data.length === 0 ? (
-        <p className={styles.muted}>No saved views yet. Save view names the view you see now, for everyone in your organisation.</p>
+        <p className={styles.muted}>{t('empty')}</p>
       ) : (
         <ul className={styles.list}>
           {list.data.map((view) => (
@@ -45,6 +48,8 @@ export function SavedViewsList({ views, onClose, onSaid }: Props) {
 type RowProps = { view: SavedView; views: Views; onOpen: () => void; onSaid: (text: string) => void };
 
 function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
+  const t = useTranslations('explorer.views');
+  const problemText = useViewProblem();
   const [mode, setMode] = useState<'show' | 'rename' | 'delete'>('show');
   const { change, remove } = views;
   const href = `/batches${view.query ? `?${view.query}` : ''}`;
@@ -67,38 +72,38 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
           <a href={href} onClick={open} className={styles.name}>
             {view.name}
           </a>
-          {view.isDefault && <span className={styles.badge}>Default</span>}
+          {view.isDefault && <span className={styles.badge}>{t('default')}</span>}
           <span className={styles.actions}>
             <button
               type="button"
               className="button"
-              aria-label={`${view.isDefault ? 'Unset default' : 'Make default'}: ${view.name}`}
+              aria-label={view.isDefault ? t('unsetDefaultOf', { name: view.name }) : t('makeDefaultOf', { name: view.name })}
               disabled={change.isPending}
-              onClick={() => change.mutate({ id: view.id, isDefault: !view.isDefault }, { onSuccess: (v) => onSaid(v.isDefault ? `“${v.name}” now opens by default.` : `No view opens by default now.`) })}
+              onClick={() => change.mutate({ id: view.id, isDefault: !view.isDefault }, { onSuccess: (v) => onSaid(v.isDefault ? t('nowDefault', { name: v.name }) : t('noDefault')) })}
             >
-              {view.isDefault ? 'Unset default' : 'Make default'}
+              {view.isDefault ? t('unsetDefault') : t('makeDefault')}
             </button>
-            <button type="button" className="button" aria-label={`Rename: ${view.name}`}
+            <button type="button" className="button" aria-label={t('renameOf', { name: view.name })}
               onClick={() => {
                 change.reset();
                 setMode('rename');
               }}
             >
-              Rename
+              {t('rename')}
             </button>
             {mode === 'delete' ? (
-              <span role="group" aria-label={`Delete ${view.name}?`} className={styles.confirm}>
-                Delete for everyone?
-                <button type="button" className="button" disabled={remove.isPending} onClick={() => remove.mutate(view.id, { onSuccess: () => onSaid(`Deleted “${view.name}”.`) })}>
-                  Delete
+              <span role="group" aria-label={t('deleteQuestion', { name: view.name })} className={styles.confirm}>
+                {t('deleteForEveryone')}
+                <button type="button" className="button" disabled={remove.isPending} onClick={() => remove.mutate(view.id, { onSuccess: () => onSaid(t('deleted', { name: view.name })) })}>
+                  {t('delete')}
                 </button>
                 <button type="button" className="button" onClick={() => setMode('show')}>
-                  Keep
+                  {t('keep')}
                 </button>
               </span>
             ) : (
-              <button type="button" className="button" aria-label={`Delete: ${view.name}`} onClick={() => setMode('delete')}>
-                Delete
+              <button type="button" className="button" aria-label={t('deleteOf', { name: view.name })} onClick={() => setMode('delete')}>
+                {t('delete')}
               </button>
             )}
           </span>
@@ -106,7 +111,7 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
       )}
       {problem && mode !== 'rename' && (
         <p role="alert" className={styles.problem}>
-          {withoutField(problem.detail)}
+          {problemText(problem)}
         </p>
       )}
     </li>
@@ -114,6 +119,8 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
 }
 
 function RenameForm({ view, views, onDone, onSaid }: { view: SavedView; views: Views; onDone: () => void; onSaid: (text: string) => void }) {
+  const t = useTranslations('explorer.views');
+  const problemText = useViewProblem();
   const [name, setName] = useState(view.name);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.select(), []);
@@ -122,26 +129,26 @@ function RenameForm({ view, views, onDone, onSaid }: { view: SavedView; views: V
   return (
     <form
       className={styles.rename}
-      aria-label={`Rename ${view.name}`}
+      aria-label={t('renameForm', { name: view.name })}
       onKeyDown={(e) => e.key === 'Escape' && onDone()}
       onSubmit={(e) => {
         e.preventDefault();
-        change.mutate({ id: view.id, name }, { onSuccess: (v) => (onDone(), onSaid(`Renamed to “${v.name}”.`)) });
+        change.mutate({ id: view.id, name }, { onSuccess: (v) => (onDone(), onSaid(t('renamed', { name: v.name }))) });
       }}
     >
       <label className={styles.field}>
-        New name
+        {t('newName')}
         <input ref={input} value={name} maxLength={MAX_VIEW_NAME} aria-invalid={!!error} onChange={(e) => setName(e.target.value)} />
       </label>
       <button type="submit" className="button" disabled={name.trim() === '' || change.isPending}>
-        Save
+        {t('save')}
       </button>
       <button type="button" className="button" onClick={onDone}>
-        Cancel
+        {t('cancel')}
       </button>
       {error && (
         <p role="alert" className={styles.problem}>
-          Not renamed: {withoutField(error.detail)}
+          {t('notRenamed', { detail: problemText(error) })}
         </p>
       )}
     </form>

@@ -1,9 +1,10 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import { useTranslations } from 'use-intl';
 import { MAX_VIEW_NAME } from '@/lib/contract/views';
 import { SavedViewsList } from './saved-views-list';
-import { useSavedViews, withoutField } from './use-saved-views';
+import { useSavedViews, useViewProblem } from './use-saved-views';
 import styles from './saved-views.module.css';
 
 type Open = 'save' | 'list' | null;
@@ -13,6 +14,7 @@ type Open = 'save' | 'list' | null;
  * the organisation's views to open, rename, delete or make the one `/batches` opens with.
  */
 export function SavedViews() {
+  const t = useTranslations('explorer.views');
   const [open, setOpen] = useState<Open>(null);
   const [said, setSaid] = useState('');
   const views = useSavedViews(open === 'list');
@@ -31,10 +33,10 @@ export function SavedViews() {
     <div className={styles.views}>
       <div className={styles.buttons}>
         <button type="button" className="button" aria-expanded={open === 'save'} aria-controls="save-view-form" onClick={() => toggle('save')}>
-          Save view
+          {t('saveView')}
         </button>
         <button ref={listButton} type="button" className="button" aria-expanded={open === 'list'} aria-controls="saved-views-list" onClick={() => toggle('list')}>
-          Saved views
+          {t('savedViews')}
         </button>
         <span aria-live="polite" className={styles.said}>
           {said}
@@ -46,7 +48,7 @@ export function SavedViews() {
           onCancel={() => setOpen(null)}
           onSaved={(name) => {
             setOpen(null);
-            setSaid(`Saved “${name}” for your organisation.`);
+            setSaid(t('savedAs', { name }));
           }}
         />
       )}
@@ -58,6 +60,8 @@ export function SavedViews() {
 type FormProps = { views: ReturnType<typeof useSavedViews>; onCancel: () => void; onSaved: (name: string) => void };
 
 function SaveViewForm({ views, onCancel, onSaved }: FormProps) {
+  const t = useTranslations('explorer.views');
+  const problemText = useViewProblem();
   const [name, setName] = useState('');
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
@@ -65,7 +69,7 @@ function SaveViewForm({ views, onCancel, onSaved }: FormProps) {
   return (
     <form
       id="save-view-form"
-      aria-label="Save view"
+      aria-label={t('saveView')}
       className={styles.form}
       onKeyDown={(e) => e.key === 'Escape' && onCancel()}
       onSubmit={(e) => {
@@ -75,7 +79,7 @@ function SaveViewForm({ views, onCancel, onSaved }: FormProps) {
       }}
     >
       <label className={styles.field}>
-        View name
+        {t('viewName')}
         <input
           ref={input}
           value={name}
@@ -89,14 +93,14 @@ function SaveViewForm({ views, onCancel, onSaved }: FormProps) {
         />
       </label>
       <button type="submit" className="button" disabled={name.trim() === '' || create.isPending}>
-        {create.isPending ? 'Saving…' : 'Save'}
+        {create.isPending ? t('saving') : t('save')}
       </button>
       <button type="button" className="button" onClick={onCancel}>
-        Cancel
+        {t('cancel')}
       </button>
       {create.isError && (
         <p id="save-view-problem" role="alert" className={styles.problem}>
-          Not saved: {withoutField(create.error.detail)}
+          {t('notSaved', { detail: problemText(create.error) })}
         </p>
       )}
     </form>

@@ -1,9 +1,13 @@
 import type { ReactNode } from 'react';
+import { useTranslations } from 'use-intl';
+import { useFormats } from '@/components/i18n/use-formats';
 import { countChange, ppChange } from '@/lib/explorer/compare';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Summary } from '@/lib/explorer/rows';
-import { fmtCount, fmtPercent } from './format';
+import type { Speech } from '@/lib/explorer/speech';
+import { DASH, type Formats } from '@/lib/i18n/formats';
 import { IncompleteNote, type Completeness } from './incomplete-note';
+import { useSpeech } from './use-speech';
 import type { CardComparison } from './use-comparison';
 import styles from './explorer.module.css';
 import own from './summary-cards.module.css';
@@ -20,43 +24,47 @@ type Props = {
 };
 
 const share = (v: number | null) => (v === null ? null : v * 100);
-const belowText = (s: Summary) => (s.belowShare === null ? fmtCount(s.below) : `${fmtCount(s.below)} (${fmtPercent(s.belowShare * 100)})`);
+const belowText = (f: Formats, s: Summary) => (s.belowShare === null ? f.count(s.below) : `${f.count(s.below)} (${f.percent(s.belowShare * 100)})`);
 
-/** Each card: title, value, and (comparing) the change and the earlier value. */
-function cardsOf(s: Summary, judged: boolean, before: Summary | null): { label: string; value: string; change?: string; was?: string }[] {
-  const changes = (...parts: (string | null)[]) => parts.filter((p) => p !== null).join(', ') || '—';
+type CardKey = 'batches' | 'germination' | 'usable' | 'below' | 'warnings';
+
+/** Each card: title (its message's key), value, and (comparing) the change and the earlier value. */
+function cardsOf(say: Speech, s: Summary, judged: boolean, before: Summary | null): { key: CardKey; value: string; change?: string; was?: string }[] {
+  const { f } = say;
+  const changes = (...parts: (string | null)[]) => parts.filter((p) => p !== null).join(', ') || DASH;
   return [
-    { label: 'Batches', value: fmtCount(s.count), ...(before && { change: changes(countChange(s.count, before.count)), was: fmtCount(before.count) }) },
-    { label: 'Germination (weighted)', value: fmtPercent(s.germination), ...(before && { change: changes(ppChange(s.germination, before.germination)), was: fmtPercent(before.germination) }) },
-    { label: 'Usable seedlings (weighted)', value: fmtPercent(s.usable), ...(before && { change: changes(ppChange(s.usable, before.usable)), was: fmtPercent(before.usable) }) },
+    { key: 'batches', value: f.count(s.count), ...(before && { change: changes(countChange(s.count, before.count, say)), was: f.count(before.count) }) },
+    { key: 'germination', value: f.percent(s.germination), ...(before && { change: changes(ppChange(s.germination, before.germination, say)), was: f.percent(before.germination) }) },
+    { key: 'usable', value: f.percent(s.usable), ...(before && { change: changes(ppChange(s.usable, before.usable, say)), was: f.percent(before.usable) }) },
     {
-      label: 'Below target',
-      value: !judged ? '…' : belowText(s),
-      ...(before && judged && { change: changes(countChange(s.below, before.below), ppChange(share(s.belowShare), share(before.belowShare))), was: before.belowShare === null ? fmtCount(before.below) : `${fmtCount(before.below)}, ${fmtPercent(before.belowShare * 100)}` }),
+      key: 'below',
+      value: !judged ? '…' : belowText(f, s),
+      ...(before && judged && { change: changes(countChange(s.below, before.below, say), ppChange(share(s.belowShare), share(before.belowShare), say)), was: before.belowShare === null ? f.count(before.below) : `${f.count(before.below)}, ${f.percent(before.belowShare * 100)}` }),
     },
     {
-      label: 'With warnings',
-      value: s.warningShare === null ? '—' : fmtPercent(s.warningShare * 100),
-      ...(before && { change: changes(ppChange(share(s.warningShare), share(before.warningShare))), was: fmtPercent(share(before.warningShare)) }),
+      key: 'warnings',
+      value: s.warningShare === null ? DASH : f.percent(s.warningShare * 100),
+      ...(before && { change: changes(ppChange(share(s.warningShare), share(before.warningShare), say)), was: f.percent(share(before.warningShare)) }),
     },
   ];
 }
 
 /** What is compared, or why nothing is (yet). */
 function ComparisonCaption({ of }: { of: CardComparison }) {
+  const t = useTranslations('explorer');
+  const f = useFormats();
   if (of.kind === 'unavailable') return <p className={own.caption}>{of.reason}</p>;
-  if (of.summary) return <p className={own.caption}>Changes against {of.label}: rates in percentage points, counts in percent.</p>;
+  if (of.summary) return <p className={own.caption}>{t('summary.comparing', { period: of.label })}</p>;
+  const count = f.count(of.loaded);
   return (
     <p className={own.caption}>
-      <strong className={styles.incompleteTag}>Incomplete</strong>{' '}
-      {of.stopped
-        ? `The comparison with ${of.label} stopped loading after ${fmtCount(of.loaded)} batches: no changes are shown.`
-        : `Comparing with ${of.label}: changes appear once every batch of both periods has arrived (${fmtCount(of.loaded)} of the earlier period so far).`}
+      <strong className={styles.incompleteTag}>{t('incompleteTag')}</strong>{' '}
+      {of.stopped ? t('summary.comparisonStopped', { period: of.label, count }) : t('summary.comparisonLoading', { period: of.label, count })}
       {of.stopped && (
         <>
           {' '}
           <button type="button" className="button" onClick={of.onRetry}>
-            Retry the comparison
+            {t('summary.retryComparison')}
           </button>
         </>
       )}
@@ -70,21 +78,23 @@ function ComparisonCaption({ of }: { of: CardComparison }) {
  * (`was 90.1%`); a caption under the cards names the period compared with.
  */
 export function SummaryCards({ summary, completeness, zone, judged, problem, comparison }: Props) {
+  const t = useTranslations('explorer.summary');
+  const say = useSpeech();
   const before = comparison?.kind === 'window' ? comparison.summary : null;
   return (
-    <section aria-label="Summary" className={styles.summaryBox}>
+    <section aria-label={t('label')} className={styles.summaryBox}>
       <IncompleteNote of={completeness} zone={zone} what="The summary">
         {problem}
       </IncompleteNote>
       <dl className={styles.summary}>
-        {cardsOf(summary, judged, before).map(({ label, value, change, was }) => (
-          <div key={label} className={styles.card}>
-            <dt>{label}</dt>
+        {cardsOf(say, summary, judged, before).map(({ key, value, change, was }) => (
+          <div key={key} className={styles.card}>
+            <dt>{t(key)}</dt>
             <dd>
               {value}
               {change !== undefined && (
                 <small className={own.change}>
-                  {change} <span className={own.was}>(was {was})</span>
+                  {change} <span className={own.was}>{t('was', { value: was ?? DASH })}</span>
                 </small>
               )}
             </dd>

@@ -1,6 +1,8 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { useTranslations } from 'use-intl';
+import { useFormats } from '@/components/i18n/use-formats';
 import styles from './targets-panel.module.css';
 
 type Props = {
@@ -11,50 +13,54 @@ type Props = {
   onChange: (value: number | null) => void;
 };
 
-/** Reads a percentage as typed: a valid number (or empty for "none") applies at once; anything else says why. */
-export function parsePercent(text: string): { value: number | null } | { problem: string } {
-  const t = text.trim().replace(',', '.');
-  if (t === '') return { value: null };
-  const v = Number(t);
-  if (!Number.isFinite(v)) return { problem: 'Enter a number.' };
-  if (v < 0 || v > 100) return { problem: 'Enter a percentage from 0 to 100.' };
-  if (Math.abs(Math.round(v * 100) - v * 100) > 1e-6) return { problem: 'Use at most two decimals.' };
+type Problem = 'notANumber' | 'outOfRange' | 'tooPrecise';
+
+/**
+ * Reads a percentage as typed (`parse` reads the reader's decimal mark, and a point): a valid number (or
+ * empty for "none") applies at once; anything else says why.
+ */
+export function parsePercent(text: string, parse: (text: string) => number | null): { value: number | null } | { problem: Problem } {
+  if (text.trim() === '') return { value: null };
+  const v = parse(text);
+  if (v === null) return { problem: 'notANumber' };
+  if (v < 0 || v > 100) return { problem: 'outOfRange' };
+  if (Math.abs(Math.round(v * 100) - v * 100) > 1e-6) return { problem: 'tooPrecise' };
   return { value: v };
 }
 
-/** One target as a number field; the typed text is kept while it is not (yet) a valid percentage. */
+/**
+ * One target as a text field in the reader's notation (`92,5` in German; a point is read too); the typed text
+ * is kept while it is not (yet) a valid percentage. The value itself (URL, API) is a plain number.
+ */
 export function TargetInput({ label, value, fallback, onChange }: Props) {
+  const t = useTranslations('explorer.targets');
+  const f = useFormats();
+  const shown = (v: number | null) => (v === null ? '' : f.number(v, 2));
   const helpId = useId();
-  const [text, setText] = useState(value === null ? '' : String(value));
+  const [text, setText] = useState(shown(value));
   const [seen, setSeen] = useState(value);
   // A change from elsewhere (discard, preset, a colleague's targets) replaces the text.
   if (value !== seen) {
     setSeen(value);
-    const typed = parsePercent(text);
-    if (!('value' in typed) || typed.value !== value) setText(value === null ? '' : String(value));
+    const typed = parsePercent(text, f.parseNumber);
+    if (!('value' in typed) || typed.value !== value) setText(shown(value));
   }
-  // Chromium reports text that is not a number ("8e") as an empty value with validity.badInput.
-  const [bad, setBad] = useState(false);
-  const parsed = parsePercent(text);
-  const problem = bad ? 'Enter a number.' : 'problem' in parsed ? parsed.problem : null;
+  const parsed = parsePercent(text, f.parseNumber);
+  const problem = 'problem' in parsed ? t(parsed.problem) : null;
   return (
     <span className={styles.field}>
       <input
-        type="number"
+        type="text"
         inputMode="decimal"
-        min={0}
-        max={100}
-        step={0.5}
+        autoComplete="off"
         aria-label={label}
         value={text}
         placeholder={fallback}
         aria-invalid={problem ? true : undefined}
         aria-describedby={problem ? helpId : undefined}
         onChange={(e) => {
-          setBad(e.target.validity.badInput);
-          if (e.target.validity.badInput) return;
           setText(e.target.value);
-          const next = parsePercent(e.target.value);
+          const next = parsePercent(e.target.value, f.parseNumber);
           if ('value' in next && next.value !== value) {
             setSeen(next.value);
             onChange(next.value);

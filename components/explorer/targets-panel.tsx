@@ -1,12 +1,14 @@
 'use client';
 
 import { useMemo, useState } from 'react';
+import { useTranslations } from 'use-intl';
+import { useFormats } from '@/components/i18n/use-formats';
 import type { Zone } from '@/lib/explorer/date-range';
-import type { TargetMetric, TargetPair } from '@/lib/contract';
+import { TARGET_METRICS, type TargetMetric, type TargetPair } from '@/lib/contract';
 import { NO_CROP } from '@/lib/explorer/rows';
-import { LEGAL_MINIMUM_SOURCE, legalMinimum, withLegalMinimums } from '@/lib/explorer/legal-minimums';
-import { fmtDate } from './format';
+import { legalMinimum, withLegalMinimums } from '@/lib/explorer/legal-minimums';
 import { TargetInput } from './target-input';
+import { useFailureText } from './use-failure-text';
 import type { useTargets } from './use-targets';
 import styles from './targets-panel.module.css';
 
@@ -18,20 +20,16 @@ type Props = {
   onClose: () => void;
 };
 
-/** Each column: its field, and what its input is called (`General CV threshold (%)`, `Lettuce usable target (%)`). */
-const METRICS: { metric: TargetMetric; label: string }[] = [
-  { metric: 'germination', label: 'germination target' },
-  { metric: 'usable', label: 'usable target' },
-  { metric: 'cv', label: 'CV threshold' },
-];
-
-const pct = (v: number | null) => (v === null ? 'none' : `${v} %`);
 
 /**
  * The organisation's QA targets: general germination and usable targets and a CV threshold, and the same per
  * crop, an empty crop field falling back to the general one. Edits apply at once (and travel in the link) and become everyone's when saved.
  */
 export function TargetsPanel({ crops, zone, t, onClose }: Props) {
+  const say = useTranslations('explorer.targets');
+  const f = useFormats();
+  const failureText = useFailureText();
+  const pct = (v: number | null) => (v === null ? say('none') : `${f.number(v)} %`);
   const { targets, saved } = t;
   const [presetNote, setPresetNote] = useState<string | null>(null);
   // Crops of the data first, then crops with saved targets that this range does not show.
@@ -51,49 +49,45 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
   const applyLegal = () => {
     const result = withLegalMinimums(targets, rows.map((r) => r.crop));
     t.change(() => result.targets);
-    setPresetNote(
-      `Set ${result.applied.length} crop${result.applied.length === 1 ? '' : 's'} to the legal minimum germination` +
-        (result.unlisted.length ? `; ${result.unlisted.join(', ')} ${result.unlisted.length === 1 ? 'has' : 'have'} no published minimum and keep${result.unlisted.length === 1 ? 's' : ''} the general target.` : '.'),
-    );
+    const values = { n: result.applied.length, count: f.count(result.applied.length), crops: result.unlisted.join(', ') };
+    const note = result.unlisted.length === 0 ? 'presetAll' : result.unlisted.length === 1 ? 'presetOneUnlisted' : 'presetUnlisted';
+    setPresetNote(say(note, values));
   };
 
   return (
     <section className={styles.panel} aria-labelledby="targets-title">
       <div className={styles.head}>
-        <h2 id="targets-title">Targets</h2>
+        <h2 id="targets-title">{say('title')}</h2>
         <p className={styles.changed}>
           {saved === null
             ? t.loadError
-              ? `The organisation's targets could not be loaded: ${t.loadError.detail} Batches are judged by the targets shown here.`
-              : 'Loading the organisation’s targets…'
+              ? say('loadFailed', { detail: failureText(t.loadError) })
+              : say('loading')
             : saved.updatedAt
-              ? `Saved for your organisation; last changed ${fmtDate(Date.parse(saved.updatedAt), zone)}.`
-              : 'Never saved for your organisation: the dashboard’s defaults.'}
+              ? say('savedAt', { when: f.dateTime(Date.parse(saved.updatedAt), zone) })
+              : say('neverSaved')}
         </p>
         <button type="button" className="button" onClick={onClose}>
-          Close
+          {say('close')}
         </button>
       </div>
-      <p className={styles.help}>
-        Each batch is judged against its own crop’s target; an empty crop target uses the general one. Changes apply at
-        once and travel in the page’s link; <strong>Save targets</strong> makes them your organisation’s for everyone.
-      </p>
+      <p className={styles.help}>{say.rich('help', { strong: (chunks) => <strong>{chunks}</strong> })}</p>
       <table className={styles.grid}>
         <thead>
           <tr>
-            <th scope="col">Crop</th>
-            <th scope="col">Germination target (%)</th>
-            <th scope="col">Usable-seedling target (%)</th>
-            <th scope="col">CV threshold (%): above it, too uneven</th>
-            <th scope="col">Legal minimum germination</th>
+            <th scope="col">{say('crop')}</th>
+            <th scope="col">{say('germinationHead')}</th>
+            <th scope="col">{say('usableHead')}</th>
+            <th scope="col">{say('cvHead')}</th>
+            <th scope="col">{say('legalHead')}</th>
           </tr>
         </thead>
         <tbody>
           <tr>
-            <th scope="row">General (every crop without its own)</th>
-            {METRICS.map(({ metric, label }) => (
+            <th scope="row">{say('general')}</th>
+            {TARGET_METRICS.map((metric) => (
               <td key={metric}>
-                <TargetInput label={`General ${label} (%)`} value={targets.general[metric]} fallback="none" onChange={(v) => setGeneral(metric, v)} />
+                <TargetInput label={say(`generalInput.${metric}`)} value={targets.general[metric]} fallback={say('none')} onChange={(v) => setGeneral(metric, v)} />
               </td>
             ))}
             <td />
@@ -104,19 +98,19 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
               <tr key={crop}>
                 <th scope="row">
                   {crop}
-                  {!inRange && <span className={styles.note}> (not in this range)</span>}
+                  {!inRange && <span className={styles.note}> {say('notInRange')}</span>}
                 </th>
-                {METRICS.map(({ metric, label }) => (
+                {TARGET_METRICS.map((metric) => (
                   <td key={metric}>
                     <TargetInput
-                      label={`${crop} ${label} (%)`}
+                      label={say(`cropInput.${metric}`, { crop })}
                       value={targets.crops[crop]?.[metric] ?? null}
-                      fallback={`${pct(targets.general[metric])} (general)`}
+                      fallback={say('fallbackGeneral', { value: pct(targets.general[metric]) })}
                       onChange={(v) => setCrop(crop, metric, v)}
                     />
                   </td>
                 ))}
-                <td className={styles.note}>{legal ? `${legal.germination} %` : 'none published'}</td>
+                <td className={styles.note}>{legal ? pct(legal.germination) : say('nonePublished')}</td>
               </tr>
             );
           })}
@@ -124,36 +118,35 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
       </table>
       <div className={styles.actions}>
         <button type="button" className="button" onClick={applyLegal}>
-          Use legal minimums
+          {say('useLegal')}
         </button>
         <button type="button" className="button" disabled={!t.unsaved || t.save.isPending} onClick={() => t.save.mutate(targets)}>
-          {t.save.isPending ? 'Saving…' : 'Save targets'}
+          {t.save.isPending ? say('saving') : say('save')}
         </button>
         <button type="button" className="button" disabled={!t.unsaved} onClick={t.discard}>
-          Discard changes
+          {say('discard')}
         </button>
         <span aria-live="polite" className={styles.state}>
-          {t.save.isError ? '' : t.unsaved ? 'Not saved: these targets apply in this view and its link only.' : saved ? 'Saved.' : ''}
+          {t.save.isError ? '' : t.unsaved ? say('unsaved') : saved ? say('saved') : ''}
         </span>
       </div>
       {t.save.isError && (
         <div role="alert" className={styles.problemBox}>
           <p>
             {t.save.error.status === 409
-              ? `${t.save.error.detail} Your targets are still shown; reload the saved ones to see theirs, or save again to replace them.`
-              : `The targets were not saved: ${t.save.error.detail}`}
+              ? say('conflict', { detail: t.save.error.detail })
+              : say('saveFailed', { detail: failureText(t.save.error) })}
           </p>
           {t.save.error.status === 409 && (
             <button type="button" className="button" onClick={t.reload}>
-              Load the saved targets
+              {say('loadSaved')}
             </button>
           )}
         </div>
       )}
       <p className={styles.source}>
         {presetNote && <>{presetNote} </>}
-        Legal minimums: {LEGAL_MINIMUM_SOURCE.title}. They are floors for seed offered for sale, measured in a laboratory
-        germination test, not a commercial specification; set your own targets above them.
+        {say('source')}
       </p>
     </section>
   );

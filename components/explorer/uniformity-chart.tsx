@@ -62,7 +62,7 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
 
   return (
     <section className={styles.chartsBox} aria-label={t('uniformity.label')}>
-      <IncompleteNote of={completeness} zone={zone} what={t('uniformity.subject')} />
+      <IncompleteNote of={completeness} zone={zone} what="This chart" />
       <figure className={styles.chart} aria-labelledby="chart-uniformity">
         <figcaption id="chart-uniformity">
           {t('uniformity.caption')}

@@ -1,6 +1,7 @@
 'use client';
 
 import { useMemo, useRef, useState } from 'react';
+import { useTranslations } from 'use-intl';
 import { canonicalZone, viewerZone, zoneChoices, type Zone } from '@/lib/explorer/zones';
 import styles from './explorer.module.css';
 
@@ -12,6 +13,7 @@ type Props = { value: Zone; onCommit: (zone: Zone) => void };
  * exactly one zone of the list, on a suggestion picked, on Enter or on leaving; otherwise help beside it.
  */
 export function ZoneField({ value, onCommit }: Props) {
+  const t = useTranslations('explorer.range');
   const browser = useMemo(() => viewerZone(), []);
   const choices = useMemo(() => zoneChoices(browser), [browser]);
   const [draft, setDraft] = useState(value);
@@ -27,7 +29,7 @@ export function ZoneField({ value, onCommit }: Props) {
   const commit = (text: string, quiet = false) => {
     const zone = canonicalZone(text.trim());
     if (!zone) {
-      if (!quiet) setHelp('Not a time zone: pick one from the list, such as Europe/Amsterdam or UTC.');
+      if (!quiet) setHelp(t('notAZone'));
       return;
     }
     setHelp(null);
@@ -44,7 +46,7 @@ export function ZoneField({ value, onCommit }: Props) {
 
   return (
     <span className={styles.dayField}>
-      <label htmlFor="zone-input">Time zone</label>
+      <label htmlFor="zone-input">{t('zone')}</label>
       <input
         id="zone-input"
         className={styles.zoneInput}
@@ -81,11 +83,11 @@ export function ZoneField({ value, onCommit }: Props) {
       />
       <datalist id="zone-choices">
         {choices.map((z) => (
-          <option key={z} value={z} label={z === browser ? 'Your browser’s zone' : undefined} />
+          <option key={z} value={z} label={z === browser ? t('browserZoneOption') : undefined} />
         ))}
       </datalist>
       <span id="zone-help" className={help ? styles.fieldHelp : styles.muted}>
-        {help ?? (value === browser ? '(your browser’s zone)' : `(your browser: ${browser})`)}
+        {help ?? (value === browser ? t('isBrowserZone') : t('browserZone', { zone: browser }))}
       </span>
     </span>
   );

@@ -31,10 +31,6 @@ function publishInterval(rows: number): number {
   return rows < 5_000 ? 200 : rows < 30_000 ? 300 : 600;
 }
 
-const BROKE_OFF = 'The connection to the dashboard server broke off.';
-const UNREADABLE = 'The dashboard server sent a line that could not be read.';
-const UNREACHABLE = 'The dashboard server could not be reached.';
-
 /**
  * Streams every batch of `range` from `/api/batches/stream` into one list in creation order, each batch once.
  *
@@ -89,7 +85,7 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
     try {
       response = await fetcher(`/api/batches/stream?${params}`, { signal: abort.signal, headers: { accept: 'text/x-ndjson' } });
     } catch (error) {
-      throw abort.signal.aborted ? error : new ApiFailure(0, UNREACHABLE, null);
+      throw abort.signal.aborted ? error : ApiFailure.client('unreachable');
     }
     if (!response.ok || !response.body) throw await ApiFailure.of(response);
     const whole = await readNdjson(response.body, (text) => {
@@ -105,7 +101,7 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
         throw new ApiFailure(line.error.status, line.error.detail, line.error.retryAfterS);
       }
     });
-    if (!whole || !ended) throw new ApiFailure(0, BROKE_OFF, null);
+    if (!whole || !ended) throw ApiFailure.client('brokeOff');
     publish(true);
     return { rows: ordered, complete: true, remaining: null, pending: '' };
   } catch (error) {
@@ -115,8 +111,8 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
     publish(false);
     if (abort.signal.aborted) throw options.signal?.reason ?? error;
     if (error instanceof ApiFailure) throw error;
-    if (error instanceof BrokenStreamLine) throw new ApiFailure(0, UNREADABLE, null);
-    throw new ApiFailure(0, BROKE_OFF, null);
+    if (error instanceof BrokenStreamLine) throw ApiFailure.client('unreadableLine');
+    throw ApiFailure.client('brokeOff');
   } finally {
     options.signal?.removeEventListener('abort', stop);
     // A failure while reading (a bad line) must not leave the server streaming to nobody.

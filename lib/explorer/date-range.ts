@@ -6,13 +6,8 @@ import { civilToMs, dayIn, startOfDayIn, type CivilDay, type Zone } from './zone
 export type { Zone } from './zones';
 export type Preset = '7d' | '30d' | '90d' | 'ytd' | 'all';
 
-export const PRESETS: { id: Preset; label: string }[] = [
-  { id: '7d', label: 'Last 7 days' },
-  { id: '30d', label: 'Last 30 days' },
-  { id: '90d', label: 'Last 90 days' },
-  { id: 'ytd', label: 'This year' },
-  { id: 'all', label: 'All time' },
-];
+/** In the order the buttons show them; their names are in the messages (`explorer.range.preset`). */
+export const PRESETS: readonly Preset[] = ['7d', '30d', '90d', 'ytd', 'all'];
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -69,7 +64,7 @@ export function presetRange(preset: Preset, zone: Zone, now = Date.now()): { fro
 }
 
 export function matchingPreset(from: string | undefined, to: string | undefined, zone: Zone, now = Date.now()): Preset | null {
-  for (const { id } of PRESETS) {
+  for (const id of PRESETS) {
     const r = presetRange(id, zone, now);
     if (r.from === from && r.to === to) return id;
   }

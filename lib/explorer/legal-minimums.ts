@@ -5,14 +5,11 @@ import type { Targets } from '../contract';
  * 7 CFR § 201.31 "Minimum germination standards for vegetable seeds in interstate commerce".
  * They are floors for seed offered for sale, measured in a laboratory germination test: not a commercial
  * specification, and not a target for usable seedlings in a tray. Crops the regulation does not list
- * (flowers such as petunia, most herbs) get no figure here and keep the general target.
+ * (flowers such as petunia, most herbs) get no figure here and keep the general target. The panel names the
+ * source in the reader's language (`explorer.targets.source`).
+ *
+ * Names as the regulation lists them (lower case), each with its minimum germination in percent.
  */
-export const LEGAL_MINIMUM_SOURCE = {
-  title: 'US Federal Seed Act regulations, 7 CFR § 201.31: minimum germination standards for vegetable seeds in interstate commerce',
-  short: '7 CFR § 201.31 (US Federal Seed Act)',
-} as const;
-
-/** Names as the regulation lists them (lower case), each with its minimum germination in percent. */
 const STANDARDS: readonly (readonly [string, number])[] = [
   ['artichoke', 60], ['asparagus', 70], ['bean', 70], ['lima bean', 70], ['runner bean', 75], ['beet', 65],
   ['broadbean', 75], ['broad bean', 75], ['broccoli', 75], ['brussels sprouts', 70], ['burdock', 60],

@@ -32,19 +32,59 @@ export function missingSpans(range: DateRange, complete: boolean, pending: strin
   return merged(spans);
 }
 
-/** "12 Mar 2025 – 30 Jun 2025", by calendar days in the zone; open ends in words. */
-export function describeSpan(span: Span, zone: Zone): string {
-  const day = (ms: number) => formatDay(ms, zone);
-  if (span.from === -Infinity && span.to === Infinity) return 'the whole range';
-  if (span.from === -Infinity) return `everything up to ${day(span.to)}`;
-  if (span.to === Infinity) return `everything from ${day(span.from)}`;
+/** How spans are said in one language: the words around the days, and the days themselves. */
+export type SpanWords = {
+  day: (ms: number, zone: Zone) => string;
+  whole: string;
+  upTo: (day: string) => string;
+  from: (day: string) => string;
+  between: (from: string, to: string) => string;
+  /** The named spans, joined, and how many more there are (at least one). */
+  more: (named: string, more: number) => string;
+};
+
+/**
+ * Span words from a language's messages (`explorer.spans`): `say` is their translator, `count` writes a
+ * number, `day` a calendar day.
+ */
+export function spanWordsOf(
+  say: (key: 'whole' | 'upTo' | 'from' | 'between' | 'more', values?: Record<string, string | number>) => string,
+  count: (n: number) => string,
+  day: SpanWords['day'],
+): SpanWords {
+  return {
+    day,
+    whole: say('whole'),
+    upTo: (d) => say('upTo', { day: d }),
+    from: (d) => say('from', { day: d }),
+    between: (from, to) => say('between', { from, to }),
+    more: (list, n) => say('more', { list, n, count: count(n) }),
+  };
+}
+
+/** English with ISO days: the export's first line (and the words the explorer's English shows). */
+export const ENGLISH_SPAN_WORDS: SpanWords = {
+  day: formatDay,
+  whole: 'the whole range',
+  upTo: (day) => `everything up to ${day}`,
+  from: (day) => `everything from ${day}`,
+  between: (from, to) => `${from} to ${to}`,
+  more: (named, more) => `${named} and ${more} more span${more === 1 ? '' : 's'}`,
+};
+
+/** "2025-03-12 to 2025-06-30", by calendar days in the zone; open ends in words. */
+export function describeSpan(span: Span, zone: Zone, words: SpanWords = ENGLISH_SPAN_WORDS): string {
+  const day = (ms: number) => words.day(ms, zone);
+  if (span.from === -Infinity && span.to === Infinity) return words.whole;
+  if (span.from === -Infinity) return words.upTo(day(span.to));
+  if (span.to === Infinity) return words.from(day(span.from));
   const a = day(span.from), b = day(span.to);
-  return a === b ? a : `${a} to ${b}`;
+  return a === b ? a : words.between(a, b);
 }
 
 /** The missing spans as one phrase, at most `max` of them named. */
-export function describeSpans(spans: readonly Span[], zone: Zone, max = 3): string {
-  const named = spans.slice(0, max).map((s) => describeSpan(s, zone));
+export function describeSpans(spans: readonly Span[], zone: Zone, max = 3, words: SpanWords = ENGLISH_SPAN_WORDS): string {
+  const named = spans.slice(0, max).map((s) => describeSpan(s, zone, words));
   const more = spans.length - named.length;
-  return more > 0 ? `${named.join(', ')} and ${more} more span${more === 1 ? '' : 's'}` : named.join(', ');
+  return more > 0 ? words.more(named.join(', '), more) : named.join(', ');
 }

@@ -6,11 +6,11 @@ const PATH = '/api/settings/targets';
 async function answer(response: Response): Promise<TargetSettings> {
   if (!response.ok) throw await ApiFailure.of(response);
   const parsed = TargetSettingsSchema.safeParse(await response.json().catch(() => null));
-  if (!parsed.success) throw new ApiFailure(0, 'The dashboard server sent targets that could not be read.', null);
+  if (!parsed.success) throw ApiFailure.client('unreadableTargets');
   return parsed.data;
 }
 
-const unreachable = () => new ApiFailure(0, 'The dashboard server could not be reached.', null);
+const unreachable = () => ApiFailure.client('unreachable');
 
 /** The organisation's saved targets and when they last changed. */
 export async function fetchTargets(signal?: AbortSignal): Promise<TargetSettings> {

@@ -60,7 +60,13 @@ export const ExplorerStateSchema = z.object({
 });
 export type ExplorerState = z.infer<typeof ExplorerStateSchema>;
 
-export type ParsedState = { state: ExplorerState; dateError: string | null };
+/**
+ * What is wrong with the URL's days, for the page to say in the reader's language: From after To, or a
+ * day that is not a real calendar day (`value` as the URL has it).
+ */
+export type DateError = { kind: 'order'; from: string; to: string } | { kind: 'invalid'; field: 'from' | 'to'; value: string };
+
+export type ParsedState = { state: ExplorerState; dateError: DateError | null };
 
 /** Reads the URL; a broken date is reported (not silently dropped) so the page can say so. */
 export function readState(params: URLSearchParams): ParsedState {
@@ -68,18 +74,17 @@ export function readState(params: URLSearchParams): ParsedState {
   const parsed = ExplorerStateSchema.safeParse(raw);
   if (parsed.success) {
     const { from, to } = parsed.data;
-    if (from && to && from > to) return { state: { ...parsed.data }, dateError: `From (${from}) is after To (${to})` };
+    if (from && to && from > to) return { state: { ...parsed.data }, dateError: { kind: 'order', from, to } };
     return { state: parsed.data, dateError: null };
   }
   // Only from/to can fail (every other field falls back); drop the broken ones and say which.
-  const issue = parsed.error.issues[0]!;
-  const field = String(issue.path[0]);
+  const field = parsed.error.issues[0]!.path[0] === 'from' ? 'from' : 'to';
   const broken = new Set(parsed.error.issues.map((i) => String(i.path[0])));
   const rest = Object.fromEntries(Object.entries(raw).filter(([k]) => !broken.has(k)));
   const fallback = ExplorerStateSchema.safeParse(rest);
   return {
     state: fallback.success ? fallback.data : ExplorerStateSchema.parse({}),
-    dateError: `${field === 'from' ? 'From' : 'To'} date "${raw[field]}" ${issue.message}`,
+    dateError: { kind: 'invalid', field, value: raw[field] ?? '' },
   };
 }
 

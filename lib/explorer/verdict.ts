@@ -1,20 +1,37 @@
 import { targetFor, type RateTargetMetric, type Targets } from '../contract/targets';
 import type { Row } from './rows';
 
-const percent = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
-const NAMES: Record<RateTargetMetric, string> = { germination: 'germination', usable: 'usable-seedling' };
-
 /**
- * One batch against its own crop's target, in the words an agronomist would use:
- * `Below the Lettuce germination target of 80 %`, `Meets …`, `No germination target set`.
+ * One batch against its own crop's target, as facts the page puts in words: `below` (the rate is under the
+ * target), `meets`, `unrecorded` (no rate to judge), `none` (no target set). `crop` is null when the general
+ * target applies (a batch without a crop).
  */
-export function verdict(row: Row, targets: Targets, metric: RateTargetMetric): { text: string; below: boolean; target: number | null } {
+export type Verdict = {
+  kind: 'below' | 'meets' | 'unrecorded' | 'none';
+  metric: RateTargetMetric;
+  crop: string | null;
+  target: number | null;
+  below: boolean;
+};
+
+export function verdict(row: Row, targets: Targets, metric: RateTargetMetric): Verdict {
   const crop = row.batch.crop_type;
   const target = targetFor(targets, crop, metric);
-  const name = NAMES[metric];
-  if (target === null) return { text: `No ${name} target set`, below: false, target };
-  const which = `the ${crop === null ? 'general' : crop} ${name} target of ${percent.format(target)} %`;
+  const facts = { metric, crop, target, below: false };
+  if (target === null) return { ...facts, kind: 'none' };
   const value = metric === 'germination' ? row.germination : row.usable;
-  if (value === null) return { text: `No ${name} rate recorded to judge against ${which}`, below: false, target };
-  return { text: `${value < target ? 'Below' : 'Meets'} ${which}`, below: value < target, target };
+  if (value === null) return { ...facts, kind: 'unrecorded' };
+  return value < target ? { ...facts, kind: 'below', below: true } : { ...facts, kind: 'meets' };
+}
+
+type VerdictKey = `${RateTargetMetric}.${'none' | 'below' | 'belowGeneral' | 'meets' | 'meetsGeneral' | 'unrecorded' | 'unrecordedGeneral'}`;
+
+/**
+ * The verdict in words (`Below the Lettuce germination target of 80 %`): `say` is the `explorer.verdict`
+ * messages' translator, `number` writes the target in the reader's notation.
+ */
+export function sayVerdict(v: Verdict, say: (key: VerdictKey, values: { crop: string; target: string }) => string, number: (n: number) => string): string {
+  const values = { crop: v.crop ?? '', target: v.target === null ? '' : number(v.target) };
+  if (v.kind === 'none') return say(`${v.metric}.none`, values);
+  return say(`${v.metric}.${v.kind}${v.crop === null ? 'General' : ''}`, values);
 }

@@ -4,8 +4,8 @@ import { ApiFailure } from './api-failure';
 const PATH = '/api/settings/views';
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
-const unreachable = () => new ApiFailure(0, 'The dashboard server could not be reached.', null);
-const unreadable = () => new ApiFailure(0, 'The dashboard server sent saved views that could not be read.', null);
+const unreachable = () => ApiFailure.client('unreachable');
+const unreadable = () => ApiFailure.client('unreadableViews');
 
 async function call(path: string, init: RequestInit): Promise<Response> {
   const response = await fetch(path, init).catch((error: unknown) => {

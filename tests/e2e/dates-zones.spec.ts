@@ -36,34 +36,39 @@ async function browserIn(language: string, lang: string) {
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
-for (const [locale, language, lang, keys] of [
-  ['en-US', 'en_US', 'en_US.UTF-8', '05012025'], // month first
-  ['de-DE', 'de', 'de_DE.UTF-8', '01.05.2025'], // day first, with the dots a German types
+// The page speaks the browser's language: its words for the status, the All time preset and the From field.
+const ENGLISH = { batches: (n: number) => `${n} batch${n === 1 ? '' : 'es'}`, allTime: 'All time', from: 'From' };
+const GERMAN = { batches: (n: number) => `${n} ${n === 1 ? 'Charge' : 'Chargen'}`, allTime: 'Gesamter Zeitraum', from: 'Von' };
+
+for (const [locale, language, lang, keys, words] of [
+  ['en-US', 'en_US', 'en_US.UTF-8', '05012025', ENGLISH], // month first
+  ['de-DE', 'de', 'de_DE.UTF-8', '01.05.2025', GERMAN], // day first, with the dots a German types
 ] as const) {
   test(`${locale}: typing a day digit by digit changes nothing until the day is whole`, async () => {
     const browser = await browserIn(language, lang);
     try {
       const start = '/batches?from=2025-01-01&to=2025-12-31&tz=UTC';
       const { page, streams } = await openPage(browser, start, { locale, timezoneId: 'UTC' });
-      await expect(status(page)).toHaveText('22 batches');
+      const fromField = page.getByLabel(words.from, { exact: true });
+      await expect(status(page)).toHaveText(words.batches(22));
       const url = page.url();
       const loads = streams.length;
-      await page.getByRole('button', { name: 'All time' }).focus();
+      await page.getByRole('button', { name: words.allTime }).focus();
       await page.keyboard.press('Tab');
-      await expect(from(page)).toBeFocused();
+      await expect(fromField).toBeFocused();
       for (const key of keys.slice(0, -1)) {
         await page.keyboard.press(key);
         expect(page.url(), `after ${key}`).toBe(url);
         expect(streams.length, `after ${key}`).toBe(loads);
-        await expect(status(page)).toHaveText('22 batches');
+        await expect(status(page)).toHaveText(words.batches(22));
       }
       // The year's fourth digit makes the day whole: only now does the range change, once.
       await page.keyboard.press(keys.at(-1)!);
       await expect(page).toHaveURL(`${APP_URL}/batches?from=2025-05-01&to=2025-12-31&tz=UTC`);
       const expected = await apiCount('2025-05-01T00:00:00Z', '2025-12-31T23:59:59.999999Z');
-      await expect(status(page)).toHaveText(`${expected} batch${expected === 1 ? '' : 'es'}`);
+      await expect(status(page)).toHaveText(words.batches(expected));
       expect(streams.length).toBe(loads + 1);
-      await expect(from(page)).toHaveValue('2025-05-01');
+      await expect(fromField).toHaveValue('2025-05-01');
     } finally {
       await browser.close();
     }

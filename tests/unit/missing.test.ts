@@ -1,6 +1,9 @@
+import { createTranslator } from 'use-intl/core';
 import { describe, expect, it } from 'vitest';
 import { overTime } from '@/lib/explorer/aggregate';
-import { describeSpans, missingSpans } from '@/lib/explorer/missing';
+import { describeSpans, missingSpans, spanWordsOf } from '@/lib/explorer/missing';
+import { formatsFor } from '@/lib/i18n/formats';
+import { MESSAGES } from '@/lib/i18n/messages';
 import { toRow } from '@/lib/explorer/rows';
 import { generateBatches } from '@/sandbox/data/generate';
 
@@ -20,6 +23,15 @@ describe('what has not arrived', () => {
     expect(describeSpans(spans, 'UTC')).toBe('2025-03-01 to 2025-03-31, 2025-06-01 to 2025-07-02');
     expect(missingSpans({}, false, '~2025-02-01T00:00:00Z')).toEqual([{ from: -Infinity, to: Date.parse('2025-02-01T00:00:00Z') }]);
     expect(describeSpans(missingSpans({}, false, '~2025-02-01T00:00:00Z,2025-05-01T00:00:00Z~'), 'UTC', 1)).toBe('everything up to 2025-02-01 and 1 more span');
+  });
+
+  it('says the spans in another language with its own days', () => {
+    const t = createTranslator({ locale: 'de', messages: MESSAGES.de, namespace: 'explorer.spans' });
+    const f = formatsFor('de-DE');
+    const german = spanWordsOf(t, f.count, f.date);
+    const spans = missingSpans({}, false, '~2025-02-01T00:00:00Z,2025-03-01T00:00:00Z~2025-03-31T00:00:00Z,2025-05-01T00:00:00Z~');
+    expect(describeSpans(spans, 'UTC', 2, german)).toBe('alles bis 01.02.2025, 01.03.2025 bis 31.03.2025 und 1 weiterer Abschnitt');
+    expect(describeSpans([{ from: -Infinity, to: Infinity }], 'UTC', 3, german)).toBe('der gesamte Zeitraum');
   });
 
   it('the time chart has no value in a bucket that overlaps what has not arrived, and a break at its start', () => {

@@ -1,8 +1,11 @@
+import { createTranslator } from 'use-intl/core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TARGETS, targetFor, type Targets } from '@/lib/contract/targets';
 import { filterRows, nextSortDir, searchWords, sortRows, summarize, toRow, type Row, type RowFilter } from '@/lib/explorer/rows';
 import { readState, writeState } from '@/lib/explorer/url-state';
-import { verdict } from '@/lib/explorer/verdict';
+import { sayVerdict, verdict, type Verdict } from '@/lib/explorer/verdict';
+import { formatsFor } from '@/lib/i18n/formats';
+import { MESSAGES } from '@/lib/i18n/messages';
 import { generateBatches } from '@/sandbox/data/generate';
 
 const rows = generateBatches({ seed: 'targets', count: 20_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' }).map(toRow);
@@ -97,11 +100,19 @@ describe('sort direction on the first click', () => {
 
 describe('the verdict in the detail', () => {
   const make = (crop: string | null, germination: string | null) => toRow({ ...rows[0]!.batch, crop_type: crop, avg_germination_rate: germination });
+  const say = createTranslator({ locale: 'en', messages: MESSAGES.en, namespace: 'explorer.verdict' });
+  const text = (v: Verdict) => sayVerdict(v, say, formatsFor('en-GB').number);
   it('names the crop, the target and the direction', () => {
-    expect(verdict(make('Lettuce', '75.85'), TARGETS, 'germination').text).toBe('Below the Lettuce germination target of 96 %');
-    expect(verdict(make('Tomato', '85.00'), TARGETS, 'germination')).toMatchObject({ text: 'Meets the Tomato germination target of 85 %', below: false });
-    expect(verdict(make(null, '80.00'), TARGETS, 'germination').text).toBe('Below the general germination target of 90 %');
-    expect(verdict(make('Lettuce', null), TARGETS, 'germination').text).toBe('No germination rate recorded to judge against the Lettuce germination target of 96 %');
-    expect(verdict(make('Lettuce', '50.00'), { general: { germination: null, usable: null, cv: null }, crops: {} }, 'germination').text).toBe('No germination target set');
+    expect(text(verdict(make('Lettuce', '75.85'), TARGETS, 'germination'))).toBe('Below the Lettuce germination target of 96 %');
+    expect(verdict(make('Tomato', '85.00'), TARGETS, 'germination')).toMatchObject({ kind: 'meets', below: false });
+    expect(text(verdict(make('Tomato', '85.00'), TARGETS, 'germination'))).toBe('Meets the Tomato germination target of 85 %');
+    expect(text(verdict(make(null, '80.00'), TARGETS, 'germination'))).toBe('Below the general germination target of 90 %');
+    expect(text(verdict(make('Lettuce', null), TARGETS, 'germination'))).toBe('No germination rate recorded to judge against the Lettuce germination target of 96 %');
+    expect(text(verdict(make('Lettuce', '50.00'), { general: { germination: null, usable: null, cv: null }, crops: {} }, 'germination'))).toBe('No germination target set');
+  });
+  it('is said in German with the German decimal comma', () => {
+    const de = createTranslator({ locale: 'de', messages: MESSAGES.de, namespace: 'explorer.verdict' });
+    const targets = { ...TARGETS, crops: { ...TARGETS.crops, Lettuce: { germination: 92.5, usable: null, cv: null } } };
+    expect(sayVerdict(verdict(make('Lettuce', '75.85'), targets, 'germination'), de, formatsFor('de-DE').number)).toBe('Unter dem Keimraten-Sollwert für Lettuce von 92,5 %');
   });
 });
