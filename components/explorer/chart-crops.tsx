@@ -1,7 +1,7 @@
 'use client';
 
 import { memo } from 'react';
-import { CartesianGrid, Cell, ComposedChart, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Cell, ComposedChart, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
 import { AGGREGATE_WORD, type CropFigure } from '@/lib/explorer/aggregate';
 import { formatValue, METRIC_INFO, missesTarget, niceAxis, targetWord, type Metric } from '@/lib/explorer/metrics';
 import { cropLabel } from '@/lib/explorer/rows';
@@ -9,6 +9,7 @@ import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import { fmtBatches, fmtCount } from './format';
 import styles from './explorer.module.css';
+import { FitWidth } from './printing';
 
 type Props = {
   crops: readonly CropFigure[];
@@ -79,7 +80,7 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
   const height = Math.max(120, data.length * 30 + 50);
   return (
     <ChartFrame id="chart-crops" title={title} incomplete={incomplete} table={table}>
-      <ResponsiveContainer width="100%" height={height}>
+      <FitWidth height={height}>
         <ComposedChart data={data} layout="vertical" margin={{ top: 16, right: 20, bottom: 18, left: 4 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" horizontal={false} />
           <XAxis type="number" domain={axis.domain} ticks={axis.ticks} {...AXIS} allowDataOverflow
@@ -120,7 +121,7 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
             {data.map((c) => <Cell key={c.crop} />)}
           </Scatter>
         </ComposedChart>
-      </ResponsiveContainer>
+      </FitWidth>
       <p className={styles.chartNote}>
         Red stroke: the crop’s {word}; a hollow dot misses it. Click a crop to see its batches.
       </p>

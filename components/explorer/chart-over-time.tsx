@@ -1,7 +1,7 @@
 'use client';
 
 import { memo, useMemo, useRef, useState } from 'react';
-import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Targets } from '@/lib/contract';
 import { AGGREGATE_WORD, BUCKET_ADJECTIVE, bucketDays, type TimeSeries } from '@/lib/explorer/aggregate';
 import { describeBucket, formatDays } from '@/lib/explorer/drill';
@@ -13,6 +13,7 @@ import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import { fmtBatches, fmtCount } from './format';
 import TimePanel, { isolated } from './time-panel';
 import styles from './explorer.module.css';
+import { FitWidth } from './printing';
 
 type Props = {
   series: TimeSeries;
@@ -246,7 +247,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
               </li>
             ))}
           </ul>
-          <ResponsiveContainer width="100%" height={300}>
+          <FitWidth height={300}>
             <LineChart
               data={series.starts.map((t, i) =>
                 Object.fromEntries([['t', t], ...series.crops.flatMap((c) => [[c.crop, c.values[i]], [`${c.crop}\u0000compared`, compared?.byCrop.get(c.crop)?.[i] ?? null]])]),
@@ -276,7 +277,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
                 );
               })}
             </LineChart>
-          </ResponsiveContainer>
+          </FitWidth>
           <p className={styles.chartNote}>Dashed: each chosen crop’s {targetWord(metric)}.{compared && ` Dotted, fainter: ${compared.label}, aligned with this range.`} Drag across the chart to set the date range; click a {series.bucket} to see its batches.</p>
         </>
       )}

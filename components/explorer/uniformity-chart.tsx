@@ -9,6 +9,7 @@ import { formatBins, parseBins, withBin } from '@/lib/explorer/drill';
 import { cropLabel, cropOfKey } from '@/lib/explorer/rows';
 import type { AnalysisInput } from './analysis';
 import { IncompleteNote } from './incomplete-note';
+import { PENDING, usePrinting } from './printing';
 import { UniformityTable } from './uniformity-table';
 import { UniformityPlot, type Mark } from './uniformity-plot';
 import styles from './explorer.module.css';
@@ -29,7 +30,10 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
   const rows = useAfterPaint(input.cross.allUniformity);
   // Drawn a task after the other charts mount (they arrive in the same commit), so that no single task carries
   // both; then once per change of rows (not per render, nor per change of targets).
-  const [ready, setReady] = useState(false);
+  const [later, setReady] = useState(false);
+  // A print draws it now: the report must hold every chart.
+  const printing = usePrinting();
+  const ready = later || printing;
   useEffect(() => {
     const timer = setTimeout(() => setReady(true), 0);
     return () => clearTimeout(timer);
@@ -68,7 +72,7 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
           {completeness.missing.length > 0 && <span className={styles.incompleteTag}> · Incomplete</span>}
         </figcaption>
         {!ready ? (
-          <p className={styles.chartEmpty}>Drawing…</p>
+          <p className={styles.chartEmpty} {...PENDING}>Drawing…</p>
         ) : density.drawn === 0 ? (
           <p className={styles.chartEmpty}>No batch here has both a germination rate and a CV recorded.</p>
         ) : asTable ? (
