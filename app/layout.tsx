@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import './globals.css';
+import './print.css';
 
 export const metadata: Metadata = {
   title: { default: 'Tray-scan batches', template: '%s · Tray-scan batches' },

@@ -24,7 +24,7 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
   if (view) redirect(view);
   return (
     <>
-      <header className={styles.header}>
+      <header className={`${styles.header} screen-only`}>
         <span className={styles.brand}>Tray-scan batches</span>
         <span className={styles.org}>
           Signed in as <strong>{session.clientId}</strong>
@@ -32,14 +32,14 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
         <SignOutButton />
       </header>
       <main className={styles.main}>
-        <h1 className={styles.title}>Batches</h1>
-        <p className={styles.intro}>
+        <h1 className={`${styles.title} screen-only`}>Batches</h1>
+        <p className={`${styles.intro} screen-only`}>
           Every tray scan of your organisation in the chosen days: germination and usable-seedling rates, size
           uniformity, warnings and analysis reports. Filter, sort and export; the address bar keeps the view, so a
           link shows a colleague exactly what you see.
         </p>
         <Suspense fallback={<p>Loading…</p>}>
-          <BatchExplorerClient />
+          <BatchExplorerClient organisation={session.clientId} />
         </Suspense>
       </main>
     </>

@@ -9,7 +9,7 @@ type Props = {
   update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
 };
 
-const GROUP_LABELS: [Grouping | '', string][] = [
+export const GROUP_LABELS: [Grouping | '', string][] = [
   ['', 'Nothing'], ['crop', 'Crop'], ['week', 'Week'], ['month', 'Month'], ['scanner', 'Scanner'], ['crop-week', 'Crop and week'],
 ];
 const COMPARE_LABELS: [Comparison | '', string][] = [['', 'Nothing'], ['previous', 'Previous period'], ['last-year', 'Same period last year']];
