@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslations } from 'use-intl';
 import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
 import { parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
@@ -24,7 +25,6 @@ import type { Completeness } from './incomplete-note';
 import { LoadProblem, LoadStatus } from './load-status';
 import { PrintHeader } from './print-header';
 import { PrintReportButton } from './print-report-button';
-import { PRINT_STRINGS } from './print-strings';
 import { PrintTable } from './print-table';
 import { PrintingContext } from './printing';
 import { RangePicker } from './range-picker';
@@ -49,16 +49,20 @@ function rangeWindow(range: DateRange): { from: number; to: number } | null {
   return { from: Date.parse(range.start_date), to: range.end_date ? Math.floor(Date.parse(range.end_date)) + 1 : Date.now() };
 }
 
-// On paper in place of the charts only if the browser's print came before their code did.
-const Charts = lazyPart(
-  () => import('./charts'),
-  <p className={styles.muted}>
-    <span className="screen-only">Loading charts…</span>
-    <span className="print-only">{PRINT_STRINGS.chartsNotDrawn}</span>
-  </p>,
-);
+const Charts = lazyPart(() => import('./charts'), <ChartsLoading />);
 const ControlCharts = lazyPart(() => import('./control-charts'), <p className={styles.muted}>Loading control charts…</p>);
 const UniformityChart = lazyPart(() => import('./uniformity-chart'));
+
+/** Until the charts' code arrives; on paper, should the browser's own print come first, how to get them. */
+function ChartsLoading() {
+  const t = useTranslations('print');
+  return (
+    <p className={styles.muted}>
+      <span className="screen-only">Loading charts…</span>
+      <span className="print-only">{t('chartsNotDrawn')}</span>
+    </p>
+  );
+}
 
 /**
  * The page's layout: range, filters, status, summary, table, charts and the detail dialog; printed, the report

@@ -23,11 +23,6 @@ export function fmtDate(ms: number, zone: Zone): string {
   return f.format(ms) + (zone === 'UTC' ? ' UTC' : '');
 }
 
-/** When a report was made: `23 Nov 2026, 14:05 CET`, the zone named whatever it is (UTC too). */
-export function fmtMadeAt(ms: number, zone: Zone): string {
-  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: zone, timeZoneName: 'short' }).format(ms);
-}
-
 /** Only http(s) URLs become links: `javascript:`, `data:` and relative links are shown as text. */
 export function safeHttpUrl(link: string | null): string | null {
   if (!link) return null;

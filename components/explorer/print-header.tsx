@@ -1,14 +1,13 @@
 'use client';
 
+import { useTranslations } from 'use-intl';
+import { useFormats } from '@/components/i18n/use-formats';
 import type { Targets, TargetPair } from '@/lib/contract/targets';
 import { drillChips } from '@/lib/explorer/drill';
 import { METRIC_INFO } from '@/lib/explorer/metrics';
 import type { ExplorerState } from '@/lib/explorer/url-state';
-import { describeDays } from '@/lib/explorer/drill';
 import { GROUP_LABELS } from './analysis-bar';
 import type { Column } from './columns';
-import { fmtMadeAt } from './format';
-import { fill, PRINT_STRINGS as S } from './print-strings';
 import type { CardComparison } from './use-comparison';
 import styles from './print-report.module.css';
 
@@ -25,26 +24,11 @@ type Props = {
   madeAt: number;
 };
 
-const pct = (v: number | null) => (v === null ? S.none : `${v} %`);
-const pair = (p: TargetPair) => fill(S.targetPair, { germination: pct(p.germination), usable: pct(p.usable), cv: pct(p.cv) });
+const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
-/** `4 May 2026 – 10 May 2026`, `from 4 May 2026, up to now`, or All time. */
-function rangeText({ from, to }: Pick<ExplorerState, 'from' | 'to'>): string {
-  if (from && to) return describeDays({ from, to });
-  if (from) return `${describeDays({ from, to: from })} – ${S.upToNow}`;
-  if (to) return `${S.allTime} – ${describeDays({ from: to, to })}`;
-  return S.allTime;
-}
-
-/** Every filter in force, in words; empty when the report covers the whole range. */
-function filterLines(state: ExplorerState, search: string, columns: readonly Column[], hidden: readonly Column[]): string[] {
-  const lines: string[] = [];
-  if (search.trim()) lines.push(fill(S.search, { text: search.trim() }));
-  if (state.warn) lines.push(S.warningsOnly);
-  if (state.below) lines.push(S.belowOnly);
-  lines.push(...drillChips(state).map((c) => c.label));
-  if (hidden.length) lines.push(fill(S.hiddenColumns, { columns: hidden.map((c) => c.label).join(', ') }));
-  return lines.length ? lines : [S.noFilters];
+/** Text as a CSS string: quoted, with quotes, backslashes and line ends escaped. */
+function cssString(text: string): string {
+  return `"${text.replace(/[\\"]/g, '\\$&').replace(/[\r\n]+/g, ' ')}"`;
 }
 
 /**
@@ -53,24 +37,41 @@ function filterLines(state: ExplorerState, search: string, columns: readonly Col
  * this on screen, and are not printed.
  */
 export function PrintHeader({ organisation, state, search, targets, targetsUnsaved, comparison, columns, hiddenColumns, madeAt }: Props) {
-  const made = fmtMadeAt(madeAt, state.tz);
+  const t = useTranslations('print');
+  const f = useFormats();
+  const zone = state.tz;
+  // Calendar days, written as days (at their UTC midnight, read in UTC).
+  const day = (d: string) => f.date(dayMs(d), 'UTC');
+  const range = state.from && state.to ? `${day(state.from)} – ${day(state.to)}` : state.from ? t('fromDay', { from: day(state.from) }) : state.to ? t('toDay', { to: day(state.to) }) : t('allTime');
+  const made = zone === 'UTC' ? f.dateTime(madeAt, zone) : t('madeAt', { dateTime: f.dateTime(madeAt, zone), zone });
+  const pct = (v: number | null) => (v === null ? t('none') : f.percent(v));
+  const pair = (p: TargetPair) => t('targetPair', { germination: pct(p.germination), usable: pct(p.usable), cv: pct(p.cv) });
+
+  const filters = [
+    ...(search.trim() ? [t('search', { text: search.trim() })] : []),
+    ...(state.warn ? [t('warningsOnly')] : []),
+    ...(state.below ? [t('belowOnly')] : []),
+    ...drillChips(state).map((c) => c.label),
+    ...(hiddenColumns.length ? [t('hiddenColumns', { columns: hiddenColumns.map((c) => c.label).join(', ') })] : []),
+  ];
   const sortColumn = columns.find((c) => c.sort === state.sort)?.label ?? state.sort;
   const facts: [string, string | string[]][] = [
-    [S.organisation, organisation],
-    [S.range, rangeText(state)],
-    [S.zone, state.tz],
-    [S.filters, [...filterLines(state, search, columns, hiddenColumns), fill(S.sortedBy, { column: sortColumn, dir: state.dir === 'asc' ? S.ascending : S.descending })]],
-    [S.targets, [`${S.general}: ${pair(targets.general)}`, ...Object.entries(targets.crops).map(([crop, p]) => `${crop}: ${pair(p)}`), ...(targetsUnsaved ? [S.targetsUnsaved] : [])]],
-    [S.metric, METRIC_INFO[state.metric].label],
+    [t('organisation'), organisation],
+    [t('range'), range],
+    [t('zone'), zone],
+    [t('filters'), [...(filters.length ? filters : [t('noFilters')]), t('sortedBy', { column: sortColumn, dir: t(state.dir === 'asc' ? 'ascending' : 'descending') })]],
+    [t('targets'), [`${t('general')}: ${pair(targets.general)}`, ...Object.entries(targets.crops).map(([crop, p]) => `${crop}: ${pair(p)}`), ...(targetsUnsaved ? [t('targetsUnsaved')] : [])]],
+    [t('metric'), METRIC_INFO[state.metric].label],
   ];
-  if (comparison) facts.push([S.comparison, comparison.kind === 'window' ? comparison.label : comparison.reason]);
-  if (state.group) facts.push([S.grouping, GROUP_LABELS.find(([g]) => g === state.group)?.[1] ?? state.group]);
-  facts.push([S.made, made]);
+  if (comparison) facts.push([t('comparison'), comparison.kind === 'window' ? comparison.label : comparison.reason]);
+  if (state.group) facts.push([t('grouping'), GROUP_LABELS.find(([g]) => g === state.group)?.[1] ?? state.group]);
+  facts.push([t('made'), made]);
+
   return (
     <header className={`print-only print-part ${styles.head}`}>
       {/* The page margins' footer (print.css) reads these words: a margin box cannot read the page's text. */}
-      <style>{`:root { --print-footer: ${cssString(fill(S.footer, { organisation, made }))}; }`}</style>
-      <h1 className={styles.title}>{S.title}</h1>
+      <style>{`:root { --print-footer: ${cssString(t('footer', { organisation, made }))}; }`}</style>
+      <h1 className={styles.title}>{t('title')}</h1>
       <dl className={styles.facts}>
         {facts.map(([term, value]) => (
           <div key={term}>
@@ -81,9 +82,4 @@ export function PrintHeader({ organisation, state, search, targets, targetsUnsav
       </dl>
     </header>
   );
-}
-
-/** Text as a CSS string: quoted, with quotes, backslashes and line ends escaped. */
-function cssString(text: string): string {
-  return `"${text.replace(/[\\"]/g, '\\$&').replace(/[\r\n]+/g, ' ')}"`;
 }

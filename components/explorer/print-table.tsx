@@ -1,12 +1,12 @@
 'use client';
 
+import { useTranslations } from 'use-intl';
+import { useFormats } from '@/components/i18n/use-formats';
 import type { Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
 import type { CellContext, Column } from './columns';
-import { fmtCount } from './format';
-import { fill, PRINT_STRINGS as S } from './print-strings';
 import styles from './print-report.module.css';
 
 /** So many batches are printed; the rest are one Export away. */
@@ -24,14 +24,16 @@ const NUMBER_WIDTH = 5;
  * print. A fixed layout: 2,000 rows of an automatic one took Chromium minutes to lay out, when it did at all.
  */
 export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
+  const t = useTranslations('print');
+  const { count } = useFormats();
   const printed = rows.slice(0, PRINT_ROW_LIMIT);
   const cell: CellContext = { zone, targets, onOpen: noOpen, tabbable: false };
   const total = columns.reduce((sum, c) => sum + c.printWidth, NUMBER_WIDTH);
   const share = (w: number) => `${((w / total) * 100).toFixed(2)}%`;
   return (
-    <section className={`print-only print-part ${styles.batches}`} aria-label={S.batches}>
-      <h2 className={styles.sectionTitle}>{S.batches}</h2>
-      <p className={styles.note}>{fill(S.batchesCount, { shown: fmtCount(rows.length), printed: fmtCount(printed.length) })}</p>
+    <section className={`print-only print-part ${styles.batches}`} aria-label={t('batches')}>
+      <h2 className={styles.sectionTitle}>{t('batches')}</h2>
+      <p className={styles.note}>{t('batchesCount', { shown: count(rows.length), printed: count(printed.length) })}</p>
       <table className={styles.table}>
         <colgroup>
           <col style={{ width: share(NUMBER_WIDTH) }} />
@@ -55,7 +57,7 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
         <tbody>
           {printed.map((r, i) => (
             <tr key={r.batch.batch_id}>
-              <td className={`${styles.num} ${styles.rowNumber}`}>{fmtCount(i + 1)}</td>
+              <td className={`${styles.num} ${styles.rowNumber}`}>{count(i + 1)}</td>
               {columns.map((c) => (
                 <td key={c.id} className={c.numeric ? styles.num : undefined}>
                   {(c.print ?? c.render)(r, cell)}
@@ -65,7 +67,7 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
           ))}
         </tbody>
       </table>
-      {rows.length > PRINT_ROW_LIMIT && <p className={styles.more}>{fill(S.more, { count: fmtCount(rows.length - PRINT_ROW_LIMIT) })}</p>}
+      {rows.length > PRINT_ROW_LIMIT && <p className={styles.more}>{t('more', { count: count(rows.length - PRINT_ROW_LIMIT) })}</p>}
     </section>
   );
 }

@@ -86,6 +86,9 @@ function expectPageNumbers(pages: string[]) {
   pages.forEach((p, i) => expect(p, `page ${i + 1}`).toMatch(new RegExp(`\\b${i + 1} ?/ ?${pages.length}\\s*$`)));
 }
 
+// British English: the report's dates and numbers as the expectations below write them.
+test.use({ locale: 'en-GB' });
+
 test.beforeEach(async () => {
   await sandbox('POST', '/_sandbox/reset');
   await resetTargets();
@@ -125,8 +128,8 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
   expect(text).toMatch(/Time zone\s+UTC/);
   expect(text).toContain(`Search “${DOMAIN}”`);
   expect(text).toContain('Columns not shown: Comment');
-  expect(text).toContain('General: germination 90 %, usable seedlings 80 %, CV threshold none');
-  expect(text).toContain('Lettuce: germination 85 %, usable seedlings none, CV threshold 30 %');
+  expect(text).toContain('General: germination 90.0%, usable seedlings 80.0%, CV threshold none');
+  expect(text).toContain('Lettuce: germination 85.0%, usable seedlings none, CV threshold 30.0%');
   expect(text).toMatch(new RegExp(`Compared with\\s+${escape(comparison)}`));
   const made = [minute(before), minute(after)].map((m) => `${m} UTC`);
   expect(text).toMatch(new RegExp(`Made\\s+(${made.map(escape).join('|')})`));
