@@ -1,14 +1,13 @@
 'use client';
 
 import { useTranslations } from 'use-intl';
-import { useFormats } from '@/components/i18n/use-formats';
 import type { Targets, TargetPair } from '@/lib/contract/targets';
 import { drillChips } from '@/lib/explorer/drill';
-import { METRIC_INFO } from '@/lib/explorer/metrics';
 import type { ExplorerState } from '@/lib/explorer/url-state';
-import { GROUP_LABELS } from './analysis-bar';
+import { GROUPS } from './analysis-bar';
 import type { Column } from './columns';
 import type { CardComparison } from './use-comparison';
+import { useSpeech } from './use-speech';
 import styles from './print-report.module.css';
 
 type Props = {
@@ -38,7 +37,8 @@ function cssString(text: string): string {
  */
 export function PrintHeader({ organisation, state, search, targets, targetsUnsaved, comparison, columns, hiddenColumns, madeAt }: Props) {
   const t = useTranslations('print');
-  const f = useFormats();
+  const say = useSpeech();
+  const { f } = say;
   const zone = state.tz;
   // Calendar days, written as days (at their UTC midnight, read in UTC).
   const day = (d: string) => f.date(dayMs(d), 'UTC');
@@ -51,7 +51,7 @@ export function PrintHeader({ organisation, state, search, targets, targetsUnsav
     ...(search.trim() ? [t('search', { text: search.trim() })] : []),
     ...(state.warn ? [t('warningsOnly')] : []),
     ...(state.below ? [t('belowOnly')] : []),
-    ...drillChips(state).map((c) => c.label),
+    ...drillChips(state, say).map((c) => c.label),
     ...(hiddenColumns.length ? [t('hiddenColumns', { columns: hiddenColumns.map((c) => c.label).join(', ') })] : []),
   ];
   const sortColumn = columns.find((c) => c.sort === state.sort)?.label ?? state.sort;
@@ -61,10 +61,11 @@ export function PrintHeader({ organisation, state, search, targets, targetsUnsav
     [t('zone'), zone],
     [t('filters'), [...(filters.length ? filters : [t('noFilters')]), t('sortedBy', { column: sortColumn, dir: t(state.dir === 'asc' ? 'ascending' : 'descending') })]],
     [t('targets'), [`${t('general')}: ${pair(targets.general)}`, ...Object.entries(targets.crops).map(([crop, p]) => `${crop}: ${pair(p)}`), ...(targetsUnsaved ? [t('targetsUnsaved')] : [])]],
-    [t('metric'), METRIC_INFO[state.metric].label],
+    [t('metric'), say.t(`metrics.${state.metric}.label`)],
   ];
   if (comparison) facts.push([t('comparison'), comparison.kind === 'window' ? comparison.label : comparison.reason]);
-  if (state.group) facts.push([t('grouping'), GROUP_LABELS.find(([g]) => g === state.group)?.[1] ?? state.group]);
+  const group = GROUPS.find(([g]) => g === state.group);
+  if (group) facts.push([t('grouping'), say.t(`bar.${group[1]}`)]);
   facts.push([t('made'), made]);
 
   return (

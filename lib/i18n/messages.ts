@@ -1,11 +1,14 @@
+import deAnalysis from '@/messages/de/analysis.json';
 import deCommon from '@/messages/de/common.json';
 import deErrors from '@/messages/de/errors.json';
 import dePrint from '@/messages/de/print.json';
 import deSignIn from '@/messages/de/sign-in.json';
+import enAnalysis from '@/messages/en/analysis.json';
 import enCommon from '@/messages/en/common.json';
 import enErrors from '@/messages/en/errors.json';
 import enPrint from '@/messages/en/print.json';
 import enSignIn from '@/messages/en/sign-in.json';
+import nlAnalysis from '@/messages/nl/analysis.json';
 import nlCommon from '@/messages/nl/common.json';
 import nlErrors from '@/messages/nl/errors.json';
 import nlPrint from '@/messages/nl/print.json';
@@ -17,11 +20,11 @@ import type { Language } from './languages';
  * English is the source and the type: a key missing in German or Dutch is a type error here, and a unit test
  * checks that every message has the same placeholders in every language.
  */
-const en = { common: enCommon, signIn: enSignIn, errors: enErrors, print: enPrint };
+const en = { common: enCommon, signIn: enSignIn, errors: enErrors, analysis: enAnalysis, print: enPrint };
 export type Messages = typeof en;
 
 export const MESSAGES: Record<Language, Messages> = {
   en,
-  de: { common: deCommon, signIn: deSignIn, errors: deErrors, print: dePrint },
-  nl: { common: nlCommon, signIn: nlSignIn, errors: nlErrors, print: nlPrint },
+  de: { common: deCommon, signIn: deSignIn, errors: deErrors, analysis: deAnalysis, print: dePrint },
+  nl: { common: nlCommon, signIn: nlSignIn, errors: nlErrors, analysis: nlAnalysis, print: nlPrint },
 };
