@@ -138,111 +138,111 @@ export function ExplorerView({ organisation }: { organisation: string }) {
 
   return (
     <PrintingContext value={report.printing}>
-    <div className={styles.explorer}>
-      {report.madeAt !== null && (
-        <PrintHeader organisation={organisation} state={state} search={search} targets={targets} targetsUnsaved={targetSet.unsaved}
-          comparison={comparison.cards} columns={COLUMNS} hiddenColumns={COLUMNS.filter((c) => hidden.has(c.id))} madeAt={report.madeAt} />
-      )}
-      <RangePicker state={state} update={update} />
-      <SavedViews />
-      {dateError ? (
-        <div role="alert" className={styles.error}>
-          <p>
-            <strong>Invalid date:</strong> {dateError}. Pick the days again, or choose a preset.
-          </p>
-        </div>
-      ) : (
-        <>
-          <FiltersBar
-            state={state}
-            search={search}
-            onSearch={setSearch}
-            crops={crops}
-            hidden={hidden}
-            update={update}
-            onExport={exportCsv}
-            canExport={sorted.length > 0}
-            targetsOpen={targetsOpen}
-            targetsUnsaved={targetSet.unsaved}
-            onTargets={() => setTargetsOpen((o) => !o)}
-          />
-          {targetsOpen && (
-            <div id="targets-panel">
-              <TargetsPanel crops={crops} zone={state.tz} t={targetSet} onClose={() => setTargetsOpen(false)} />
-            </div>
-          )}
-          <AnalysisBar state={state} update={update} />
-          <DrillChips state={state} update={update} />
-          <div className={styles.statusBar}>
-            <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} stopped={error !== null} />
-            <PrintReportButton preparing={report.preparing} onPrint={report.print} disabled={loading} />
+      <div className={styles.explorer}>
+        {report.madeAt !== null && (
+          <PrintHeader organisation={organisation} state={state} search={search} targets={targets} targetsUnsaved={targetSet.unsaved}
+            comparison={comparison.cards} columns={COLUMNS} hiddenColumns={COLUMNS.filter((c) => hidden.has(c.id))} madeAt={report.madeAt} />
+        )}
+        <RangePicker state={state} update={update} />
+        <SavedViews />
+        {dateError ? (
+          <div role="alert" className={styles.error}>
+            <p>
+              <strong>Invalid date:</strong> {dateError}. Pick the days again, or choose a preset.
+            </p>
           </div>
-          <div className="print-part">
-            <SummaryCards
-              summary={summary}
-              completeness={completeness}
-              zone={state.tz}
-              judged={targetSet.ready}
-              comparison={comparison.cards}
-              problem={error && <LoadProblem error={error} loaded={rows.length} onRetry={retry} />}
+        ) : (
+          <>
+            <FiltersBar
+              state={state}
+              search={search}
+              onSearch={setSearch}
+              crops={crops}
+              hidden={hidden}
+              update={update}
+              onExport={exportCsv}
+              canExport={sorted.length > 0}
+              targetsOpen={targetsOpen}
+              targetsUnsaved={targetSet.unsaved}
+              onTargets={() => setTargetsOpen((o) => !o)}
             />
-          </div>
-          {loading ? (
-            <div className={styles.skeleton} aria-hidden="true">
-              {Array.from({ length: 8 }, (_, i) => (
-                <div key={i} />
-              ))}
+            {targetsOpen && (
+              <div id="targets-panel">
+                <TargetsPanel crops={crops} zone={state.tz} t={targetSet} onClose={() => setTargetsOpen(false)} />
+              </div>
+            )}
+            <AnalysisBar state={state} update={update} />
+            <DrillChips state={state} update={update} />
+            <div className={styles.statusBar}>
+              <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} stopped={error !== null} />
+              <PrintReportButton preparing={report.preparing} onPrint={report.print} disabled={loading} />
             </div>
-          ) : complete && rows.length === 0 ? (
-            <div className={`${styles.empty} print-part`}>
-              <h2>No batches in this range</h2>
-              <p>Try a wider date range, or choose “All time”.</p>
+            <div className="print-part">
+              <SummaryCards
+                summary={summary}
+                completeness={completeness}
+                zone={state.tz}
+                judged={targetSet.ready}
+                comparison={comparison.cards}
+                problem={error && <LoadProblem error={error} loaded={rows.length} onRetry={retry} />}
+              />
             </div>
-          ) : complete && sorted.length === 0 && filtersActive ? (
-            <div className={`${styles.empty} print-part`}>
-              <h2>No batches match these filters</h2>
-              <button type="button" className="button" onClick={clearFilters}>
-                Clear filters
-              </button>
-            </div>
-          ) : (
-            <>
-              {state.group && (
-                <div className={`${styles.printGrouped} print-part`}>
-                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName(state.from, state.to)} />
-                </div>
-              )}
-              <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />
-              {report.printing && <PrintTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} />}
-            </>
-          )}
-          {/* Charts wait for the load to end (parts arrive side by side, so a chart drawn midway would show gaps
-              that are not in the data; a stopped load is drawn with its gaps marked) and for someone to scroll to
-              them: the heaviest code and drawing. */}
-          {rows.length > 0 && (
-            <h2 id="charts" tabIndex={-1} className={`${styles.sectionTitle} print-part`}>
-              Charts
-            </h2>
-          )}
-          {rows.length > 0 &&
-            (chartsShown ? (
-              <div className="print-part">
-                <WhenVisible placeholder={<p className={styles.muted}>Charts appear here when you scroll to them.</p>}>
-                  <Charts input={analysis} />
-                  <ControlCharts input={analysis} />
-                  <UniformityChart input={analysis} />
-                </WhenVisible>
+            {loading ? (
+              <div className={styles.skeleton} aria-hidden="true">
+                {Array.from({ length: 8 }, (_, i) => (
+                  <div key={i} />
+                ))}
+              </div>
+            ) : complete && rows.length === 0 ? (
+              <div className={`${styles.empty} print-part`}>
+                <h2>No batches in this range</h2>
+                <p>Try a wider date range, or choose “All time”.</p>
+              </div>
+            ) : complete && sorted.length === 0 && filtersActive ? (
+              <div className={`${styles.empty} print-part`}>
+                <h2>No batches match these filters</h2>
+                <button type="button" className="button" onClick={clearFilters}>
+                  Clear filters
+                </button>
               </div>
             ) : (
-              <p className={`${styles.incomplete} print-part`}>
-                <strong className={styles.incompleteTag}>Incomplete</strong>&nbsp;The charts are drawn once every batch of the range has
-                arrived.{missing.length > 0 && ` Still loading: ${describeSpans(missing, state.tz)}.`}
-              </p>
-            ))}
-        </>
-      )}
-      <BatchDetail row={detail.row} missing={detail.missing} rows={sorted} zone={state.tz} targets={targets} onShow={detail.show} onClose={detail.close} />
-    </div>
+              <>
+                {state.group && (
+                  <div className={`${styles.printGrouped} print-part`}>
+                    <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName(state.from, state.to)} />
+                  </div>
+                )}
+                <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />
+                {report.printing && <PrintTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} />}
+              </>
+            )}
+            {/* Charts wait for the load to end (parts arrive side by side, so a chart drawn midway would show gaps
+                that are not in the data; a stopped load is drawn with its gaps marked) and for someone to scroll to
+                them: the heaviest code and drawing. */}
+            {rows.length > 0 && (
+              <h2 id="charts" tabIndex={-1} className={`${styles.sectionTitle} print-part`}>
+                Charts
+              </h2>
+            )}
+            {rows.length > 0 &&
+              (chartsShown ? (
+                <div className="print-part">
+                  <WhenVisible placeholder={<p className={styles.muted}>Charts appear here when you scroll to them.</p>}>
+                    <Charts input={analysis} />
+                    <ControlCharts input={analysis} />
+                    <UniformityChart input={analysis} />
+                  </WhenVisible>
+                </div>
+              ) : (
+                <p className={`${styles.incomplete} print-part`}>
+                  <strong className={styles.incompleteTag}>Incomplete</strong>&nbsp;The charts are drawn once every batch of the range has
+                  arrived.{missing.length > 0 && ` Still loading: ${describeSpans(missing, state.tz)}.`}
+                </p>
+              ))}
+          </>
+        )}
+        <BatchDetail row={detail.row} missing={detail.missing} rows={sorted} zone={state.tz} targets={targets} onShow={detail.show} onClose={detail.close} />
+      </div>
     </PrintingContext>
   );
 }
