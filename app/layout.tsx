@@ -4,6 +4,7 @@ import { I18nProvider } from '@/components/i18n/i18n-provider';
 import { MESSAGES } from '@/lib/i18n/messages';
 import { requestReader, serverTranslator } from '@/lib/server/reader-locale';
 import './globals.css';
+import './print.css';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await serverTranslator('common');

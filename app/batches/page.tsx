@@ -29,17 +29,17 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
   const t = await serverTranslator('common');
   return (
     <>
-      <header className={styles.header}>
+      <header className={`${styles.header} screen-only`}>
         <span className={styles.brand}>{t('brand')}</span>
         <span className={styles.org}>{t.rich('signedInAs', { org: () => <strong>{session.clientId}</strong> })}</span>
         <LanguageSwitch {...await languageChoice()} />
         <SignOutButton />
       </header>
       <main className={styles.main}>
-        <h1 className={styles.title}>{t('batchesTitle')}</h1>
-        <p className={styles.intro}>{t('batchesIntro')}</p>
+        <h1 className={`${styles.title} screen-only`}>{t('batchesTitle')}</h1>
+        <p className={`${styles.intro} screen-only`}>{t('batchesIntro')}</p>
         <Suspense fallback={<p>{t('loading')}</p>}>
-          <BatchExplorerClient />
+          <BatchExplorerClient organisation={session.clientId} />
         </Suspense>
       </main>
     </>

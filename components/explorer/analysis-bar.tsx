@@ -11,7 +11,7 @@ type Props = {
 };
 
 /** Each option's message in `analysis.bar`. */
-const GROUPS = [['', 'nothing'], ['crop', 'crop'], ['week', 'week'], ['month', 'month'], ['scanner', 'scanner'], ['crop-week', 'cropWeek']] as const satisfies readonly (readonly [Grouping | '', string])[];
+export const GROUPS = [['', 'nothing'], ['crop', 'crop'], ['week', 'week'], ['month', 'month'], ['scanner', 'scanner'], ['crop-week', 'cropWeek']] as const satisfies readonly (readonly [Grouping | '', string])[];
 const COMPARISONS = [['', 'nothing'], ['previous', 'previous'], ['last-year', 'lastYear']] as const satisfies readonly (readonly [Comparison | '', string])[];
 
 /** A labelled select of `[value, label]` options; '' stands for none (written to the URL as absent). */

@@ -1,7 +1,7 @@
 'use client';
 
 import { memo } from 'react';
-import { CartesianGrid, Cell, ComposedChart, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Cell, ComposedChart, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
 import { AGGREGATE_KIND, type CropFigure } from '@/lib/explorer/aggregate';
 import { cropName } from '@/lib/explorer/drill';
 import { formatValue, METRIC_INFO, missesTarget, niceAxis, targetKind, type Metric } from '@/lib/explorer/metrics';
@@ -9,6 +9,7 @@ import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import { useSpeech } from './use-speech';
 import styles from './explorer.module.css';
+import { FitWidth } from './printing';
 
 type Props = {
   crops: readonly CropFigure[];
@@ -84,7 +85,7 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
   const height = Math.max(120, data.length * 30 + 50);
   return (
     <ChartFrame id="chart-crops" title={title} incomplete={incomplete} table={table}>
-      <ResponsiveContainer width="100%" height={height}>
+      <FitWidth height={height}>
         <ComposedChart data={data} layout="vertical" margin={{ top: 16, right: 20, bottom: 18, left: 4 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" horizontal={false} />
           <XAxis type="number" domain={axis.domain} ticks={axis.ticks} tickFormatter={(v: number) => f.number(v)} {...AXIS} allowDataOverflow
@@ -125,7 +126,7 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
             {data.map((c) => <Cell key={c.crop} />)}
           </Scatter>
         </ComposedChart>
-      </ResponsiveContainer>
+      </FitWidth>
       <p className={styles.chartNote}>
         {t('crops.note', { target: word })}
       </p>

@@ -1,7 +1,7 @@
 'use client';
 
 import { memo } from 'react';
-import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Histogram, HistogramBin } from '@/lib/explorer/aggregate';
 import { formatBins, withBin, type BinDrill } from '@/lib/explorer/drill';
 import { describeBin, formatValue, METRIC_INFO, targetKind } from '@/lib/explorer/metrics';
@@ -9,6 +9,7 @@ import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import { useSpeech } from './use-speech';
 import styles from './explorer.module.css';
+import { FitWidth } from './printing';
 
 type Props = {
   data: Histogram;
@@ -83,7 +84,7 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
         <p className={styles.chartEmpty}>{t('distribution.noValue', { metric: t(`metrics.${metric}.inSentence`) })}</p>
       ) : (
         <>
-          <ResponsiveContainer width="100%" height={280}>
+          <FitWidth height={280}>
             <BarChart data={points} margin={{ top: 18, right: 16, bottom: 18, left: 8 }} barCategoryGap={1}>
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" vertical={false} />
               <XAxis dataKey="mid" type="number" domain={domain} ticks={edgeTicks(data.bins)} tickFormatter={(v: number) => f.number(v)} allowDataOverflow {...AXIS}
@@ -118,7 +119,7 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
                 </Bar>
               )}
             </BarChart>
-          </ResponsiveContainer>
+          </FitWidth>
           <p className={styles.chartNote}>
             {judged && (
               <>

@@ -1,7 +1,7 @@
 'use client';
 
 import { memo, useMemo, useRef, useState } from 'react';
-import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Targets } from '@/lib/contract';
 import type { Formats } from '@/lib/i18n/formats';
 import { AGGREGATE_KIND, bucketDays, type TimeSeries } from '@/lib/explorer/aggregate';
@@ -14,6 +14,7 @@ import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import TimePanel, { isolated } from './time-panel';
 import { useSpeech } from './use-speech';
 import styles from './explorer.module.css';
+import { FitWidth } from './printing';
 
 type Props = {
   series: TimeSeries;
@@ -253,7 +254,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
               </li>
             ))}
           </ul>
-          <ResponsiveContainer width="100%" height={300}>
+          <FitWidth height={300}>
             <LineChart
               data={series.starts.map((t, i) =>
                 Object.fromEntries([['t', t], ...series.crops.flatMap((c) => [[c.crop, c.values[i]], [`${c.crop}\u0000compared`, compared?.byCrop.get(c.crop)?.[i] ?? null]])]),
@@ -283,7 +284,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
                 );
               })}
             </LineChart>
-          </ResponsiveContainer>
+          </FitWidth>
           <p className={styles.chartNote}>
             {compared ? t('overTime.focusNoteCompared', { target, period: compared.label, aBucket }) : t('overTime.focusNote', { target, aBucket })}
           </p>

@@ -13,6 +13,7 @@ import CropsCompared from './chart-crops';
 import Distribution from './chart-distribution';
 import OverTime from './chart-over-time';
 import { IncompleteNote } from './incomplete-note';
+import { usePrinting } from './printing';
 import styles from './explorer.module.css';
 
 type Props = { input: AnalysisInput };
@@ -30,12 +31,15 @@ const CHART_COUNT = 3;
 function Charts({ input }: Props) {
   const { cross, zone, targets, completeness, drill, metric, colours, view, window } = input;
   const t = useTranslations('analysis');
-  const [drawn, setDrawn] = useState(1);
+  const [staged, setDrawn] = useState(1);
+  // A print draws them all at once.
+  const printing = usePrinting();
+  const drawn = printing ? CHART_COUNT : staged;
   useEffect(() => {
-    if (drawn >= CHART_COUNT) return;
+    if (staged >= CHART_COUNT) return;
     const timer = setTimeout(() => setDrawn((n) => n + 1), 0);
     return () => clearTimeout(timer);
-  }, [drawn]);
+  }, [staged]);
   const { missing } = completeness;
   const incomplete = missing.length > 0;
   const windowKey = window ? `${window.from}-${window.to}` : 'all';

@@ -2,7 +2,7 @@
 
 import { memo, useMemo, useState, type MouseEvent } from 'react';
 import {
-  CartesianGrid, ComposedChart, DefaultZIndexes, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, XAxis, YAxis, ZIndexLayer, usePlotArea, useXAxisScale, useYAxisScale,
+  CartesianGrid, ComposedChart, DefaultZIndexes, Line, ReferenceArea, ReferenceLine, XAxis, YAxis, ZIndexLayer, usePlotArea, useXAxisScale, useYAxisScale,
 } from 'recharts';
 import type { Zone } from '@/lib/explorer/date-range';
 import { formatValue, METRIC_INFO, type Metric } from '@/lib/explorer/metrics';
@@ -10,6 +10,7 @@ import type { Row } from '@/lib/explorer/rows';
 import { drawnLine, type ControlChart, type SpcPoint } from '@/lib/explorer/spc';
 import { useSpeech } from './use-speech';
 import styles from './control-charts.module.css';
+import { FitWidth } from './printing';
 
 type Props = { chart: ControlChart; metric: Metric; zone: Zone; colour: string; onOpen: (row: Row) => void };
 
@@ -116,7 +117,7 @@ function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
   const { f, t } = useSpeech();
   const unit = METRIC_INFO[metric].unit;
   return (
-    <ResponsiveContainer width="100%" height={300}>
+    <FitWidth height={300}>
       <ComposedChart data={line} margin={{ top: 12, right: 90, bottom: 4, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
         <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} tickFormatter={(i: number) => (points[i] ? f.shortDate(points[i].row.time, zone) : '')} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} />
@@ -134,7 +135,7 @@ function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
         <Line dataKey="value" stroke={colour} strokeWidth={1.25} dot={line.length <= 120 ? { r: 2, fill: colour } : false} activeDot={false} isAnimationActive={false} />
         <Marks points={points} metric={metric} zone={zone} onOpen={onOpen} />
       </ComposedChart>
-    </ResponsiveContainer>
+    </FitWidth>
   );
 }
 

@@ -14,6 +14,7 @@ import { eachWhenIdle } from './idle';
 import { useSpeech } from './use-speech';
 import { useAfterPaint } from './use-after-paint';
 import { IncompleteNote } from './incomplete-note';
+import { PENDING, usePrinting } from './printing';
 import styles from './control-charts.module.css';
 
 type Props = { input: AnalysisInput };
@@ -63,7 +64,8 @@ function ControlCharts({ input }: Props) {
   const outOfControl = useMemo(() => chart?.points.filter((p) => p.beyond || p.run) ?? [], [chart]);
   // The chart is drawn a task after its figures are known (each alone stays well under 200 ms); until then the
   // previous one stays.
-  const [drawn, setDrawn] = useState<ControlChart | null>(null);
+  const [later, setDrawn] = useState<ControlChart | null>(null);
+  const drawn = usePrinting() ? (chart ?? null) : later;
   useEffect(() => {
     const timer = setTimeout(() => setDrawn(chart ?? null), 0);
     return () => clearTimeout(timer);
@@ -119,7 +121,7 @@ function ControlCharts({ input }: Props) {
             {drawn ? (
               <ControlChartPlot chart={drawn} metric={metric} zone={zone} colour={colours.get(drawn.crop) ?? 'var(--fg)'} onOpen={openBatch} />
             ) : (
-              <div className={styles.placeholder} />
+              <div className={styles.placeholder} {...PENDING} />
             )}
             <p className={styles.legend}>
               <svg width="12" height="12" aria-hidden="true"><path d="M6,1L11,6L6,11L1,6Z" fill="var(--danger)" /></svg> {t('control.legendBeyond')}{' '}

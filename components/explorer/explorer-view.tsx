@@ -1,7 +1,6 @@
 'use client';
 
-import dynamic from 'next/dynamic';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslations } from 'use-intl';
 import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
@@ -20,8 +19,14 @@ import { downloadText } from './download';
 import { DrillChips } from './drill-chips';
 import { FiltersBar } from './filters-bar';
 import { GroupedSummary } from './grouped-summary';
+import { eachWhenIdle } from './idle';
 import type { Completeness } from './incomplete-note';
+import { lazyPart } from './lazy-part';
 import { LoadProblem, LoadStatus } from './load-status';
+import { PrintHeader } from './print-header';
+import { PrintReportButton } from './print-report-button';
+import { PrintTable } from './print-table';
+import { PrintingContext } from './printing';
 import { RangePicker } from './range-picker';
 import { useRangeRows } from './range-query';
 import { SavedViews } from './saved-views';
@@ -30,6 +35,7 @@ import { TargetsPanel } from './targets-panel';
 import { useComparison } from './use-comparison';
 import { useExplorerState } from './use-explorer-state';
 import { useOpenBatch } from './use-open-batch';
+import { usePrintReport } from './use-print-report';
 import { useSearchText } from './use-search-text';
 import { useShownRows } from './use-shown-rows';
 import { useSignInOnExpiry } from './use-sign-in-on-expiry';
@@ -44,17 +50,21 @@ function rangeWindow(range: DateRange): { from: number; to: number } | null {
   return { from: Date.parse(range.start_date), to: range.end_date ? Math.floor(Date.parse(range.end_date)) + 1 : Date.now() };
 }
 
-/** What a chart module still on its way shows meanwhile. */
+/** What a chart module still on its way shows meanwhile; on paper, should the browser's own print come first, how to get them. */
 function Loading({ what }: { what: 'loadingCharts' | 'loadingControlCharts' }) {
-  return <p className={styles.muted}>{useTranslations('explorer.view')(what)}</p>;
+  const t = useTranslations('explorer.view');
+  const p = useTranslations('print');
+  return (
+    <p className={styles.muted}>
+      <span className="screen-only">{t(what)}</span>
+      <span className="print-only">{p('chartsNotDrawn')}</span>
+    </p>
+  );
 }
 
-const Charts = dynamic(() => import('./charts'), {
-  ssr: false,
-  loading: () => <Loading what="loadingCharts" />,
-});
-const ControlCharts = dynamic(() => import('./control-charts'), { ssr: false, loading: () => <Loading what="loadingControlCharts" /> });
-const UniformityChart = dynamic(() => import('./uniformity-chart'), { ssr: false });
+const Charts = lazyPart(() => import('./charts'), <Loading what="loadingCharts" />);
+const ControlCharts = lazyPart(() => import('./control-charts'), <Loading what="loadingControlCharts" />);
+const UniformityChart = lazyPart(() => import('./uniformity-chart'));
 
 /** What is wrong with the URL's days, in the reader's words. */
 function InvalidDate({ error }: { error: DateError }) {
@@ -71,8 +81,11 @@ function InvalidDate({ error }: { error: DateError }) {
   );
 }
 
-/** The page's layout: range, filters, status, summary, table, charts and the detail dialog. */
-export function ExplorerView() {
+/**
+ * The page's layout: range, filters, status, summary, table, charts and the detail dialog; printed, the report
+ * of the view (its header, the summary, every chart, the grouped summary, the batches) without the controls.
+ */
+export function ExplorerView({ organisation }: { organisation: string }) {
   const t = useTranslations('explorer');
   const describeSpans = useDescribeSpans();
   const { state, dateError, update } = useExplorerState();
@@ -119,6 +132,13 @@ export function ExplorerView() {
   );
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
+  const report = usePrintReport();
+  const chartsShown = rows.length > 0 && (complete || error !== null);
+  // The charts' code in an idle moment once they can be drawn, so that the browser's own print (which cannot
+  // wait for code) finds them.
+  useEffect(() => {
+    if (chartsShown) return eachWhenIdle([Charts.preload, ControlCharts.preload, UniformityChart.preload]);
+  }, [chartsShown]);
 
   const onSort = useCallback(
     (field: SortField) => update({ sort: field, dir: nextSortDir(field, state.sort, state.dir) }),
@@ -136,7 +156,12 @@ export function ExplorerView() {
   const filtersActive = !!(search || state.crop || state.warn || state.below || state.bins || state.days || state.scanner);
 
   return (
+    <PrintingContext value={report.printing}>
     <div className={styles.explorer}>
+      {report.madeAt !== null && (
+        <PrintHeader organisation={organisation} state={state} search={search} targets={targets} targetsUnsaved={targetSet.unsaved}
+          comparison={comparison.cards} columns={COLUMNS} hiddenColumns={COLUMNS.filter((c) => hidden.has(c.id))} madeAt={report.madeAt} />
+      )}
       <RangePicker state={state} update={update} />
       <SavedViews />
       {dateError ? (
@@ -163,15 +188,20 @@ export function ExplorerView() {
           )}
           <AnalysisBar state={state} update={update} />
           <DrillChips state={state} update={update} />
-          <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} stopped={error !== null} />
-          <SummaryCards
-            summary={summary}
-            completeness={completeness}
-            zone={state.tz}
-            judged={targetSet.ready}
-            comparison={comparison.cards}
-            problem={error && <LoadProblem error={error} loaded={rows.length} onRetry={retry} />}
-          />
+          <div className={styles.statusBar}>
+            <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} stopped={error !== null} />
+            <PrintReportButton preparing={report.preparing} onPrint={report.print} disabled={loading} />
+          </div>
+          <div className="print-part">
+            <SummaryCards
+              summary={summary}
+              completeness={completeness}
+              zone={state.tz}
+              judged={targetSet.ready}
+              comparison={comparison.cards}
+              problem={error && <LoadProblem error={error} loaded={rows.length} onRetry={retry} />}
+            />
+          </div>
           {loading ? (
             <div className={styles.skeleton} aria-hidden="true">
               {Array.from({ length: 8 }, (_, i) => (
@@ -179,12 +209,12 @@ export function ExplorerView() {
               ))}
             </div>
           ) : complete && rows.length === 0 ? (
-            <div className={styles.empty}>
+            <div className={`${styles.empty} print-part`}>
               <h2>{t('view.emptyRange')}</h2>
               <p>{t('view.emptyRangeHint')}</p>
             </div>
           ) : complete && sorted.length === 0 && filtersActive ? (
-            <div className={styles.empty}>
+            <div className={`${styles.empty} print-part`}>
               <h2>{t('view.noMatch')}</h2>
               <button type="button" className="button" onClick={clearFilters}>
                 {t('view.clearFilters')}
@@ -192,27 +222,34 @@ export function ExplorerView() {
             </div>
           ) : (
             <>
-              {state.group && <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName(state.from, state.to)} />}
+              {state.group && (
+                <div className={`${styles.printGrouped} print-part`}>
+                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName(state.from, state.to)} />
+                </div>
+              )}
               <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />
+              {report.printing && <PrintTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} />}
             </>
           )}
           {/* Charts wait for the load to end (parts arrive side by side, so a chart drawn midway would show gaps
               that are not in the data; a stopped load is drawn with its gaps marked) and for someone to scroll to
               them: the heaviest code and drawing. */}
           {rows.length > 0 && (
-            <h2 id="charts" tabIndex={-1} className={styles.sectionTitle}>
+            <h2 id="charts" tabIndex={-1} className={`${styles.sectionTitle} print-part`}>
               {t('view.charts')}
             </h2>
           )}
           {rows.length > 0 &&
-            (complete || error ? (
-              <WhenVisible placeholder={<p className={styles.muted}>{t('view.chartsOnScroll')}</p>}>
-                <Charts input={analysis} />
-                <ControlCharts input={analysis} />
-                <UniformityChart input={analysis} />
-              </WhenVisible>
+            (chartsShown ? (
+              <div className="print-part">
+                <WhenVisible placeholder={<p className={styles.muted}>{t('view.chartsOnScroll')}</p>}>
+                  <Charts input={analysis} />
+                  <ControlCharts input={analysis} />
+                  <UniformityChart input={analysis} />
+                </WhenVisible>
+              </div>
             ) : (
-              <p className={styles.incomplete}>
+              <p className={`${styles.incomplete} print-part`}>
                 <strong className={styles.incompleteTag}>{t('incompleteTag')}</strong>&nbsp;{t('view.chartsWait')}
                 {missing.length > 0 && ` ${t('view.stillLoading', { spans: describeSpans(missing, state.tz) })}`}
               </p>
@@ -221,5 +258,6 @@ export function ExplorerView() {
       )}
       <BatchDetail row={detail.row} missing={detail.missing} rows={sorted} zone={state.tz} targets={targets} onShow={detail.show} onClose={detail.close} />
     </div>
+    </PrintingContext>
   );
 }

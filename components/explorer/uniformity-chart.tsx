@@ -9,6 +9,7 @@ import { cropName, formatBins, parseBins, withBin } from '@/lib/explorer/drill';
 import { cropOfKey } from '@/lib/explorer/rows';
 import type { AnalysisInput } from './analysis';
 import { IncompleteNote } from './incomplete-note';
+import { PENDING, usePrinting } from './printing';
 import { UniformityTable } from './uniformity-table';
 import { UniformityPlot, type Mark } from './uniformity-plot';
 import { useSpeech } from './use-speech';
@@ -30,7 +31,10 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
   const rows = useAfterPaint(input.cross.allUniformity);
   // Drawn a task after the other charts mount (they arrive in the same commit), so that no single task carries
   // both; then once per change of rows (not per render, nor per change of targets).
-  const [ready, setReady] = useState(false);
+  const [later, setReady] = useState(false);
+  // A print draws it now: the report must hold every chart.
+  const printing = usePrinting();
+  const ready = later || printing;
   useEffect(() => {
     const timer = setTimeout(() => setReady(true), 0);
     return () => clearTimeout(timer);
@@ -69,7 +73,7 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
           {completeness.missing.length > 0 && <span className={styles.incompleteTag}> · {t('incomplete')}</span>}
         </figcaption>
         {!ready ? (
-          <p className={styles.chartEmpty}>{t('uniformity.drawing')}</p>
+          <p className={styles.chartEmpty} {...PENDING}>{t('uniformity.drawing')}</p>
         ) : density.drawn === 0 ? (
           <p className={styles.chartEmpty}>{t('uniformity.none')}</p>
         ) : asTable ? (

@@ -3,6 +3,7 @@
 import { memo, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { MIXED, type Density } from '@/lib/explorer/density';
 import { cropName } from '@/lib/explorer/drill';
+import { PRINT_WIDTH, usePrinting } from './printing';
 import styles from './uniformity.module.css';
 import { useSpeech } from './use-speech';
 
@@ -123,7 +124,9 @@ function Tooltip({ density, mark }: { density: Density; mark: Mark }) {
 /** The plot: axes, density cells and points, the quadrant lines and their labels, a tooltip. */
 export function UniformityPlot({ density, colours, target, threshold, onMark }: Props) {
   const { f, t } = useSpeech();
-  const [ref, width] = useWidth();
+  const [ref, measured] = useWidth();
+  // On paper at the print width: the page's width is not observed before a print.
+  const width = usePrinting() ? PRINT_WIDTH : measured;
   const [hovered, setHover] = useState<(Mark & { left: number; top: number; of: Density }) | null>(null);
   // A hover belongs to the marks it was over: after a drill-down the same index is another mark, or none.
   const hover = hovered?.of === density ? hovered : null;

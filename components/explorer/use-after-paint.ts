@@ -1,10 +1,12 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import { usePrinting } from './printing';
 
 /**
  * `value`, caught up with only after the browser has painted the current change: the heavy views below the
- * charts (control charts, uniformity) then never lengthen the frame that shows a click's result.
+ * charts (control charts, uniformity) then never lengthen the frame that shows a click's result. A print takes
+ * `value` as it is: the report shows the view of the moment.
  */
 export function useAfterPaint<T>(value: T): T {
   const [shown, setShown] = useState(value);
@@ -18,5 +20,5 @@ export function useAfterPaint<T>(value: T): T {
       if (timer !== undefined) clearTimeout(timer);
     };
   }, [value]);
-  return shown;
+  return usePrinting() ? value : shown;
 }

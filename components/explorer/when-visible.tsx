@@ -1,14 +1,17 @@
 'use client';
 
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { PENDING, usePrinting } from './printing';
 
 /**
  * Renders `children` once the spot comes near the screen, and keeps them after that. The charts sit below
- * the table: on a phone or a short window nobody pays for drawing them until they scroll that far.
+ * the table: on a phone or a short window nobody pays for drawing them until they scroll that far. A print
+ * renders them wherever they are: the report holds every chart.
  */
 export function WhenVisible({ children, placeholder }: { children: ReactNode; placeholder: ReactNode }) {
   const spot = useRef<HTMLDivElement>(null);
   const [seen, setSeen] = useState(false);
+  const printing = usePrinting();
   useEffect(() => {
     const element = spot.current;
     if (seen || !element) return;
@@ -21,5 +24,5 @@ export function WhenVisible({ children, placeholder }: { children: ReactNode; pl
     observer.observe(element);
     return () => observer.disconnect();
   }, [seen]);
-  return <div ref={spot}>{seen ? children : placeholder}</div>;
+  return <div ref={spot}>{seen || printing ? children : <div {...PENDING}>{placeholder}</div>}</div>;
 }

@@ -23,7 +23,8 @@ function contrast(a: string, b: string) {
 
 describe('crop colours', () => {
   const css = readFileSync('app/globals.css', 'utf8');
-  const [light, dark] = css.split('@media (prefers-color-scheme: dark)');
+  // The dark theme is for screens only (`@media screen and (…)`): paper is light (print.css).
+  const [light, dark] = css.split(/@media[^{]*\(prefers-color-scheme: dark\)/);
   const vars = (block: string) => Object.fromEntries([...block!.matchAll(/--([\w-]+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1]!, m[2]!.toLowerCase()]));
 
   it.each([['light', vars(light!)], ['dark', vars(dark!)]])('every crop colour reads as text (≥ 4.5:1) on the page and on cards in %s mode', (_, v) => {

@@ -1,0 +1,88 @@
+'use client';
+
+import { useTranslations } from 'use-intl';
+import type { Targets, TargetPair } from '@/lib/contract/targets';
+import { drillChips } from '@/lib/explorer/drill';
+import type { ExplorerState } from '@/lib/explorer/url-state';
+import { GROUPS } from './analysis-bar';
+import type { Column } from './columns';
+import type { CardComparison } from './use-comparison';
+import { useSpeech } from './use-speech';
+import styles from './print-report.module.css';
+
+type Props = {
+  organisation: string;
+  state: ExplorerState;
+  /** The search as typed (the URL's `q` follows it a moment later). */
+  search: string;
+  targets: Targets;
+  targetsUnsaved: boolean;
+  comparison: CardComparison | undefined;
+  columns: readonly Column[];
+  hiddenColumns: readonly Column[];
+  madeAt: number;
+};
+
+const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+
+/** Text as a CSS string: quoted, with quotes, backslashes and line ends escaped. */
+function cssString(text: string): string {
+  return `"${text.replace(/[\\"]/g, '\\$&').replace(/[\r\n]+/g, ' ')}"`;
+}
+
+/**
+ * The report's head on paper: what it is, whose, which days in which zone, the filters, the targets every batch
+ * was judged by, what it is compared with, and when it was made. The page's own controls stand for all of
+ * this on screen, and are not printed.
+ */
+export function PrintHeader({ organisation, state, search, targets, targetsUnsaved, comparison, columns, hiddenColumns, madeAt }: Props) {
+  const t = useTranslations('print');
+  const te = useTranslations('explorer');
+  const say = useSpeech();
+  const { f } = say;
+  const zone = state.tz;
+  // Calendar days, written as days (at their UTC midnight, read in UTC).
+  const day = (d: string) => f.date(dayMs(d), 'UTC');
+  const range = state.from && state.to ? `${day(state.from)} – ${day(state.to)}` : state.from ? t('fromDay', { from: day(state.from) }) : state.to ? t('toDay', { to: day(state.to) }) : t('allTime');
+  const made = zone === 'UTC' ? f.dateTime(madeAt, zone) : t('madeAt', { dateTime: f.dateTime(madeAt, zone), zone });
+  const pct = (v: number | null) => (v === null ? t('none') : f.percent(v));
+  const pair = (p: TargetPair) => t('targetPair', { germination: pct(p.germination), usable: pct(p.usable), cv: pct(p.cv) });
+
+  const filters = [
+    ...(search.trim() ? [t('search', { text: search.trim() })] : []),
+    ...(state.warn ? [t('warningsOnly')] : []),
+    ...(state.below ? [t('belowOnly')] : []),
+    ...drillChips(state, say).map((c) => c.label),
+    ...(hiddenColumns.length ? [t('hiddenColumns', { columns: hiddenColumns.map((c) => te(`columns.${c.id}`)).join(', ') })] : []),
+  ];
+  const sorted = columns.find((c) => c.sort === state.sort);
+  const sortColumn = sorted ? te(`columns.${sorted.id}`) : state.sort;
+  const facts: [string, string | string[]][] = [
+    [t('organisation'), organisation],
+    [t('range'), range],
+    [t('zone'), zone],
+    [t('filters'), [...(filters.length ? filters : [t('noFilters')]), t('sortedBy', { column: sortColumn, dir: t(state.dir === 'asc' ? 'ascending' : 'descending') })]],
+    [t('targets'), [`${t('general')}: ${pair(targets.general)}`, ...Object.entries(targets.crops).map(([crop, p]) => `${crop}: ${pair(p)}`), ...(targetsUnsaved ? [t('targetsUnsaved')] : [])]],
+    [t('metric'), say.t(`metrics.${state.metric}.label`)],
+  ];
+  if (comparison) facts.push([t('comparison'), comparison.kind === 'window' ? comparison.label : comparison.reason]);
+  const group = GROUPS.find(([g]) => g === state.group);
+  if (group) facts.push([t('grouping'), say.t(`bar.${group[1]}`)]);
+  facts.push([t('made'), made]);
+
+  return (
+    <header className={`print-only print-part ${styles.head}`}>
+      {/* The page margins' footer (print.css) reads these words: a margin box cannot read the page's text. */}
+      <style>{`:root { --print-footer: ${cssString(t('footer', { organisation, made }))}; }`}</style>
+      <h1 className={styles.title}>{t('title')}</h1>
+      <dl className={styles.facts}>
+        {facts.map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd>{Array.isArray(value) ? value.map((v) => <span key={v}>{v}</span>) : value}</dd>
+          </div>
+        ))}
+      </dl>
+    </header>
+  );
+}
