@@ -3,6 +3,7 @@ import { targetFor, type Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
 import { belowTarget, type Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
+import { EXPORT_STRINGS } from '@/lib/export/strings';
 import { AnalysisLink } from './analysis-link';
 import { DASH, fmtArea, fmtDate, fmtDecimal, fmtInt, fmtPercent, fmtText } from './format';
 import styles from './explorer.module.css';
@@ -53,10 +54,13 @@ function Usable({ row, targets }: { row: Row; targets: Targets }) {
   );
 }
 
+/** The exports (lib/export/columns.ts) write these columns under the same names. */
+const LABELS = EXPORT_STRINGS.columns;
+
 export const COLUMNS: Column[] = [
-  { id: 'date', label: 'Created', sort: 'batch_creation_date', width: 170, render: (r, { zone }) => fmtDate(r.time, zone) },
+  { id: 'date', label: LABELS.date, sort: 'batch_creation_date', width: 170, render: (r, { zone }) => fmtDate(r.time, zone) },
   {
-    id: 'name', label: 'Batch', sort: 'batch_name', width: 260, full: (r) => r.batch.batch_name,
+    id: 'name', label: LABELS.name, sort: 'batch_name', width: 260, full: (r) => r.batch.batch_name,
     render: (r, { onOpen }) => (
       // Not a Tab stop of its own: the row is (Enter opens it), so Tab does not stop twice on each batch.
       <button type="button" tabIndex={-1} className={styles.linkButton} onClick={() => onOpen(r)}>
@@ -64,17 +68,17 @@ export const COLUMNS: Column[] = [
       </button>
     ),
   },
-  { id: 'crop', label: 'Crop', sort: 'crop_type', width: 120, full: (r) => r.batch.crop_type, render: (r) => fmtText(r.batch.crop_type) },
-  { id: 'germination', label: 'Germination', sort: 'avg_germination_rate', numeric: true, width: 175, render: (r, { targets }) => <Germination row={r} targets={targets} /> },
-  { id: 'target', label: 'Target', sort: 'target', numeric: true, width: 80, render: (r, { targets }) => fmtPercent(germinationTarget(r, targets)) },
-  { id: 'usable', label: 'Usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 95, render: (r, { targets }) => <Usable row={r} targets={targets} /> },
-  { id: 'cells', label: 'Cells/tray', sort: 'total_cells_per_tray', numeric: true, width: 105, render: (r) => fmtInt(r.cells) },
-  { id: 'cv', label: 'Size CV', sort: 'avg_coefficient_of_variation', numeric: true, width: 90, render: (r) => fmtPercent(r.batch.avg_coefficient_of_variation) },
-  { id: 'size', label: 'Median size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 120, render: (r) => fmtArea(r.batch.avg_median_seedling_size_mm2) },
-  { id: 'images', label: 'Images', sort: 'number_of_images', numeric: true, width: 80, render: (r) => fmtInt(r.batch.number_of_images) },
-  { id: 'warnings', label: 'Warnings', sort: 'warnings', width: 100, render: (r) => (r.batch.warnings ? <span className={styles.badge}>Warning</span> : DASH) },
-  { id: 'germinated', label: 'Germinated/tray', numeric: true, width: 150, render: (r) => fmtDecimal(r.batch.avg_germinated_seedlings) },
-  { id: 'scanner', label: 'Scanned by', width: 200, full: (r) => r.batch.scanned_by_email, render: (r) => fmtText(r.batch.scanned_by_email) },
-  { id: 'analysis', label: 'Analysis', width: 130, render: (r, { tabbable }) => <AnalysisLink link={r.batch.analysis_link} tabbable={tabbable} /> },
-  { id: 'comment', label: 'Comment', width: 240, full: (r) => r.batch.comment, render: (r) => fmtText(r.batch.comment) },
+  { id: 'crop', label: LABELS.crop, sort: 'crop_type', width: 120, full: (r) => r.batch.crop_type, render: (r) => fmtText(r.batch.crop_type) },
+  { id: 'germination', label: LABELS.germination, sort: 'avg_germination_rate', numeric: true, width: 175, render: (r, { targets }) => <Germination row={r} targets={targets} /> },
+  { id: 'target', label: LABELS.target, sort: 'target', numeric: true, width: 80, render: (r, { targets }) => fmtPercent(germinationTarget(r, targets)) },
+  { id: 'usable', label: LABELS.usable, sort: 'avg_usable_seedling_rate', numeric: true, width: 95, render: (r, { targets }) => <Usable row={r} targets={targets} /> },
+  { id: 'cells', label: LABELS.cells, sort: 'total_cells_per_tray', numeric: true, width: 105, render: (r) => fmtInt(r.cells) },
+  { id: 'cv', label: LABELS.cv, sort: 'avg_coefficient_of_variation', numeric: true, width: 90, render: (r) => fmtPercent(r.batch.avg_coefficient_of_variation) },
+  { id: 'size', label: LABELS.size, sort: 'avg_median_seedling_size_mm2', numeric: true, width: 120, render: (r) => fmtArea(r.batch.avg_median_seedling_size_mm2) },
+  { id: 'images', label: LABELS.images, sort: 'number_of_images', numeric: true, width: 80, render: (r) => fmtInt(r.batch.number_of_images) },
+  { id: 'warnings', label: LABELS.warnings, sort: 'warnings', width: 100, render: (r) => (r.batch.warnings ? <span className={styles.badge}>Warning</span> : DASH) },
+  { id: 'germinated', label: LABELS.germinated, numeric: true, width: 150, render: (r) => fmtDecimal(r.batch.avg_germinated_seedlings) },
+  { id: 'scanner', label: LABELS.scanner, width: 200, full: (r) => r.batch.scanned_by_email, render: (r) => fmtText(r.batch.scanned_by_email) },
+  { id: 'analysis', label: LABELS.analysis, width: 130, render: (r, { tabbable }) => <AnalysisLink link={r.batch.analysis_link} tabbable={tabbable} /> },
+  { id: 'comment', label: LABELS.comment, width: 240, full: (r) => r.batch.comment, render: (r) => fmtText(r.batch.comment) },
 ];

@@ -6,7 +6,6 @@ import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
 import { parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
 import { exportFileName, type DateRange } from '@/lib/contract';
-import { exportFile, rowsToCsv } from '@/lib/explorer/export-csv';
 import { describeSpans, missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
 import type { ExplorerState, SortField } from '@/lib/explorer/url-state';
@@ -15,7 +14,7 @@ import type { AnalysisInput, AnalysisView } from './analysis';
 import { BatchDetail } from './batch-detail';
 import { BatchTable } from './batch-table';
 import { COLUMNS } from './columns';
-import { downloadText } from './download';
+import { exportTable, type ExportFormat } from './exports';
 import { DrillChips } from './drill-chips';
 import { FiltersBar } from './filters-bar';
 import { GroupedSummary } from './grouped-summary';
@@ -101,10 +100,15 @@ export function ExplorerView() {
     [update, state.sort, state.dir],
   );
   // An export of a view whose batches have not all arrived says so in its name and its first line.
-  const exportCsv = () => {
-    const file = exportFile(exportFileName(state.from, state.to), rowsToCsv(sorted), { complete, loaded: sorted.length, missing, zone: state.tz });
-    downloadText(file.name, file.text, 'text/csv;charset=utf-8');
-  };
+  const exportRows = (format: ExportFormat) =>
+    exportTable(format, {
+      rows: sorted,
+      hidden,
+      ctx: { zone: state.tz, targets },
+      completeness: { complete, loaded: sorted.length, missing, zone: state.tz },
+      view: { ...state, q: search },
+      fileName: exportFileName(state.from, state.to),
+    });
   const clearFilters = () => {
     setSearch('');
     update({ q: '', crop: undefined, warn: undefined, below: undefined, bins: undefined, days: undefined, scanner: undefined });
@@ -130,7 +134,7 @@ export function ExplorerView() {
             crops={crops}
             hidden={hidden}
             update={update}
-            onExport={exportCsv}
+            onExport={exportRows}
             canExport={sorted.length > 0}
             targetsOpen={targetsOpen}
             targetsUnsaved={targetSet.unsaved}

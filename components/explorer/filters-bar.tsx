@@ -3,6 +3,8 @@
 import { cropLabel } from '@/lib/explorer/rows';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import { ColumnsMenu } from './columns-menu';
+import { ExportMenu } from './export-menu';
+import type { ExportFormat } from './exports';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -12,7 +14,7 @@ type Props = {
   crops: string[];
   hidden: Set<string>;
   update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
-  onExport: () => void;
+  onExport: (format: ExportFormat) => Promise<void>;
   canExport: boolean;
   targetsOpen: boolean;
   targetsUnsaved: boolean;
@@ -49,9 +51,7 @@ export function FiltersBar({ state, search, onSearch, crops, hidden, update, onE
       </button>
       {targetsUnsaved && <span className={styles.badge}>Unsaved targets in use</span>}
       <ColumnsMenu hidden={hidden} update={update} />
-      <button type="button" className="button" onClick={onExport} disabled={!canExport}>
-        Export CSV
-      </button>
+      <ExportMenu disabled={!canExport} onExport={onExport} />
     </div>
   );
 }

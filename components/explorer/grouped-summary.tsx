@@ -1,7 +1,8 @@
 'use client';
 
 import { useMemo } from 'react';
-import { exportFile } from '@/lib/explorer/export-csv';
+import { dialectFor } from '@/lib/export/dialect';
+import { exportName, incompleteNote } from '@/lib/explorer/export-csv';
 import { groupHeader, groupRows, groupsToCsv, nextGroupDir, sortGroups, type Group } from '@/lib/explorer/group';
 import type { ExplorerState, Grouping, GroupSortField } from '@/lib/explorer/url-state';
 import type { AnalysisInput } from './analysis';
@@ -46,8 +47,9 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
   const exportCsv = () => {
     const name = fileName.replace(/\.csv$/, `-by-${grouping}.csv`);
     const complete = completeness.missing.length === 0 && !completeness.stopped;
-    const file = exportFile(name, groupsToCsv(sorted, grouping), { complete, loaded: rows.length, missing: completeness.missing, zone });
-    downloadText(file.name, file.text, 'text/csv;charset=utf-8');
+    const view = { complete, loaded: rows.length, missing: completeness.missing, zone };
+    const text = groupsToCsv(sorted, grouping, dialectFor(navigator.language), incompleteNote(view));
+    downloadText(exportName(name, view), text, 'text/csv;charset=utf-8');
   };
 
   return (

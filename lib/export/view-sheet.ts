@@ -1,0 +1,54 @@
+import { formatTargetsParam, type Targets } from '../contract/targets';
+import { drillChips } from '../explorer/drill';
+import { offsetAt, type Zone } from '../explorer/zones';
+import { wallClockText, type ExportColumn } from './columns';
+import { EXPORT_STRINGS } from './strings';
+
+/** What the view sheet describes: the state of the explorer when the file was made. */
+export type ExportView = {
+  from?: string;
+  to?: string;
+  zone: Zone;
+  q?: string;
+  crop?: string;
+  warn?: string;
+  below?: string;
+  bins?: string;
+  days?: string;
+  scanner?: string;
+  sort?: string;
+  dir?: string;
+  group?: string;
+  targets: Targets;
+  columns: readonly ExportColumn[];
+  batches: number;
+  /** When the file was made (ms). */
+  made: number;
+  /** The INCOMPLETE note, or null when every batch of the range arrived. */
+  incomplete: string | null;
+};
+
+const L = EXPORT_STRINGS.view;
+const yesNo = (v: boolean) => (v ? EXPORT_STRINGS.yes : EXPORT_STRINGS.no);
+
+/** The view sheet's lines, label and value, in the order a person reads them. */
+export function viewLines(v: ExportView): [string, string][] {
+  const drill = drillChips({ bins: v.bins, days: v.days, scanner: v.scanner }).map((c) => c.label);
+  const lines: [string, string][] = [
+    [L.range, v.from || v.to ? `${v.from ?? '…'} – ${v.to ?? L.now}` : L.allTime],
+    [L.zone, v.zone],
+    [L.search, v.q || L.none],
+    [L.crop, v.crop ?? L.none],
+    [L.warningsOnly, yesNo(!!v.warn)],
+    [L.belowTarget, yesNo(!!v.below)],
+    [L.drill, drill.join('; ') || L.none],
+    [L.sort, v.sort ? `${v.sort} (${v.dir === 'asc' ? L.ascending : L.descending})` : L.none],
+    [L.targets, formatTargetsParam(v.targets)],
+    [L.grouping, v.group ?? L.none],
+    [L.columns, v.columns.map((c) => c.header(v.zone)).join(', ')],
+    [L.batches, String(v.batches)],
+    [L.made, `${wallClockText(v.made + offsetAt(v.made, v.zone))} (${v.zone})`],
+    [L.complete, v.incomplete === null ? EXPORT_STRINGS.yes : `${EXPORT_STRINGS.no}: ${v.incomplete}`],
+  ];
+  return lines;
+}
