@@ -29,6 +29,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${APP_PORT}`,
     browserName: 'chromium',
+    // A British English browser unless a spec says otherwise (the German and Dutch specs, the en-US exports):
+    // numbers and dates follow the browser's locale, and the specs' expected texts are written in en-GB.
+    locale: 'en-GB',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,

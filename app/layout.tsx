@@ -1,12 +1,14 @@
 import type { Metadata, Viewport } from 'next';
-import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
+import { I18nProvider } from '@/components/i18n/i18n-provider';
+import { MESSAGES } from '@/lib/i18n/messages';
+import { requestReader, serverTranslator } from '@/lib/server/reader-locale';
 import './globals.css';
 
-export const metadata: Metadata = {
-  title: { default: 'Tray-scan batches', template: '%s · Tray-scan batches' },
-  description: 'Germination and usable-seedling rates of your tray-scan batches',
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await serverTranslator('common');
+  return { title: { default: t('brand'), template: `%s · ${t('brand')}` }, description: t('description') };
+}
 
 export const viewport: Viewport = {
   width: 'device-width',
@@ -14,11 +16,16 @@ export const viewport: Viewport = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  // Reading the request makes every page dynamic, which the per-request CSP nonce (proxy.ts) needs.
-  await headers();
+  // Reading the request makes every page dynamic, which the per-request CSP nonce (proxy.ts) needs; it also
+  // tells the reader's language and locale (Accept-Language and the language switch's cookie).
+  const reader = await requestReader();
   return (
-    <html lang="en">
-      <body>{children}</body>
+    <html lang={reader.language}>
+      <body>
+        <I18nProvider reader={reader} messages={MESSAGES[reader.language]}>
+          {children}
+        </I18nProvider>
+      </body>
     </html>
   );
 }

@@ -1,20 +1,24 @@
 'use client';
 
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslations } from 'use-intl';
 import styles from './sign-in-form.module.css';
 
-const EMPTY_MESSAGES = { clientId: 'Enter your client ID.', clientSecret: 'Enter your client secret.' } as const;
-type Field = keyof typeof EMPTY_MESSAGES;
+const FIELDS = ['clientId', 'clientSecret'] as const;
+type Field = (typeof FIELDS)[number];
+const EMPTY_MESSAGES = { clientId: 'enterClientId', clientSecret: 'enterClientSecret' } as const;
 
 /** The fields left empty, each with what to enter: checked here so an empty form is never posted. */
-function emptyFields(form: FormData): Partial<Record<Field, string>> {
+function emptyFields(form: FormData, say: (key: (typeof EMPTY_MESSAGES)[Field]) => string): Partial<Record<Field, string>> {
   const out: Partial<Record<Field, string>> = {};
-  for (const field of Object.keys(EMPTY_MESSAGES) as Field[]) if (!String(form.get(field) ?? '')) out[field] = EMPTY_MESSAGES[field];
+  for (const field of FIELDS) if (!String(form.get(field) ?? '')) out[field] = say(EMPTY_MESSAGES[field]);
   return out;
 }
 
 /** Posts the organisation credentials to the BFF; shows empty fields, wrong-credential and outage errors inline. */
 export function SignInForm({ next }: { next: string }) {
+  const t = useTranslations('signIn');
+  const te = useTranslations('errors');
   const [error, setError] = useState<string | null>(null);
   const [missing, setMissing] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
@@ -26,7 +30,7 @@ export function SignInForm({ next }: { next: string }) {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const empty = emptyFields(form);
+    const empty = emptyFields(form, t);
     setMissing(empty);
     const first = (Object.keys(empty) as Field[])[0];
     if (first) {
@@ -48,17 +52,14 @@ export function SignInForm({ next }: { next: string }) {
         return;
       }
       const detail = ((await response.json().catch(() => ({}))) as { detail?: string }).detail;
-      if (response.status === 401) setError('Wrong client ID or client secret.');
-      else if (response.status === 503) {
-        const wait = response.headers.get('retry-after');
-        setError(`The Batch Data Service is unavailable right now. Try again${wait ? ` in ${wait} s` : ' shortly'}.`);
-      } else if (response.status === 429) {
-        const wait = Number(response.headers.get('retry-after'));
-        const minutes = Math.ceil(wait / 60);
-        setError(`Too many sign-in attempts. Try again in ${wait > 90 ? `${minutes} minutes` : `${wait} seconds`}.`);
-      } else setError(detail ? sentenceOf(detail) : `Sign-in failed (${response.status}).`);
+      const wait = Number(response.headers.get('retry-after'));
+      if (response.status === 401) setError(te('wrongCredentials'));
+      else if (response.status === 503) setError(wait > 0 ? te('serviceDownFor', { seconds: wait }) : te('serviceDown'));
+      else if (response.status === 429) {
+        setError(wait > 90 ? te('tooManySignInsMinutes', { minutes: Math.ceil(wait / 60) }) : te('tooManySignIns', { seconds: wait }));
+      } else setError(detail ? sentenceOf(detail) : te('signInFailed', { status: response.status }));
     } catch {
-      setError('Could not reach the dashboard server. Check your connection and try again.');
+      setError(te('unreachable'));
     }
     setBusy(false);
   }
@@ -66,10 +67,10 @@ export function SignInForm({ next }: { next: string }) {
   return (
     // method="post": even a submit that beats hydration never puts the secret in the URL.
     <form className={styles.form} onSubmit={submit} method="post" noValidate>
-      <label htmlFor="clientId">Client ID</label>
+      <label htmlFor="clientId">{t('clientId')}</label>
       <input id="clientId" name="clientId" autoComplete="username" required spellCheck={false} {...invalid('clientId', missing.clientId)} />
       <FieldError field="clientId" message={missing.clientId} />
-      <label htmlFor="clientSecret">Client secret</label>
+      <label htmlFor="clientSecret">{t('clientSecret')}</label>
       <input id="clientSecret" name="clientSecret" type="password" autoComplete="current-password" required {...invalid('clientSecret', missing.clientSecret)} />
       <FieldError field="clientSecret" message={missing.clientSecret} />
       {error && (
@@ -78,7 +79,7 @@ export function SignInForm({ next }: { next: string }) {
         </p>
       )}
       <button type="submit" disabled={busy || !ready}>
-        {busy ? 'Signing in…' : 'Sign in'}
+        {busy ? t('submitting') : t('submit')}
       </button>
     </form>
   );

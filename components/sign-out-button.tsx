@@ -1,19 +1,21 @@
 'use client';
 
 import { useState } from 'react';
+import { useTranslations } from 'use-intl';
 
 /**
  * Ends the session on the server (revoked for good), then loads the sign-in page afresh so no batch data
  * stays in memory. If the server did not confirm, the person is told instead of being shown a false sign-out.
  */
 export function SignOutButton() {
+  const t = useTranslations('common');
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   return (
     <>
       {failed && (
         <span role="alert" style={{ color: 'var(--danger)' }}>
-          Sign-out failed; try again.
+          {t('signOutFailed')}
         </span>
       )}
       <button
@@ -34,7 +36,7 @@ export function SignOutButton() {
           setBusy(false);
         }}
       >
-        Sign out
+        {t('signOut')}
       </button>
     </>
   );

@@ -1,7 +1,10 @@
-export default function Loading() {
+import { serverTranslator } from '@/lib/server/reader-locale';
+
+export default async function Loading() {
+  const t = await serverTranslator('common');
   return (
     <main style={{ padding: '2rem 1.25rem' }}>
-      <p role="status">Loading batches…</p>
+      <p role="status">{t('loadingBatches')}</p>
     </main>
   );
 }

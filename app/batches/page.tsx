@@ -3,12 +3,16 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
 import { BatchExplorerClient } from '@/components/explorer/batch-explorer-client';
+import { LanguageSwitch } from '@/components/i18n/language-switch';
 import { SignOutButton } from '@/components/sign-out-button';
+import { languageChoice, serverTranslator } from '@/lib/server/reader-locale';
 import { sessionCookieValue, sessions } from '@/lib/server/session';
 import { defaultViewPath } from '@/lib/server/settings/default-view';
 import styles from './batches.module.css';
 
-export const metadata: Metadata = { title: 'Batches' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await serverTranslator('common'))('batchesTitle') };
+}
 
 export default async function BatchesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   // Read as the API reads it: the raw value under the name the scheme calls for. One that does not open is no session.
@@ -22,23 +26,19 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
   // A URL without state opens the organisation's default view, here rather than in the browser: no flash, one load.
   const view = await defaultViewPath(session.clientId, params);
   if (view) redirect(view);
+  const t = await serverTranslator('common');
   return (
     <>
       <header className={styles.header}>
-        <span className={styles.brand}>Tray-scan batches</span>
-        <span className={styles.org}>
-          Signed in as <strong>{session.clientId}</strong>
-        </span>
+        <span className={styles.brand}>{t('brand')}</span>
+        <span className={styles.org}>{t.rich('signedInAs', { org: () => <strong>{session.clientId}</strong> })}</span>
+        <LanguageSwitch {...await languageChoice()} />
         <SignOutButton />
       </header>
       <main className={styles.main}>
-        <h1 className={styles.title}>Batches</h1>
-        <p className={styles.intro}>
-          Every tray scan of your organisation in the chosen days: germination and usable-seedling rates, size
-          uniformity, warnings and analysis reports. Filter, sort and export; the address bar keeps the view, so a
-          link shows a colleague exactly what you see.
-        </p>
-        <Suspense fallback={<p>Loading…</p>}>
+        <h1 className={styles.title}>{t('batchesTitle')}</h1>
+        <p className={styles.intro}>{t('batchesIntro')}</p>
+        <Suspense fallback={<p>{t('loading')}</p>}>
           <BatchExplorerClient />
         </Suspense>
       </main>

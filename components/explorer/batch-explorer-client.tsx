@@ -1,6 +1,7 @@
 'use client';
 
 import dynamic from 'next/dynamic';
+import { useTranslations } from 'use-intl';
 import { startEarlyLoad } from './early-load';
 
 // Before hydration: ask for the batches and the explorer's code at once, side by side.
@@ -15,5 +16,9 @@ if (typeof window !== 'undefined') {
  */
 export const BatchExplorerClient = dynamic(() => import('./batch-explorer').then((m) => m.BatchExplorer), {
   ssr: false,
-  loading: () => <p>Loading the batch explorer…</p>,
+  loading: () => <LoadingExplorer />,
 });
+
+function LoadingExplorer() {
+  return <p>{useTranslations('common')('loadingExplorer')}</p>;
+}

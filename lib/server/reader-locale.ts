@@ -1,0 +1,24 @@
+import 'server-only';
+import { cookies, headers } from 'next/headers';
+import { createTranslator } from 'use-intl/core';
+import { isLanguage, LANGUAGE_COOKIE, messageLocale, readerLocale, type Language, type ReaderLocale } from '@/lib/i18n/languages';
+import { MESSAGES, type Messages } from '@/lib/i18n/messages';
+
+/** This request's reader: the browser's Accept-Language and the language switch's cookie. */
+export async function requestReader(): Promise<ReaderLocale> {
+  const [h, c] = await Promise.all([headers(), cookies()]);
+  return readerLocale(h.get('accept-language'), c.get(LANGUAGE_COOKIE)?.value);
+}
+
+/** A translator for server components (pages, metadata) in this request's language. */
+export async function serverTranslator<N extends keyof Messages>(namespace: N) {
+  const reader = await requestReader();
+  return createTranslator({ locale: messageLocale(reader), messages: MESSAGES[reader.language], namespace });
+}
+
+/** What the language switch shows: the cookie's choice ('' for none) and the language the browser asks for. */
+export async function languageChoice(): Promise<{ chosen: Language | ''; browser: Language }> {
+  const [h, c] = await Promise.all([headers(), cookies()]);
+  const cookie = c.get(LANGUAGE_COOKIE)?.value;
+  return { chosen: isLanguage(cookie) ? cookie : '', browser: readerLocale(h.get('accept-language'), null).language };
+}
