@@ -2,6 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useMessages } from 'use-intl';
 import type { Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Row } from '@/lib/explorer/rows';
@@ -45,6 +46,7 @@ function revealRow(box: HTMLElement, tr: HTMLElement) {
  * tabindex): Up/Down/Page/Home/End move between rows, Enter opens the batch; the focused row unfolds its cut text.
  */
 export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, onOpen }: Props) {
+  const labels = useMessages().export.columns;
   const scroller = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   /** The row a key asked for, until it is rendered and focused (keys repeat faster than that). */
@@ -116,11 +118,11 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
                 >
                   {c.sort ? (
                     <button type="button" className={styles.sortButton} onClick={() => onSort(c.sort!)}>
-                      {c.label}
+                      {labels[c.id]}
                       <span aria-hidden="true">{c.sort === sort ? (dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
                     </button>
                   ) : (
-                    c.label
+                    labels[c.id]
                   )}
                 </th>
               ))}

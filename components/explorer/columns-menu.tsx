@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
+import { useMessages } from 'use-intl';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import { COLUMNS } from './columns';
 import styles from './explorer.module.css';
@@ -9,6 +10,7 @@ type Props = { hidden: Set<string>; update: (patch: Partial<ExplorerState>) => v
 
 /** Show/hide columns in a disclosure that behaves like a menu: Escape closes it (focus back on Columns), so does a click outside. */
 export function ColumnsMenu({ hidden, update }: Props) {
+  const labels = useMessages().export.columns;
   const details = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
     const onPointer = (e: PointerEvent) => {
@@ -36,7 +38,7 @@ export function ColumnsMenu({ hidden, update }: Props) {
           <label key={c.id} className={styles.check}>
             <input
               type="checkbox"
-              aria-label={`Show the ${c.label} column`}
+              aria-label={`Show the ${labels[c.id]} column`}
               checked={!hidden.has(c.id)}
               onChange={(e) => {
                 const next = new Set(hidden);
@@ -45,7 +47,7 @@ export function ColumnsMenu({ hidden, update }: Props) {
                 update({ hide: [...next].join(',') });
               }}
             />{' '}
-            {c.label}
+            {labels[c.id]}
           </label>
         ))}
       </div>

@@ -3,7 +3,7 @@ import { targetFor, type Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
 import { belowTarget, type Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
-import { EXPORT_STRINGS } from '@/lib/export/strings';
+import { ENGLISH_WORDS, type ColumnId } from '@/lib/export/strings';
 import { AnalysisLink } from './analysis-link';
 import { DASH, fmtArea, fmtDate, fmtDecimal, fmtInt, fmtPercent, fmtText } from './format';
 import styles from './explorer.module.css';
@@ -16,7 +16,8 @@ import styles from './explorer.module.css';
 export type CellContext = { zone: Zone; targets: Targets; onOpen: (row: Row) => void; tabbable: boolean };
 
 export type Column = {
-  id: string;
+  id: ColumnId;
+  /** The English name; the table shows the reader's language's (messages/<language>/export.json). */
   label: string;
   sort?: SortField;
   numeric?: boolean;
@@ -54,8 +55,8 @@ function Usable({ row, targets }: { row: Row; targets: Targets }) {
   );
 }
 
-/** The exports (lib/export/columns.ts) write these columns under the same names. */
-const LABELS = EXPORT_STRINGS.columns;
+/** The exports (lib/export/columns.ts) write these columns under the same names (the table and its menu show them in the reader's language: messages/<language>/export.json). */
+const LABELS = ENGLISH_WORDS.columns;
 
 export const COLUMNS: Column[] = [
   { id: 'date', label: LABELS.date, sort: 'batch_creation_date', width: 170, render: (r, { zone }) => fmtDate(r.time, zone) },

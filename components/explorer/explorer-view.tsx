@@ -2,6 +2,7 @@
 
 import dynamic from 'next/dynamic';
 import { useCallback, useMemo, useState } from 'react';
+import { useMessages } from 'use-intl';
 import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
 import { parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
@@ -9,6 +10,7 @@ import { exportFileName, type DateRange } from '@/lib/contract';
 import { describeSpans, missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
 import type { ExplorerState, SortField } from '@/lib/explorer/url-state';
+import { useReader } from '../i18n/use-formats';
 import { AnalysisBar } from './analysis-bar';
 import type { AnalysisInput, AnalysisView } from './analysis';
 import { BatchDetail } from './batch-detail';
@@ -51,6 +53,8 @@ const UniformityChart = dynamic(() => import('./uniformity-chart'), { ssr: false
 /** The page's layout: range, filters, status, summary, table, charts and the detail dialog. */
 export function ExplorerView() {
   const { state, dateError, update } = useExplorerState();
+  const words = useMessages().export;
+  const reader = useReader();
   const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
   const { rows, complete, pending, error, loading, retry } = useRangeRows(range, !dateError);
   useSignInOnExpiry(error);
@@ -104,7 +108,8 @@ export function ExplorerView() {
     exportTable(format, {
       rows: sorted,
       hidden,
-      ctx: { zone: state.tz, targets },
+      ctx: { zone: state.tz, targets, words },
+      locale: reader.locale,
       completeness: { complete, loaded: sorted.length, missing, zone: state.tz },
       view: { ...state, q: search },
       fileName: exportFileName(state.from, state.to),

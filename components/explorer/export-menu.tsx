@@ -1,16 +1,16 @@
 'use client';
 
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { EXPORT_STRINGS } from '@/lib/export/strings';
+import { useMessages } from 'use-intl';
 import type { ExportFormat } from './exports';
 import styles from './explorer.module.css';
 
 type Props = { disabled: boolean; onExport: (format: ExportFormat) => Promise<void> };
 
-const ITEMS: { format: ExportFormat; label: string }[] = [
-  { format: 'xlsx', label: EXPORT_STRINGS.menu.xlsx },
-  { format: 'csv', label: EXPORT_STRINGS.menu.csv },
-  { format: 'api-csv', label: EXPORT_STRINGS.menu.apiCsv },
+const ITEMS: { format: ExportFormat; key: 'xlsx' | 'csv' | 'apiCsv' }[] = [
+  { format: 'xlsx', key: 'xlsx' },
+  { format: 'csv', key: 'csv' },
+  { format: 'api-csv', key: 'apiCsv' },
 ];
 
 /**
@@ -19,6 +19,7 @@ const ITEMS: { format: ExportFormat; label: string }[] = [
  * workbook is being made.
  */
 export function ExportMenu({ disabled, onExport }: Props) {
+  const words = useMessages().export.menu;
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const box = useRef<HTMLDivElement>(null);
@@ -76,13 +77,13 @@ export function ExportMenu({ disabled, onExport }: Props) {
         disabled={disabled || busy}
         onClick={() => setOpen((o) => !o)}
       >
-        {busy ? `${EXPORT_STRINGS.menu.button}…` : EXPORT_STRINGS.menu.button}
+        {busy ? words.busy : words.button}
       </button>
       {open && (
-        <div id="export-menu" role="menu" aria-label={EXPORT_STRINGS.menu.button} className={styles.columnMenu}>
+        <div id="export-menu" role="menu" aria-label={words.button} className={styles.columnMenu}>
           {ITEMS.map((item) => (
             <button key={item.format} type="button" role="menuitem" tabIndex={-1} className={styles.menuItem} onClick={() => choose(item.format)}>
-              {item.label}
+              {words[item.key]}
             </button>
           ))}
         </div>

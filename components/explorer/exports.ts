@@ -16,7 +16,9 @@ export type TableExport = {
   hidden: ReadonlySet<string>;
   ctx: ExportContext;
   completeness: ViewCompleteness;
-  view: Omit<ExportView, 'columns' | 'batches' | 'made' | 'incomplete' | 'targets' | 'zone'>;
+  view: Omit<ExportView, 'columns' | 'batches' | 'made' | 'incomplete' | keyof ExportContext>;
+  /** The reader's locale: the CSV's separator and decimal mark. */
+  locale: string;
   fileName: string;
 };
 
@@ -44,7 +46,7 @@ export async function exportTable(format: ExportFormat, t: TableExport): Promise
   const columns = shownColumns(t.hidden);
   if (format === 'xlsx') return exportXlsx(t, columns, note);
   if (format === 'csv') {
-    const text = rowsToReaderCsv(t.rows, columns, t.ctx, dialectFor(navigator.language), note ?? undefined);
+    const text = rowsToReaderCsv(t.rows, columns, t.ctx, dialectFor(t.locale), note ?? undefined);
     return downloadText(exportName(t.fileName, t.completeness), text, 'text/csv;charset=utf-8');
   }
   const file = exportFile(t.fileName, rowsToCsv(t.rows), t.completeness);

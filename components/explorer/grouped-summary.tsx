@@ -6,6 +6,7 @@ import { exportName, incompleteNote } from '@/lib/explorer/export-csv';
 import { groupHeader, groupRows, groupsToCsv, nextGroupDir, sortGroups, type Group } from '@/lib/explorer/group';
 import type { ExplorerState, Grouping, GroupSortField } from '@/lib/explorer/url-state';
 import type { AnalysisInput } from './analysis';
+import { useReader } from '../i18n/use-formats';
 import { downloadText } from './download';
 import { fmtCount, fmtPercent } from './format';
 import { IncompleteNote } from './incomplete-note';
@@ -37,6 +38,7 @@ const COLUMNS: { field: GroupSortField; label: string; value: (g: Group) => stri
  */
 export function GroupedSummary({ input, grouping, update, fileName }: Props) {
   const { rows, zone, targets, completeness, drill } = input;
+  const reader = useReader();
   const { gsort, gdir } = input.view;
   const groups = useMemo(() => groupRows(rows, grouping, zone, targets), [rows, grouping, zone, targets]);
   const sorted = useMemo(() => sortGroups(groups, gsort, gdir), [groups, gsort, gdir]);
@@ -48,7 +50,7 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
     const name = fileName.replace(/\.csv$/, `-by-${grouping}.csv`);
     const complete = completeness.missing.length === 0 && !completeness.stopped;
     const view = { complete, loaded: rows.length, missing: completeness.missing, zone };
-    const text = groupsToCsv(sorted, grouping, dialectFor(navigator.language), incompleteNote(view));
+    const text = groupsToCsv(sorted, grouping, dialectFor(reader.locale), incompleteNote(view));
     downloadText(exportName(name, view), text, 'text/csv;charset=utf-8');
   };
 

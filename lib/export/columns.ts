@@ -1,7 +1,7 @@
 import { targetFor, type Targets } from '../contract/targets';
 import type { Row } from '../explorer/rows';
 import type { Zone } from '../explorer/zones';
-import { EXPORT_STRINGS, type ColumnId } from './strings';
+import type { ColumnId, ExportWords } from './strings';
 
 /**
  * What a cell is in a spreadsheet. `number` comes from the service's two-decimal strings (kept as text until
@@ -10,25 +10,25 @@ import { EXPORT_STRINGS, type ColumnId } from './strings';
 export type CellType = 'date' | 'number' | 'int' | 'text' | 'yes-no' | 'link';
 
 export type CellValue = number | string | boolean | null;
-export type ExportContext = { zone: Zone; targets: Targets };
+/** The zone dates are written in, the targets rows are judged against, the words of the reader's language. */
+export type ExportContext = { zone: Zone; targets: Targets; words: ExportWords };
 
 export type ExportColumn = {
   id: ColumnId;
   type: CellType;
   /** The header: the table's name, with the unit or the zone. */
-  header: (zone: Zone) => string;
+  header: (ctx: { zone: Zone; words: ExportWords }) => string;
   /** Width in characters in the xlsx. */
   width: number;
   value: (row: Row, ctx: ExportContext) => CellValue;
 };
 
-const label = (id: ColumnId) => EXPORT_STRINGS.columns[id];
-const withUnit = (id: ColumnId, unit?: string) => () => (unit ? `${label(id)} (${unit})` : label(id));
+const withUnit = (id: ColumnId, unit?: string) => ({ words }: { words: ExportWords }) => (unit ? `${words.columns[id]} (${unit})` : words.columns[id]);
 const decimal = (n: number | null) => (n === null ? null : String(n));
 
 /** Every column of the table, in its order, as the exports write them. */
 export const EXPORT_COLUMNS: readonly ExportColumn[] = [
-  { id: 'date', type: 'date', header: (zone) => `${label('date')} (${zone})`, width: 20, value: (r) => r.time },
+  { id: 'date', type: 'date', header: ({ zone, words }) => `${words.columns.date} (${zone})`, width: 20, value: (r) => r.time },
   { id: 'name', type: 'text', header: withUnit('name'), width: 36, value: (r) => r.batch.batch_name },
   { id: 'crop', type: 'text', header: withUnit('crop'), width: 20, value: (r) => r.batch.crop_type },
   { id: 'germination', type: 'number', header: withUnit('germination', '%'), width: 15, value: (r) => r.batch.avg_germination_rate },

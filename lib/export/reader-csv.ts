@@ -3,7 +3,6 @@ import type { Row } from '../explorer/rows';
 import { offsetAt } from '../explorer/zones';
 import { wallClockText, type CellValue, type ExportColumn, type ExportContext } from './columns';
 import { BOM, type CsvDialect } from './dialect';
-import { EXPORT_STRINGS } from './strings';
 
 /**
  * One cell for the reader's spreadsheet. Only text can be taken for a formula, so only text is neutralized:
@@ -18,7 +17,7 @@ export function readerCell(col: ExportColumn, value: CellValue, ctx: ExportConte
     case 'int':
       return csvField(String(value).replace('.', dialect.decimal), dialect.separator);
     case 'yes-no':
-      return value ? EXPORT_STRINGS.yes : EXPORT_STRINGS.no;
+      return value ? ctx.words.yes : ctx.words.no;
     default:
       return csvCell(value, dialect.separator);
   }
@@ -36,7 +35,7 @@ export function readerLine(cells: readonly string[], dialect: CsvDialect): strin
 export function rowsToReaderCsv(rows: readonly Row[], columns: readonly ExportColumn[], ctx: ExportContext, dialect: CsvDialect, note?: string): string {
   const parts: string[] = [BOM];
   if (note) parts.push(readerLine([csvCell(note, dialect.separator)], dialect));
-  parts.push(readerLine(columns.map((c) => csvCell(c.header(ctx.zone), dialect.separator)), dialect));
+  parts.push(readerLine(columns.map((c) => csvCell(c.header(ctx), dialect.separator)), dialect));
   for (const r of rows) parts.push(readerLine(columns.map((c) => readerCell(c, c.value(r, ctx), ctx, dialect)), dialect));
   return parts.join('');
 }

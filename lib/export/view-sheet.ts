@@ -2,13 +2,14 @@ import { formatTargetsParam, type Targets } from '../contract/targets';
 import { drillChips } from '../explorer/drill';
 import { offsetAt, type Zone } from '../explorer/zones';
 import { wallClockText, type ExportColumn } from './columns';
-import { EXPORT_STRINGS } from './strings';
+import type { ExportWords } from './strings';
 
 /** What the view sheet describes: the state of the explorer when the file was made. */
 export type ExportView = {
   from?: string;
   to?: string;
   zone: Zone;
+  words: ExportWords;
   q?: string;
   crop?: string;
   warn?: string;
@@ -28,11 +29,10 @@ export type ExportView = {
   incomplete: string | null;
 };
 
-const L = EXPORT_STRINGS.view;
-const yesNo = (v: boolean) => (v ? EXPORT_STRINGS.yes : EXPORT_STRINGS.no);
-
 /** The view sheet's lines, label and value, in the order a person reads them. */
 export function viewLines(v: ExportView): [string, string][] {
+  const L = v.words.view;
+  const yesNo = (b: boolean) => (b ? v.words.yes : v.words.no);
   const drill = drillChips({ bins: v.bins, days: v.days, scanner: v.scanner }).map((c) => c.label);
   const lines: [string, string][] = [
     [L.range, v.from || v.to ? `${v.from ?? '…'} – ${v.to ?? L.now}` : L.allTime],
@@ -45,10 +45,10 @@ export function viewLines(v: ExportView): [string, string][] {
     [L.sort, v.sort ? `${v.sort} (${v.dir === 'asc' ? L.ascending : L.descending})` : L.none],
     [L.targets, formatTargetsParam(v.targets)],
     [L.grouping, v.group ?? L.none],
-    [L.columns, v.columns.map((c) => c.header(v.zone)).join(', ')],
+    [L.columns, v.columns.map((c) => c.header(v)).join(', ')],
     [L.batches, String(v.batches)],
     [L.made, `${wallClockText(v.made + offsetAt(v.made, v.zone))} (${v.zone})`],
-    [L.complete, v.incomplete === null ? EXPORT_STRINGS.yes : `${EXPORT_STRINGS.no}: ${v.incomplete}`],
+    [L.complete, v.incomplete === null ? v.words.yes : `${v.words.no}: ${v.incomplete}`],
   ];
   return lines;
 }

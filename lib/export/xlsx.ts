@@ -3,7 +3,6 @@ import type { Row } from '../explorer/rows';
 import { offsetAt } from '../explorer/zones';
 import { safeHttpUrl } from '../safe-url';
 import type { CellType, CellValue, ExportColumn, ExportContext } from './columns';
-import { EXPORT_STRINGS } from './strings';
 import { viewLines, type ExportView } from './view-sheet';
 
 /*
@@ -25,7 +24,7 @@ export function xlsxValue(col: ExportColumn, value: CellValue, ctx: ExportContex
     case 'number':
       return Number(value);
     case 'yes-no':
-      return value ? EXPORT_STRINGS.yes : EXPORT_STRINGS.no;
+      return value ? ctx.words.yes : ctx.words.no;
     case 'link': {
       const href = safeHttpUrl(value as string);
       return href ? { text: value as string, hyperlink: href } : (value as string);
@@ -42,14 +41,14 @@ export function xlsxValue(col: ExportColumn, value: CellValue, ctx: ExportContex
  */
 export function startDataSheet(workbook: AnyWorkbook, columns: readonly ExportColumn[], ctx: ExportContext, note: string | null) {
   const headerRow = note ? 2 : 1;
-  const sheet = workbook.addWorksheet(EXPORT_STRINGS.sheets.data, { views: [{ state: 'frozen', ySplit: headerRow }] });
+  const sheet = workbook.addWorksheet(ctx.words.sheets.data, { views: [{ state: 'frozen', ySplit: headerRow }] });
   sheet.columns = columns.map((c) => ({ key: c.id, width: c.width, style: NUM_FMT[c.type] ? { numFmt: NUM_FMT[c.type] } : {} }));
   if (note) {
     const row = sheet.addRow([note]);
     row.font = { bold: true, color: { argb: 'FFC00000' } };
     row.commit();
   }
-  const header = sheet.addRow(columns.map((c) => c.header(ctx.zone)));
+  const header = sheet.addRow(columns.map((c) => c.header(ctx)));
   header.font = { bold: true };
   header.commit();
   if (columns.length > 0) sheet.autoFilter = { from: { row: headerRow, column: 1 }, to: { row: headerRow, column: columns.length } };
@@ -70,7 +69,7 @@ export function startDataSheet(workbook: AnyWorkbook, columns: readonly ExportCo
 
 /** The second sheet: the view the data was taken from. */
 export function addViewSheet(workbook: AnyWorkbook, view: ExportView): Worksheet {
-  const sheet = workbook.addWorksheet(EXPORT_STRINGS.sheets.view);
+  const sheet = workbook.addWorksheet(view.words.sheets.view);
   sheet.columns = [{ width: 18 }, { width: 90 }];
   for (const line of viewLines(view)) {
     const row = sheet.addRow(line);

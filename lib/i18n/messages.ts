@@ -1,11 +1,14 @@
 import deCommon from '@/messages/de/common.json';
 import deErrors from '@/messages/de/errors.json';
+import deExport from '@/messages/de/export.json';
 import deSignIn from '@/messages/de/sign-in.json';
 import enCommon from '@/messages/en/common.json';
 import enErrors from '@/messages/en/errors.json';
+import enExport from '@/messages/en/export.json';
 import enSignIn from '@/messages/en/sign-in.json';
 import nlCommon from '@/messages/nl/common.json';
 import nlErrors from '@/messages/nl/errors.json';
+import nlExport from '@/messages/nl/export.json';
 import nlSignIn from '@/messages/nl/sign-in.json';
 import type { Language } from './languages';
 
@@ -14,11 +17,11 @@ import type { Language } from './languages';
  * English is the source and the type: a key missing in German or Dutch is a type error here, and a unit test
  * checks that every message has the same placeholders in every language.
  */
-const en = { common: enCommon, signIn: enSignIn, errors: enErrors };
+const en = { common: enCommon, signIn: enSignIn, errors: enErrors, export: enExport };
 export type Messages = typeof en;
 
 export const MESSAGES: Record<Language, Messages> = {
   en,
-  de: { common: deCommon, signIn: deSignIn, errors: deErrors },
-  nl: { common: nlCommon, signIn: nlSignIn, errors: nlErrors },
+  de: { common: deCommon, signIn: deSignIn, errors: deErrors, export: deExport },
+  nl: { common: nlCommon, signIn: nlSignIn, errors: nlErrors, export: nlExport },
 };

@@ -4,6 +4,7 @@ import { DEFAULT_TARGETS, type Batch } from '@/lib/contract';
 import { EXPORT_COLUMNS, shownColumns } from '@/lib/export/columns';
 import { dialectFor } from '@/lib/export/dialect';
 import { rowsToReaderCsv } from '@/lib/export/reader-csv';
+import { ENGLISH_WORDS } from '@/lib/export/strings';
 import { viewLines } from '@/lib/export/view-sheet';
 import { addViewSheet, startDataSheet } from '@/lib/export/xlsx';
 import { toRow } from '@/lib/explorer/rows';
@@ -24,7 +25,7 @@ const rows = [
   batch('=HYPERLINK("http://evil.example","click")', '2025-03-30T01:00:00Z', { comment: '+SUM(1;2)', analysis_link: 'javascript:alert(1)', warnings: true }),
   batch('Quotes "and"; semi', '2025-07-01T12:00:00Z', { avg_germination_rate: null, total_cells_per_tray: null, crop_type: '小白菜' }),
 ].map(toRow);
-const ctx = { zone: 'Europe/Berlin', targets: DEFAULT_TARGETS };
+const ctx = { zone: 'Europe/Berlin', targets: DEFAULT_TARGETS, words: ENGLISH_WORDS };
 
 describe('dialectFor', () => {
   it('semicolon and decimal comma where the locale writes 1,5; comma and point elsewhere', () => {
@@ -41,7 +42,7 @@ describe('rowsToReaderCsv', () => {
     const text = rowsToReaderCsv(rows, columns, ctx, dialectFor('de-DE'));
     expect(text.startsWith('\uFEFF')).toBe(true);
     const csv = readCsv(text.slice(1), ';');
-    expect(csv[0]).toEqual(columns.map((c) => c.header('Europe/Berlin')));
+    expect(csv[0]).toEqual(columns.map((c) => c.header(ctx)));
     expect(csv[0]!.slice(0, 4)).toEqual(['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)']);
     const col = (id: string) => columns.findIndex((c) => c.id === id);
     // 00:59:59 UTC is 01:59:59 CET; a second later clocks jump to 03:00 CEST.
@@ -73,12 +74,12 @@ describe('the workbook', () => {
     const columns = shownColumns(new Set(['comment']));
     const data = startDataSheet(workbook, columns, ctx, null);
     for (const r of rows) data.add(r);
-    addViewSheet(workbook, { zone: 'Europe/Berlin', targets: DEFAULT_TARGETS, columns, batches: 3, made: Date.parse('2025-06-01T10:00:00Z'), incomplete: null, crop: 'Tomato' });
+    addViewSheet(workbook, { ...ctx, columns, batches: 3, made: Date.parse('2025-06-01T10:00:00Z'), incomplete: null, crop: 'Tomato' });
     const file = Buffer.from(await workbook.xlsx.writeBuffer());
     const x = await readXlsx(file);
     expect(x.sheets.map((s) => s.name)).toEqual(['Batches', 'View']);
     const [header, first, second, third] = x.sheets[0]!.rows;
-    expect(header).toEqual(columns.map((c) => c.header('Europe/Berlin')));
+    expect(header).toEqual(columns.map((c) => c.header(ctx)));
     const col = (id: string) => columns.findIndex((c) => c.id === id);
     expect(first![col('date')]).toEqual(new Date('2025-03-30T01:59:59Z'));
     expect(second![col('date')]).toEqual(new Date('2025-03-30T03:00:00Z'));
@@ -102,7 +103,7 @@ describe('the workbook', () => {
   });
 
   it('an incomplete view is marked above the header of the data sheet and on the view sheet', () => {
-    const lines = Object.fromEntries(viewLines({ zone: 'UTC', targets: DEFAULT_TARGETS, columns: EXPORT_COLUMNS, batches: 1, made: 0, incomplete: 'INCOMPLETE: 1 batch' }));
+    const lines = Object.fromEntries(viewLines({ zone: 'UTC', targets: DEFAULT_TARGETS, words: ENGLISH_WORDS, columns: EXPORT_COLUMNS, batches: 1, made: 0, incomplete: 'INCOMPLETE: 1 batch' }));
     expect(lines['Data complete']).toBe('No: INCOMPLETE: 1 batch');
   });
 });
