@@ -1,6 +1,6 @@
 import { targetFor, type Targets } from '../contract/targets';
 import type { Row } from '../explorer/rows';
-import type { Zone } from '../explorer/zones';
+import { offsetAt, type Zone } from '../explorer/zones';
 import type { ColumnId, ExportWords } from './strings';
 
 /**
@@ -13,6 +13,9 @@ export type CellValue = number | string | boolean | null;
 /** The zone dates are written in, the targets rows are judged against, the words of the reader's language. */
 export type ExportContext = { zone: Zone; targets: Targets; words: ExportWords };
 
+/** What a cell is computed from: a batch and its instant (a table Row is one). */
+export type ExportRow = Pick<Row, 'batch' | 'time'>;
+
 export type ExportColumn = {
   id: ColumnId;
   type: CellType;
@@ -20,7 +23,7 @@ export type ExportColumn = {
   header: (ctx: { zone: Zone; words: ExportWords }) => string;
   /** Width in characters in the xlsx. */
   width: number;
-  value: (row: Row, ctx: ExportContext) => CellValue;
+  value: (row: ExportRow, ctx: ExportContext) => CellValue;
 };
 
 const withUnit = (id: ColumnId, unit?: string) => ({ words }: { words: ExportWords }) => (unit ? `${words.columns[id]} (${unit})` : words.columns[id]);
@@ -54,6 +57,32 @@ export const isColumnId = (id: string): id is ColumnId => (COLUMN_IDS as readonl
 /** The columns the table shows: every column but the hidden ones, in the table's order. */
 export function shownColumns(hidden: ReadonlySet<string>): ExportColumn[] {
   return EXPORT_COLUMNS.filter((c) => !hidden.has(c.id));
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The zone's wall clock at an instant (ms of the same fields read as UTC), with the offset looked up once per
+ * UTC day rather than per row: a day whose start and end share an offset (every day but the two of a DST
+ * change) uses it throughout. 100,000 rows then cost a few hundred Intl calls, not 100,000.
+ */
+const clocks = new Map<Zone, (ms: number) => number>();
+export function wallClockIn(zone: Zone): (ms: number) => number {
+  const made = clocks.get(zone);
+  if (made) return made;
+  const byDay = new Map<number, number | null>();
+  const clock = (ms: number) => {
+    const day = Math.floor(ms / DAY_MS);
+    let offset = byDay.get(day);
+    if (offset === undefined) {
+      const start = offsetAt(day * DAY_MS, zone);
+      offset = start === offsetAt((day + 1) * DAY_MS - 1000, zone) ? start : null;
+      byDay.set(day, offset);
+    }
+    return ms + (offset ?? offsetAt(ms, zone));
+  };
+  clocks.set(zone, clock);
+  return clock;
 }
 
 /** The wall clock of the zone at an instant as `YYYY-MM-DD HH:MM:SS`, which spreadsheets read as a date in any locale. */

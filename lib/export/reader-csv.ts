@@ -1,7 +1,6 @@
 import { csvCell, csvField } from '../csv';
-import type { Row } from '../explorer/rows';
-import { offsetAt } from '../explorer/zones';
-import { wallClockText, type CellValue, type ExportColumn, type ExportContext } from './columns';
+import type { ExportRow } from './columns';
+import { wallClockIn, wallClockText, type CellValue, type ExportColumn, type ExportContext } from './columns';
 import { BOM, type CsvDialect } from './dialect';
 
 /**
@@ -12,7 +11,7 @@ export function readerCell(col: ExportColumn, value: CellValue, ctx: ExportConte
   if (value === null) return '';
   switch (col.type) {
     case 'date':
-      return wallClockText((value as number) + offsetAt(value as number, ctx.zone));
+      return wallClockText(wallClockIn(ctx.zone)(value as number));
     case 'number':
     case 'int':
       return csvField(String(value).replace('.', dialect.decimal), dialect.separator);
@@ -32,7 +31,7 @@ export function readerLine(cells: readonly string[], dialect: CsvDialect): strin
  * separator and decimal mark, the shown columns with their headers, the shown rows in their order. A note
  * (the INCOMPLETE line) comes first when given.
  */
-export function rowsToReaderCsv(rows: readonly Row[], columns: readonly ExportColumn[], ctx: ExportContext, dialect: CsvDialect, note?: string): string {
+export function rowsToReaderCsv(rows: readonly ExportRow[], columns: readonly ExportColumn[], ctx: ExportContext, dialect: CsvDialect, note?: string): string {
   const parts: string[] = [BOM];
   if (note) parts.push(readerLine([csvCell(note, dialect.separator)], dialect));
   parts.push(readerLine(columns.map((c) => csvCell(c.header(ctx), dialect.separator)), dialect));

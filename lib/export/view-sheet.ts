@@ -1,7 +1,7 @@
 import { formatTargetsParam, type Targets } from '../contract/targets';
 import { drillChips } from '../explorer/drill';
-import { offsetAt, type Zone } from '../explorer/zones';
-import { wallClockText, type ExportColumn } from './columns';
+import type { Zone } from '../explorer/zones';
+import { wallClockIn, wallClockText, type ExportColumn } from './columns';
 import type { ExportWords } from './strings';
 
 /** What the view sheet describes: the state of the explorer when the file was made. */
@@ -47,7 +47,7 @@ export function viewLines(v: ExportView): [string, string][] {
     [L.grouping, v.group ?? L.none],
     [L.columns, v.columns.map((c) => c.header(v)).join(', ')],
     [L.batches, String(v.batches)],
-    [L.made, `${wallClockText(v.made + offsetAt(v.made, v.zone))} (${v.zone})`],
+    [L.made, `${wallClockText(wallClockIn(v.zone)(v.made))} (${v.zone})`],
     [L.complete, v.incomplete === null ? v.words.yes : `${v.words.no}: ${v.incomplete}`],
   ];
   return lines;

@@ -1,8 +1,6 @@
 import type { CellValue as XlsxValue, Row as XlsxRow, Workbook, Worksheet } from 'exceljs';
-import type { Row } from '../explorer/rows';
-import { offsetAt } from '../explorer/zones';
 import { safeHttpUrl } from '../safe-url';
-import type { CellType, CellValue, ExportColumn, ExportContext } from './columns';
+import { wallClockIn, type CellType, type CellValue, type ExportColumn, type ExportContext, type ExportRow } from './columns';
 import { viewLines, type ExportView } from './view-sheet';
 
 /*
@@ -20,7 +18,7 @@ export function xlsxValue(col: ExportColumn, value: CellValue, ctx: ExportContex
   if (value === null) return null;
   switch (col.type) {
     case 'date':
-      return new Date((value as number) + offsetAt(value as number, ctx.zone));
+      return new Date(wallClockIn(ctx.zone)(value as number));
     case 'number':
       return Number(value);
     case 'yes-no':
@@ -41,8 +39,14 @@ export function xlsxValue(col: ExportColumn, value: CellValue, ctx: ExportContex
  */
 export function startDataSheet(workbook: AnyWorkbook, columns: readonly ExportColumn[], ctx: ExportContext, note: string | null) {
   const headerRow = note ? 2 : 1;
-  const sheet = workbook.addWorksheet(ctx.words.sheets.data, { views: [{ state: 'frozen', ySplit: headerRow }] });
-  sheet.columns = columns.map((c) => ({ key: c.id, width: c.width, style: NUM_FMT[c.type] ? { numFmt: NUM_FMT[c.type] } : {} }));
+  // Printed (or saved as PDF for a meeting) landscape, every column on the page's width.
+  const sheet = workbook.addWorksheet(ctx.words.sheets.data, {
+    views: [{ state: 'frozen', ySplit: headerRow }],
+    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: `${headerRow}:${headerRow}` },
+  });
+  // Wide enough for the bold header (a header is about 1.2 characters wide per letter), else the column's own.
+  const width = (c: ExportColumn) => Math.max(c.width, Math.ceil(c.header(ctx).length * 1.2) + 2);
+  sheet.columns = columns.map((c) => ({ key: c.id, width: width(c), style: NUM_FMT[c.type] ? { numFmt: NUM_FMT[c.type] } : {} }));
   if (note) {
     const row = sheet.addRow([note]);
     row.font = { bold: true, color: { argb: 'FFC00000' } };
@@ -50,12 +54,16 @@ export function startDataSheet(workbook: AnyWorkbook, columns: readonly ExportCo
   }
   const header = sheet.addRow(columns.map((c) => c.header(ctx)));
   header.font = { bold: true };
+  // Over numbers and dates (right-aligned by spreadsheets), the header is too.
+  columns.forEach((c, i) => {
+    if (NUM_FMT[c.type]) header.getCell(i + 1).alignment = { horizontal: 'right' };
+  });
   header.commit();
   if (columns.length > 0) sheet.autoFilter = { from: { row: headerRow, column: 1 }, to: { row: headerRow, column: columns.length } };
   const links = columns.flatMap((c, i) => (c.type === 'link' ? [i + 1] : []));
   return {
     sheet,
-    add(row: Row): XlsxRow {
+    add(row: ExportRow): XlsxRow {
       const added = sheet.addRow(columns.map((c) => xlsxValue(c, c.value(row, ctx), ctx)));
       for (const i of links) {
         const cell = added.getCell(i);

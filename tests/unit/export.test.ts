@@ -1,7 +1,8 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TARGETS, type Batch } from '@/lib/contract';
-import { EXPORT_COLUMNS, shownColumns } from '@/lib/export/columns';
+import { EXPORT_COLUMNS, shownColumns, wallClockIn } from '@/lib/export/columns';
+import { offsetAt } from '@/lib/explorer/zones';
 import { dialectFor } from '@/lib/export/dialect';
 import { rowsToReaderCsv } from '@/lib/export/reader-csv';
 import { ENGLISH_WORDS } from '@/lib/export/strings';
@@ -105,5 +106,16 @@ describe('the workbook', () => {
   it('an incomplete view is marked above the header of the data sheet and on the view sheet', () => {
     const lines = Object.fromEntries(viewLines({ zone: 'UTC', targets: DEFAULT_TARGETS, words: ENGLISH_WORDS, columns: EXPORT_COLUMNS, batches: 1, made: 0, incomplete: 'INCOMPLETE: 1 batch' }));
     expect(lines['Data complete']).toBe('No: INCOMPLETE: 1 batch');
+  });
+});
+
+describe('wallClockIn', () => {
+  it('gives the same wall clock as a lookup per instant, across DST changes, in zones with odd offsets too', () => {
+    for (const zone of ['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'UTC']) {
+      const clock = wallClockIn(zone);
+      for (let ms = Date.parse('2025-01-01T00:00:00Z'); ms < Date.parse('2026-01-01T00:00:00Z'); ms += 7_654_321) {
+        expect(clock(ms), `${zone} ${new Date(ms).toISOString()}`).toBe(ms + offsetAt(ms, zone));
+      }
+    }
   });
 });
