@@ -52,8 +52,11 @@ async function withStack<T>(i: number, batches: number, work: (stack: Stack) => 
   }
 }
 
-async function serverRun({ app, cookie }: Stack) {
-  const url = `${app.url}/api/batches/export?format=xlsx&zone=Europe/Berlin`;
+/** Every column but the analysis links (exceljs keeps each hyperlink until the sheet ends). */
+const NO_LINKS = 'date,name,crop,germination,target,usable,cells,cv,size,images,warnings,germinated,scanner,comment';
+
+async function serverRun({ app, cookie }: Stack, columns?: string) {
+  const url = `${app.url}/api/batches/export?format=xlsx&zone=Europe/Berlin${columns ? `&columns=${columns}` : ''}`;
   await readXlsxExport(`${url}&end_date=2025-01-01T00:00:00Z`, cookie); // warm-up: compiled, first allocations made
   const baseline = await settledRss(app.pid);
   const sampler = sampleRss(app.pid, 50);
@@ -93,10 +96,13 @@ async function browserRun({ app, cookie, sandbox }: Stack) {
 export async function run(): Promise<BenchResult[]> {
   const server: Awaited<ReturnType<typeof serverRun>>[] = [];
   let inBrowser: Awaited<ReturnType<typeof browserRun>> | null = null;
+  let noLinks: Awaited<ReturnType<typeof serverRun>> | null = null;
   for (const [i, batches] of SIZES.entries()) {
     await withStack(i, batches, async (stack) => {
       server.push(await serverRun(stack));
-      if (batches === SIZES.at(-1)) inBrowser = await browserRun(stack);
+      if (batches !== SIZES.at(-1)) return;
+      noLinks = await serverRun(stack, NO_LINKS);
+      if (process.env.BENCH_XLSX_BROWSER !== '0') inBrowser = await browserRun(stack);
     });
   }
   const [small, large] = server as [(typeof server)[0], (typeof server)[0]];
@@ -108,6 +114,12 @@ export async function run(): Promise<BenchResult[]> {
       goal: '< 64 MB at 100,000, and not 10× the 10,000 figure',
       ok: large.growth < 64 * 2 ** 20 && large.growth < 3 * Math.max(small.growth, 8 * 2 ** 20),
       detail: `baselines ${fmtBytes(small.baseline)} and ${fmtBytes(large.baseline)}; sandbox page 100, latency 0 ms; app process RSS every 50 ms`,
+    },
+    {
+      target: '11a′ the same at 100,000 without the Analysis column (no hyperlinks)',
+      figure: noLinks ? fmtBytes((noLinks as { growth: number }).growth) : '—',
+      goal: 'what the hyperlinks cost',
+      ok: true,
     },
     {
       target: '11b server xlsx time and size',
