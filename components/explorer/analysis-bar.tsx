@@ -1,6 +1,7 @@
 'use client';
 
-import { METRIC_INFO, METRICS, type Metric } from '@/lib/explorer/metrics';
+import { useTranslations } from 'use-intl';
+import { METRICS, type Metric } from '@/lib/explorer/metrics';
 import type { Comparison, ExplorerState, Grouping } from '@/lib/explorer/url-state';
 import styles from './explorer.module.css';
 
@@ -9,10 +10,9 @@ type Props = {
   update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
 };
 
-const GROUP_LABELS: [Grouping | '', string][] = [
-  ['', 'Nothing'], ['crop', 'Crop'], ['week', 'Week'], ['month', 'Month'], ['scanner', 'Scanner'], ['crop-week', 'Crop and week'],
-];
-const COMPARE_LABELS: [Comparison | '', string][] = [['', 'Nothing'], ['previous', 'Previous period'], ['last-year', 'Same period last year']];
+/** Each option's message in `analysis.bar`. */
+const GROUPS = [['', 'nothing'], ['crop', 'crop'], ['week', 'week'], ['month', 'month'], ['scanner', 'scanner'], ['crop-week', 'cropWeek']] as const satisfies readonly (readonly [Grouping | '', string])[];
+const COMPARISONS = [['', 'nothing'], ['previous', 'previous'], ['last-year', 'lastYear']] as const satisfies readonly (readonly [Comparison | '', string])[];
 
 /** A labelled select of `[value, label]` options; '' stands for none (written to the URL as absent). */
 function Choice<T extends string>({ id, label, value, options, onChange }: { id: string; label: string; value: T | ''; options: readonly (readonly [T | '', string])[]; onChange: (v: T | undefined) => void }) {
@@ -30,15 +30,17 @@ function Choice<T extends string>({ id, label, value, options, onChange }: { id:
   );
 }
 
-const METRIC_LABELS = METRICS.map((m) => [m, METRIC_INFO[m].label] as const);
-
 /** What the analysis shows: the metric of every chart, the period compared with, and the grouping of the summary. */
 export function AnalysisBar({ state, update }: Props) {
+  const t = useTranslations('analysis');
+  const metrics = METRICS.map((m) => [m, t(`metrics.${m}.label`)] as const);
+  const comparisons = COMPARISONS.map(([v, key]) => [v, t(`bar.${key}`)] as const);
+  const groups = GROUPS.map(([v, key]) => [v, t(`bar.${key}`)] as const);
   return (
-    <div className={styles.filters} role="group" aria-label="Analysis">
-      <Choice<Metric> id="metric-select" label="Metric" value={state.metric} options={METRIC_LABELS} onChange={(metric) => update({ metric }, 'push')} />
-      <Choice<Comparison> id="compare-select" label="Compare with" value={state.compare ?? ''} options={COMPARE_LABELS} onChange={(compare) => update({ compare }, 'push')} />
-      <Choice<Grouping> id="group-select" label="Group by" value={state.group ?? ''} options={GROUP_LABELS} onChange={(group) => update({ group }, 'push')} />
+    <div className={styles.filters} role="group" aria-label={t('bar.label')}>
+      <Choice<Metric> id="metric-select" label={t('bar.metric')} value={state.metric} options={metrics} onChange={(metric) => update({ metric }, 'push')} />
+      <Choice<Comparison> id="compare-select" label={t('bar.compareWith')} value={state.compare ?? ''} options={comparisons} onChange={(compare) => update({ compare }, 'push')} />
+      <Choice<Grouping> id="group-select" label={t('bar.groupBy')} value={state.group ?? ''} options={groups} onChange={(group) => update({ group }, 'push')} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { useTranslations } from 'use-intl';
 import type { DaysDrill } from '@/lib/explorer/drill';
 import { BASELINE_BATCHES } from '@/lib/explorer/spc';
 import styles from './control-charts.module.css';
@@ -17,6 +18,7 @@ type Props = {
  */
 export function BaselineField({ value, onChange }: Props) {
   const id = useId();
+  const t = useTranslations('analysis.baseline');
   const [period, setPeriod] = useState(value !== null);
   const [from, setFrom] = useState(value?.from ?? '');
   const [to, setTo] = useState(value?.to ?? '');
@@ -31,7 +33,7 @@ export function BaselineField({ value, onChange }: Props) {
   const ready = from !== '' && to !== '' && from <= to;
   return (
     <fieldset className={styles.baseline}>
-      <legend>Baseline</legend>
+      <legend>{t('legend')}</legend>
       <label>
         <input
           type="radio"
@@ -42,10 +44,10 @@ export function BaselineField({ value, onChange }: Props) {
             if (value) onChange(null);
           }}
         />{' '}
-        First {BASELINE_BATCHES} batches
+        {t('first', { count: BASELINE_BATCHES })}
       </label>
       <label>
-        <input type="radio" name={`${id}-kind`} checked={period} onChange={() => setPeriod(true)} /> A period
+        <input type="radio" name={`${id}-kind`} checked={period} onChange={() => setPeriod(true)} /> {t('period')}
       </label>
       {period && (
         <form
@@ -55,12 +57,12 @@ export function BaselineField({ value, onChange }: Props) {
             if (ready) onChange({ from, to });
           }}
         >
-          <label htmlFor={`${id}-from`}>Baseline from</label>
+          <label htmlFor={`${id}-from`}>{t('from')}</label>
           <input id={`${id}-from`} type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
-          <label htmlFor={`${id}-to`}>to</label>
+          <label htmlFor={`${id}-to`}>{t('to')}</label>
           <input id={`${id}-to`} type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
           <button type="submit" className="button" disabled={!ready || (value?.from === from && value?.to === to)}>
-            Apply
+            {t('apply')}
           </button>
         </form>
       )}

@@ -2,12 +2,12 @@
 
 import { memo } from 'react';
 import { CartesianGrid, Cell, ComposedChart, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
-import { AGGREGATE_WORD, type CropFigure } from '@/lib/explorer/aggregate';
-import { formatValue, METRIC_INFO, missesTarget, niceAxis, targetWord, type Metric } from '@/lib/explorer/metrics';
-import { cropLabel } from '@/lib/explorer/rows';
+import { AGGREGATE_KIND, type CropFigure } from '@/lib/explorer/aggregate';
+import { cropName } from '@/lib/explorer/drill';
+import { formatValue, METRIC_INFO, missesTarget, niceAxis, targetKind, type Metric } from '@/lib/explorer/metrics';
 import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
-import { fmtBatches, fmtCount } from './format';
+import { useSpeech } from './use-speech';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -44,20 +44,25 @@ function TargetMark(props: { cx?: number; cy?: number }) {
  * from a zoomed axis would exaggerate differences by its length.
  */
 function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Props) {
+  const { f, t } = useSpeech();
   const info = METRIC_INFO[metric];
-  const word = targetWord(metric);
-  const data = crops.map((c) => ({ ...c, label: `${short(cropLabel(c.crop))} (${fmtCount(c.count)})` }));
+  const word = t(`targetWord.${targetKind(metric)}`);
+  const header = t(`targetHeader.${targetKind(metric)}`);
+  const aggregate = t(`aggregate.${AGGREGATE_KIND[metric]}`);
+  const name = (crop: string) => cropName(crop, t);
+  const value = (v: number) => formatValue(metric, v, f);
+  const data = crops.map((c) => ({ ...c, label: t('crops.axisLabel', { crop: short(name(c.crop)), count: f.count(c.count) }) }));
   const axis = zoom(crops, info.rate);
   const open = (crop: string) => drill({ crop });
-  const title = <>{info.label} per crop ({AGGREGATE_WORD[metric]}; batches in brackets), each crop’s {word} marked</>;
+  const title = t('crops.title', { metric: t(`metrics.${metric}.label`), aggregate, target: word });
   const table = () => (
     <table>
       <thead>
         <tr>
-          <th scope="col">Crop</th>
-          <th scope="col" className="num">{info.short} ({AGGREGATE_WORD[metric]})</th>
-          <th scope="col" className="num">Batches</th>
-          <th scope="col" className="num">{word === 'target' ? 'Target' : 'Threshold'}</th>
+          <th scope="col">{t('cropHeader')}</th>
+          <th scope="col" className="num">{t('overTime.valueHeader', { metric: t(`metrics.${metric}.short`), aggregate })}</th>
+          <th scope="col" className="num">{t('batchesHeader')}</th>
+          <th scope="col" className="num">{header}</th>
         </tr>
       </thead>
       <tbody>
@@ -65,12 +70,12 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
           <tr key={c.crop}>
             <th scope="row">
               <button type="button" className={styles.linkButton} aria-pressed={picked === c.crop} onClick={() => open(c.crop)}>
-                {cropLabel(c.crop)}
+                {name(c.crop)}
               </button>
             </th>
-            <td className="num">{c.value === null ? '—' : formatValue(metric, c.value)}</td>
-            <td className="num">{fmtCount(c.count)}</td>
-            <td className="num">{c.target === null ? '—' : formatValue(metric, c.target)}</td>
+            <td className="num">{c.value === null ? '—' : value(c.value)}</td>
+            <td className="num">{f.count(c.count)}</td>
+            <td className="num">{c.target === null ? '—' : value(c.target)}</td>
           </tr>
         ))}
       </tbody>
@@ -82,8 +87,8 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
       <ResponsiveContainer width="100%" height={height}>
         <ComposedChart data={data} layout="vertical" margin={{ top: 16, right: 20, bottom: 18, left: 4 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" horizontal={false} />
-          <XAxis type="number" domain={axis.domain} ticks={axis.ticks} {...AXIS} allowDataOverflow
-            label={{ value: `${info.label} (${info.unit})`, position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
+          <XAxis type="number" domain={axis.domain} ticks={axis.ticks} tickFormatter={(v: number) => f.number(v)} {...AXIS} allowDataOverflow
+            label={{ value: `${t(`metrics.${metric}.label`)} (${info.unit})`, position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
           <YAxis type="category" dataKey="label" width={190} interval={0} {...AXIS}
             tick={(props: { x?: number | string; y?: number | string; payload?: { value: string; index: number } }) => {
               const c = crops[props.payload?.index ?? -1];
@@ -91,7 +96,7 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
               return (
                 <text x={props.x} y={props.y} dy={4} textAnchor="end" fill="var(--fg)" fontSize={12} fontWeight={on ? 700 : 400}
                   style={{ cursor: 'pointer' }} onClick={() => c && open(c.crop)}>
-                  {c ? <title>{cropLabel(c.crop)}</title> : null}
+                  {c ? <title>{name(c.crop)}</title> : null}
                   {props.payload?.value}
                 </text>
               );
@@ -99,11 +104,11 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
           <Tooltip {...TOOLTIP} cursor={{ fill: 'var(--border)', fillOpacity: 0.4 }}
             labelFormatter={(_, payload) => {
               const c = payload?.[0]?.payload as CropFigure | undefined;
-              return c ? `${cropLabel(c.crop)} · ${fmtBatches(c.count)}` : '';
+              return c ? t('crops.tooltip', { crop: name(c.crop), batches: t('batches', { count: c.count }) }) : '';
             }}
-            formatter={(v, name) => [typeof v === 'number' ? formatValue(metric, v) : '—', name]} />
-          <Scatter dataKey="target" name={word === 'target' ? 'Target' : 'Threshold'} shape={<TargetMark />} isAnimationActive={false} />
-          <Scatter dataKey="value" name={info.short} isAnimationActive={false} cursor="pointer" onClick={(d) => open((d as unknown as { payload: CropFigure }).payload.crop)}
+            formatter={(v, series) => [typeof v === 'number' ? value(v) : '—', series]} />
+          <Scatter dataKey="target" name={header} shape={<TargetMark />} isAnimationActive={false} />
+          <Scatter dataKey="value" name={t(`metrics.${metric}.short`)} isAnimationActive={false} cursor="pointer" onClick={(d) => open((d as unknown as { payload: CropFigure }).payload.crop)}
             shape={(props: { cx?: number; cy?: number; payload?: CropFigure }) => {
               const c = props.payload;
               if (!c || props.cx === undefined || props.cy === undefined || c.value === null) return <g />;
@@ -122,7 +127,7 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
         </ComposedChart>
       </ResponsiveContainer>
       <p className={styles.chartNote}>
-        Red stroke: the crop’s {word}; a hollow dot misses it. Click a crop to see its batches.
+        {t('crops.note', { target: word })}
       </p>
     </ChartFrame>
   );

@@ -4,10 +4,10 @@ import { memo } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Histogram, HistogramBin } from '@/lib/explorer/aggregate';
 import { formatBins, withBin, type BinDrill } from '@/lib/explorer/drill';
-import { describeBin, formatValue, METRIC_INFO, targetWord } from '@/lib/explorer/metrics';
+import { describeBin, formatValue, METRIC_INFO, targetKind } from '@/lib/explorer/metrics';
 import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
-import { fmtBatches, fmtCount } from './format';
+import { useSpeech } from './use-speech';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -33,8 +33,12 @@ function edgeTicks(bins: readonly HistogramBin[]): number[] {
 
 function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, incomplete }: Props) {
   const { metric } = data;
+  const say = useSpeech();
+  const { f, t } = say;
   const info = METRIC_INFO[metric];
-  const word = targetWord(metric);
+  const word = t(`targetWord.${targetKind(metric)}`);
+  const value = (v: number) => formatValue(metric, v, f);
+  const bin = (b: HistogramBin) => describeBin(metric, b.lo, b.hi, say);
   const chosen = bins.find((b) => b.metric === metric);
   const points = data.bins.map((b) => ({ ...b, mid: (b.lo + b.hi) / 2 }));
   const domain: [number, number] = [data.bins[0]?.lo ?? 0, data.bins[data.bins.length - 1]?.hi ?? 1];
@@ -43,20 +47,16 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
   // The drilled bin outlined, in whichever bars the bins are drawn with.
   const outline = points.map((b) => <Cell key={b.lo} stroke={isChosen(b) ? 'var(--fg)' : undefined} strokeWidth={isChosen(b) ? 2 : 0} />);
   const judged = info.better !== null && anyTarget;
-  const missLabel = info.better === 'lower' ? `Over its crop’s ${word}` : `Under its crop’s ${word}`;
-  const meetLabel = info.better === 'lower' ? `At or under ${word}` : `At or above ${word}`;
-  const title = (
-    <>
-      Distribution of {info.plural}
-      {judged ? ` (${info.better === 'lower' ? 'over' : 'under'} each crop’s ${word} in red)` : ''}
-    </>
-  );
+  const missLabel = t(info.better === 'lower' ? 'distribution.over' : 'distribution.under', { target: word });
+  const meetLabel = t(info.better === 'lower' ? 'distribution.atOrUnder' : 'distribution.atOrAbove', { target: word });
+  const metrics = t(`metrics.${metric}.plural`);
+  const title = judged ? t(info.better === 'lower' ? 'distribution.titleOver' : 'distribution.titleUnder', { metrics, target: word }) : t('distribution.title', { metrics });
   const table = () => (
     <table>
       <thead>
         <tr>
-          <th scope="col">{info.short} bin</th>
-          <th scope="col" className="num">Batches</th>
+          <th scope="col">{t('distribution.binHeader', { metric: t(`metrics.${metric}.short`) })}</th>
+          <th scope="col" className="num">{t('batchesHeader')}</th>
           {judged && <th scope="col" className="num">{missLabel}</th>}
           {judged && <th scope="col" className="num">{meetLabel}</th>}
         </tr>
@@ -66,12 +66,12 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
           <tr key={b.lo}>
             <th scope="row">
               <button type="button" className={styles.linkButton} aria-pressed={isChosen(b)} onClick={() => open(b)}>
-                {describeBin(metric, b.lo, b.hi)}
+                {bin(b)}
               </button>
             </th>
-            <td className="num">{fmtCount(b.count)}</td>
-            {judged && <td className="num">{fmtCount(b.misses)}</td>}
-            {judged && <td className="num">{fmtCount(b.meets)}</td>}
+            <td className="num">{f.count(b.count)}</td>
+            {judged && <td className="num">{f.count(b.misses)}</td>}
+            {judged && <td className="num">{f.count(b.meets)}</td>}
           </tr>
         ))}
       </tbody>
@@ -80,28 +80,28 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
   return (
     <ChartFrame id="chart-dist" title={title} incomplete={incomplete} table={table}>
       {data.bins.length === 0 ? (
-        <p className={styles.chartEmpty}>No batch has a {info.short.toLowerCase()} value.</p>
+        <p className={styles.chartEmpty}>{t('distribution.noValue', { metric: t(`metrics.${metric}.inSentence`) })}</p>
       ) : (
         <>
           <ResponsiveContainer width="100%" height={280}>
             <BarChart data={points} margin={{ top: 18, right: 16, bottom: 18, left: 8 }} barCategoryGap={1}>
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" vertical={false} />
-              <XAxis dataKey="mid" type="number" domain={domain} ticks={edgeTicks(data.bins)} allowDataOverflow {...AXIS}
-                label={{ value: `${info.label} (${info.unit})`, position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
-              <YAxis allowDecimals={false} {...AXIS} width={52} label={{ value: 'Batches', angle: -90, position: 'insideLeft', fill: 'var(--fg)', fontSize: 12 }} />
+              <XAxis dataKey="mid" type="number" domain={domain} ticks={edgeTicks(data.bins)} tickFormatter={(v: number) => f.number(v)} allowDataOverflow {...AXIS}
+                label={{ value: `${t(`metrics.${metric}.label`)} (${info.unit})`, position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
+              <YAxis allowDecimals={false} tickFormatter={(v: number) => f.count(v)} {...AXIS} width={52} label={{ value: t('batchesHeader'), angle: -90, position: 'insideLeft', fill: 'var(--fg)', fontSize: 12 }} />
               <Tooltip {...TOOLTIP} cursor={{ fill: 'var(--border)', fillOpacity: 0.5 }}
                 labelFormatter={(_, payload) => {
                   const b = payload?.[0]?.payload as HistogramBin | undefined;
-                  return b ? `${describeBin(metric, b.lo, b.hi)} · ${fmtBatches(b.count)}` : '';
+                  return b ? t('distribution.tooltip', { bin: bin(b), batches: t('batches', { count: b.count }) }) : '';
                 }}
-                formatter={(v, name) => [fmtCount(Number(v)), name]} />
+                formatter={(v, name) => [f.count(Number(v)), name]} />
               {sharedTarget !== null && (
                 <ReferenceLine x={sharedTarget} stroke="var(--danger)" strokeDasharray="6 3" ifOverflow="extendDomain"
-                  label={{ value: `${word === 'target' ? 'Target' : 'Threshold'} ${formatValue(metric, sharedTarget)}`, fill: 'var(--fg)', position: sharedTarget <= (data.median ?? 0) ? 'insideTopRight' : 'insideTopLeft', fontSize: 12, dy: 16 }} />
+                  label={{ value: t('distribution.targetLine', { target: t(`targetHeader.${targetKind(metric)}`), value: value(sharedTarget) }), fill: 'var(--fg)', position: sharedTarget <= (data.median ?? 0) ? 'insideTopRight' : 'insideTopLeft', fontSize: 12, dy: 16 }} />
               )}
               {data.median !== null && (
                 <ReferenceLine x={data.median} stroke="var(--fg)" strokeWidth={1.5}
-                  label={{ value: `Median ${formatValue(metric, data.median)}`, fill: 'var(--fg)', position: data.median > (domain[0] + domain[1]) / 2 ? 'insideTopRight' : 'insideTopLeft', fontSize: 12 }} />
+                  label={{ value: t('distribution.median', { value: value(data.median) }), fill: 'var(--fg)', position: data.median > (domain[0] + domain[1]) / 2 ? 'insideTopRight' : 'insideTopLeft', fontSize: 12 }} />
               )}
               {judged ? (
                 <>
@@ -113,7 +113,7 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
                   </Bar>
                 </>
               ) : (
-                <Bar dataKey="count" name="Batches" fill="var(--accent)" isAnimationActive={false} cursor="pointer" onClick={(d) => open(d.payload as HistogramBin)}>
+                <Bar dataKey="count" name={t('batchesHeader')} fill="var(--accent)" isAnimationActive={false} cursor="pointer" onClick={(d) => open(d.payload as HistogramBin)}>
                   {outline}
                 </Bar>
               )}
@@ -126,7 +126,7 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
                 <span className={styles.swatch} style={{ background: 'var(--meets)' }} aria-hidden="true" /> {meetLabel} ·{' '}
               </>
             )}
-            {fmtBatches(data.values)} in bins of {formatValue(metric, data.width)}. Click a bar to see its batches.
+            {t('distribution.note', { batches: t('batches', { count: data.values }), width: value(data.width) })}
           </p>
         </>
       )}

@@ -1,6 +1,7 @@
 'use client';
 
 import { useState, type CSSProperties, type ReactNode } from 'react';
+import { useTranslations } from 'use-intl';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -22,17 +23,18 @@ type Props = {
  */
 export function ChartFrame({ id, title, incomplete, controls, table, children, wide }: Props) {
   const [asTable, setAsTable] = useState(false);
+  const t = useTranslations('analysis');
   return (
     <figure className={`${styles.chart} ${wide ? styles.chartWide : ''}`} aria-labelledby={id}>
       <div className={styles.chartHead}>
         <figcaption id={id}>
           {title}
-          {incomplete && <span className={styles.incompleteTag}> · Incomplete</span>}
+          {incomplete && <span className={styles.incompleteTag}> · {t('incomplete')}</span>}
         </figcaption>
         <span className={styles.chartControls}>
           {controls}
           <button type="button" className="button" aria-pressed={asTable} onClick={() => setAsTable((v) => !v)}>
-            Show as table
+            {t('showAsTable')}
           </button>
         </span>
       </div>

@@ -3,15 +3,16 @@
 import { memo, useMemo, useRef, useState } from 'react';
 import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Targets } from '@/lib/contract';
-import { AGGREGATE_WORD, BUCKET_ADJECTIVE, bucketDays, type TimeSeries } from '@/lib/explorer/aggregate';
-import { describeBucket, formatDays } from '@/lib/explorer/drill';
-import { formatValue, METRIC_INFO, metricTarget, niceAxis, targetWord, type Metric } from '@/lib/explorer/metrics';
-import { cropLabel, cropOfKey } from '@/lib/explorer/rows';
+import type { Formats } from '@/lib/i18n/formats';
+import { AGGREGATE_KIND, bucketDays, type TimeSeries } from '@/lib/explorer/aggregate';
+import { cropName, describeBucket, formatDays } from '@/lib/explorer/drill';
+import { formatValue, METRIC_INFO, metricTarget, niceAxis, targetKind, type Metric } from '@/lib/explorer/metrics';
+import { cropOfKey } from '@/lib/explorer/rows';
 import type { Zone } from '@/lib/explorer/zones';
 import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
-import { fmtBatches, fmtCount } from './format';
 import TimePanel, { isolated } from './time-panel';
+import { useSpeech } from './use-speech';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -29,10 +30,9 @@ type Props = {
   incomplete: boolean;
 };
 
-/** A short date for ticks: `4 May` (days, weeks) or `May 26` (months). */
-function tickFormat(bucket: TimeSeries['bucket'], zone: Zone) {
-  const f = new Intl.DateTimeFormat('en-GB', bucket === 'month' ? { month: 'short', year: '2-digit', timeZone: zone } : { day: 'numeric', month: 'short', timeZone: zone });
-  return (t: number) => f.format(t);
+/** A short date for ticks: `4 May` (days, weeks) or `May 26` (months), in the reader's locale. */
+function tickFormat(bucket: TimeSeries['bucket'], zone: Zone, f: Formats) {
+  return bucket === 'month' ? (t: number) => f.shortMonthYear(t, zone) : (t: number) => f.dayMonth(t, zone);
 }
 
 /** At most ~8 ticks, on bucket starts. */
@@ -101,10 +101,19 @@ function useTimeDrag(series: TimeSeries, onPick: (i: number) => void, onRange: (
 }
 
 function OverTime({ series, compared, metric, zone, targets, colours, mode, focus, drill, incomplete }: Props) {
+  const say = useSpeech();
+  const { f, t } = say;
   const info = METRIC_INFO[metric];
-  const tick = tickFormat(series.bucket, zone);
+  const label = t(`metrics.${metric}.label`);
+  const short = t(`metrics.${metric}.short`);
+  const aggregate = t(`aggregate.${AGGREGATE_KIND[metric]}`);
+  const bucketWord = t(`bucket.${series.bucket}`);
+  const aBucket = t(`bucketA.${series.bucket}`);
+  const target = t(`targetWord.${targetKind(metric)}`);
+  const value = (v: number) => formatValue(metric, v, f);
+  const tick = tickFormat(series.bucket, zone, f);
   const daysOf = (i: number) => bucketDays(series.starts[i]!, series.ends[i]!, zone);
-  const full = (t: number) => describeBucket(daysOf(series.starts.indexOf(t)), series.bucket);
+  const full = (ms: number) => describeBucket(daysOf(series.starts.indexOf(ms)), series.bucket, say);
   const cropTargets = useMemo(() => series.crops.map((c) => metricTarget(targets, cropOfKey(c.crop), metric)), [series, targets, metric]);
   const yAxis = useMemo(() => valueAxis(series, cropTargets, info.rate), [series, cropTargets, info.rate]);
   const x: [number, number] = [series.starts[0] ?? 0, series.ends[series.ends.length - 1] ?? 1];
@@ -116,7 +125,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
   const many = series.starts.length > 60;
   const shown = focus.length ? focus : series.crops.slice(0, 3).map((c) => c.crop);
   const drawable = series.crops.some((c) => c.values.some((v) => v !== null));
-  const fmt = (v: unknown) => (typeof v === 'number' ? formatValue(metric, v) : '—');
+  const fmt = (v: unknown) => (typeof v === 'number' ? value(v) : '—');
 
   // A point is drawn where a line cannot show it: a bucket with no neighbour, or every bucket when there are few.
   const dot = (values: readonly (number | null)[], colour: string) =>
@@ -132,40 +141,36 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
     <>
       <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
       <XAxis dataKey="t" type="number" scale="time" domain={x} ticks={ticks} tickFormatter={tick} {...AXIS} tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }} height={compact ? 22 : 30} />
-      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} {...AXIS} tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }} width={compact ? 36 : 48} allowDataOverflow
-        label={compact ? undefined : { value: `${info.label} (${info.unit})`, angle: -90, position: 'insideLeft', fill: 'var(--fg)', fontSize: 12, dx: 4, dy: height / 4 }} />
+      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} tickFormatter={(v: number) => f.number(v)} {...AXIS} tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }} width={compact ? 36 : 48} allowDataOverflow
+        label={compact ? undefined : { value: `${label} (${info.unit})`, angle: -90, position: 'insideLeft', fill: 'var(--fg)', fontSize: 12, dx: 4, dy: height / 4 }} />
       {bands.map((g) => (
-        <ReferenceArea key={g.x1} x1={g.x1} x2={g.x2} ifOverflow="hidden" fill="var(--muted)" fillOpacity={0.15} label={{ value: 'Not loaded', fill: 'var(--fg)', position: 'insideTop', fontSize: 11 }} />
+        <ReferenceArea key={g.x1} x1={g.x1} x2={g.x2} ifOverflow="hidden" fill="var(--muted)" fillOpacity={0.15} label={{ value: t('notLoaded'), fill: 'var(--fg)', position: 'insideTop', fontSize: 11 }} />
       ))}
       {band && <ReferenceArea x1={band.x1} x2={band.x2} fill="var(--accent)" fillOpacity={0.15} stroke="var(--accent)" />}
-      <Tooltip {...TOOLTIP} labelFormatter={(t) => full(Number(t))} formatter={(v, name) => [fmt(v), name]} />
+      <Tooltip {...TOOLTIP} labelFormatter={(ms) => full(Number(ms))} formatter={(v, name) => [fmt(v), name]} />
     </>
   );
 
-  const title = (
-    <>
-      {info.label} over time ({BUCKET_ADJECTIVE[series.bucket]} {AGGREGATE_WORD[metric]} per crop
-      {mode === 'panels' ? ', a panel per crop, most batches first' : ''})
-    </>
-  );
+  const titleValues = { metric: label, aggregate: t(`bucketAggregate.${series.bucket}.${AGGREGATE_KIND[metric]}`) };
+  const title = mode === 'panels' ? t('overTime.titlePanels', titleValues) : t('overTime.title', titleValues);
   const modeSwitch = (
     <label>
-      Layout{' '}
+      {t('overTime.layout')}{' '}
       <select value={mode} onChange={(e) => drill({ chart: e.target.value as 'panels' | 'focus' })}>
-        <option value="panels">A panel per crop</option>
-        <option value="focus">Chosen crops in one chart</option>
+        <option value="panels">{t('overTime.panels')}</option>
+        <option value="focus">{t('overTime.focus')}</option>
       </select>
     </label>
   );
   const table = () => (
     <table>
-      <caption className="visually-hidden">{info.label} per crop and {series.bucket}</caption>
+      <caption className="visually-hidden">{t('overTime.caption', { metric: label, bucket: bucketWord })}</caption>
       <thead>
         <tr>
-          <th scope="col">Crop and {series.bucket}</th>
-          <th scope="col" className="num">{info.short} ({AGGREGATE_WORD[metric]})</th>
-          <th scope="col" className="num">Batches</th>
-          <th scope="col" className="num">{targetWord(metric) === 'target' ? 'Target' : 'Threshold'}</th>
+          <th scope="col">{t('overTime.rowHeader', { bucket: bucketWord })}</th>
+          <th scope="col" className="num">{t('overTime.valueHeader', { metric: short, aggregate })}</th>
+          <th scope="col" className="num">{t('batchesHeader')}</th>
+          <th scope="col" className="num">{t(`targetHeader.${targetKind(metric)}`)}</th>
         </tr>
       </thead>
       <tbody>
@@ -175,12 +180,12 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
               <tr key={`${c.crop}-${i}`}>
                 <th scope="row">
                   <button type="button" className={styles.linkButton} onClick={() => pickBucket(i, c.crop)}>
-                    {cropLabel(c.crop)}, {describeBucket(daysOf(i), series.bucket)}
+                    {t('overTime.row', { crop: cropName(c.crop, t), bucket: describeBucket(daysOf(i), series.bucket, say) })}
                   </button>
                 </th>
-                <td className="num">{v === null ? (series.gaps[i] ? 'Not loaded' : '—') : formatValue(metric, v)}</td>
-                <td className="num">{fmtCount(c.counts[i]!)}</td>
-                <td className="num">{cropTargets[ci] == null ? '—' : formatValue(metric, cropTargets[ci])}</td>
+                <td className="num">{v === null ? (series.gaps[i] ? t('notLoaded') : '—') : value(v)}</td>
+                <td className="num">{f.count(c.counts[i]!)}</td>
+                <td className="num">{cropTargets[ci] == null ? '—' : value(cropTargets[ci])}</td>
               </tr>
             ),
           ),
@@ -193,7 +198,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
     return (
       <ChartFrame id="chart-time" title={title} incomplete={incomplete} controls={modeSwitch} table={table} wide>
         <p className={styles.chartEmpty}>
-          {incomplete ? `Nothing to draw yet: every ${series.bucket} of the loaded batches lies in a span that has not fully arrived.` : `No batch has a ${info.short.toLowerCase()} value in this range.`}
+          {incomplete ? t('overTime.nothingYet', { everyBucket: t(`bucketEvery.${series.bucket}`) }) : t('overTime.noValue', { metric: t(`metrics.${metric}.inSentence`) })}
         </p>
       </ChartFrame>
     );
@@ -205,22 +210,24 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
         <div className={styles.panels}>
           {series.crops.map((c, ci) => {
             const colour = colours.get(c.crop) ?? 'var(--fg)';
-            const target = cropTargets[ci] ?? null;
+            const cropTarget = cropTargets[ci] ?? null;
+            const batches = t('batches', { count: c.count });
+            const name = cropName(c.crop, t);
             return (
               <div key={c.crop} className={styles.panel} data-crop={c.crop}>
-                <h4 title={cropLabel(c.crop)}>
+                <h4 title={name}>
                   <span className={styles.swatch} style={{ background: colour }} aria-hidden="true" />
-                  {cropLabel(c.crop)}
+                  {name}
                   <span className={styles.panelMeta}>
-                    {fmtBatches(c.count)}{target !== null ? ` · ${targetWord(metric)} ${formatValue(metric, target)}` : ''}
+                    {cropTarget !== null ? t('overTime.panelMeta', { batches, target, value: value(cropTarget) }) : batches}
                   </span>
                 </h4>
                 <TimePanel
                   starts={series.starts} ends={series.ends} values={c.values} counts={c.counts} gaps={series.gaps} compare={compared?.byCrop.get(c.crop)}
-                  x={x} y={yAxis} xTicks={ticks} colour={colour} target={target}
-                  tickLabel={tick} bucketLabel={full} valueLabel={(v) => formatValue(metric, v)}
+                  x={x} y={yAxis} xTicks={ticks} colour={colour} target={cropTarget}
+                  tickLabel={tick} bucketLabel={full} valueLabel={value}
                   onPick={(i) => pickBucket(i, c.crop)} onRange={setRange}
-                  label={`${cropLabel(c.crop)}: ${info.label.toLowerCase()} per ${series.bucket}; the table view lists every value`}
+                  label={t('overTime.panelLabel', { crop: name, metric: t(`metrics.${metric}.labelInSentence`), bucket: bucketWord })}
                 />
               </div>
             );
@@ -228,7 +235,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
         </div>
       ) : (
         <>
-          <ul className={styles.legend} aria-label="Crops in colour">
+          <ul className={styles.legend} aria-label={t('overTime.cropsInColour')}>
             {series.crops.map((c) => (
               <li key={c.crop}>
                 <label>
@@ -241,7 +248,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
                     }}
                   />
                   <span className={styles.swatch} style={{ background: shown.includes(c.crop) ? colours.get(c.crop) : 'var(--chart-faint)' }} aria-hidden="true" />
-                  {cropLabel(c.crop)} ({fmtCount(c.count)})
+                  {t('overTime.legendEntry', { crop: cropName(c.crop, t), count: f.count(c.count) })}
                 </label>
               </li>
             ))}
@@ -263,7 +270,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
               )}
               {compared &&
                 series.crops.filter((c) => shown.includes(c.crop)).map((c) => (
-                  <Line key={`${c.crop}-compared`} dataKey={`${c.crop}\u0000compared`} name={`${cropLabel(c.crop)}, ${compared.label}`} stroke={colours.get(c.crop)}
+                  <Line key={`${c.crop}-compared`} dataKey={`${c.crop}\u0000compared`} name={t('overTime.comparedLine', { crop: cropName(c.crop, t), period: compared.label })} stroke={colours.get(c.crop)}
                     strokeOpacity={0.6} strokeDasharray="3 2" strokeWidth={1.2} dot={false} activeDot={false} connectNulls={false} isAnimationActive={false} />
                 ))}
               {/* The faint crops first, so the chosen ones are drawn over them. */}
@@ -271,18 +278,20 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
                 const on = shown.includes(c.crop);
                 const colour = on ? (colours.get(c.crop) ?? 'var(--fg)') : 'var(--chart-faint)';
                 return (
-                  <Line key={c.crop} dataKey={c.crop} name={cropLabel(c.crop)} stroke={colour} strokeWidth={on ? 2 : 1} dot={dot(c.values, colour)}
+                  <Line key={c.crop} dataKey={c.crop} name={cropName(c.crop, t)} stroke={colour} strokeWidth={on ? 2 : 1} dot={dot(c.values, colour)}
                     activeDot={on ? { r: 4 } : false} connectNulls={false} isAnimationActive={false} />
                 );
               })}
             </LineChart>
           </ResponsiveContainer>
-          <p className={styles.chartNote}>Dashed: each chosen crop’s {targetWord(metric)}.{compared && ` Dotted, fainter: ${compared.label}, aligned with this range.`} Drag across the chart to set the date range; click a {series.bucket} to see its batches.</p>
+          <p className={styles.chartNote}>
+            {compared ? t('overTime.focusNoteCompared', { target, period: compared.label, aBucket }) : t('overTime.focusNote', { target, aBucket })}
+          </p>
         </>
       )}
       {mode === 'panels' && (
         <p className={styles.chartNote}>
-          Red dashed: the crop’s {targetWord(metric)}.{compared && ` Grey dotted: ${compared.label}, aligned with this range.`} Drag across a panel to set the date range; click a {series.bucket} to see that crop’s batches.
+          {compared ? t('overTime.panelsNoteCompared', { target, period: compared.label, aBucket }) : t('overTime.panelsNote', { target, aBucket })}
         </p>
       )}
     </ChartFrame>

@@ -1,6 +1,7 @@
 'use client';
 
 import { memo, useEffect, useMemo, useState } from 'react';
+import { useTranslations } from 'use-intl';
 import { histogram, overTime, perCrop } from '@/lib/explorer/aggregate';
 import { parseBins } from '@/lib/explorer/drill';
 import { METRICS, metricTarget } from '@/lib/explorer/metrics';
@@ -28,6 +29,7 @@ const CHART_COUNT = 3;
  */
 function Charts({ input }: Props) {
   const { cross, zone, targets, completeness, drill, metric, colours, view, window } = input;
+  const t = useTranslations('analysis');
   const [drawn, setDrawn] = useState(1);
   useEffect(() => {
     if (drawn >= CHART_COUNT) return;
@@ -70,8 +72,8 @@ function Charts({ input }: Props) {
   }, [crops, targets, metric]);
 
   return (
-    <section className={styles.chartsBox} aria-label="Charts">
-      <IncompleteNote of={completeness} zone={zone} what="These charts" retryLabel="Retry" />
+    <section className={styles.chartsBox} aria-label={t('charts.label')}>
+      <IncompleteNote of={completeness} zone={zone} what={t('charts.subject')} retryLabel={t('retry')} />
       <div className={styles.charts}>
         <OverTime series={series} compared={compared} metric={metric} zone={zone} targets={targets} colours={colours} mode={view.chart} focus={focus} drill={drill} incomplete={incomplete} />
         {drawn >= 2 && <Distribution data={dist} bins={bins} sharedTarget={sharedTarget} judged={judged} drill={drill} incomplete={incomplete} />}

@@ -8,7 +8,7 @@ import type { Zone } from '@/lib/explorer/date-range';
 import { formatValue, METRIC_INFO, type Metric } from '@/lib/explorer/metrics';
 import type { Row } from '@/lib/explorer/rows';
 import { drawnLine, type ControlChart, type SpcPoint } from '@/lib/explorer/spc';
-import { fmtDate } from './format';
+import { useSpeech } from './use-speech';
 import styles from './control-charts.module.css';
 
 type Props = { chart: ControlChart; metric: Metric; zone: Zone; colour: string; onOpen: (row: Row) => void };
@@ -20,8 +20,9 @@ const REACH = 12;
 const diamond = (x: number, y: number, r = 5) => `M${x},${y - r}L${x + r},${y}L${x},${y + r}L${x - r},${y}Z`;
 const ring = (x: number, y: number, r = 3.5) => `M${x - r},${y}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
 
-export const ruleOf = (p: SpcPoint) =>
-  p.beyond && p.run ? 'Beyond the limits, in a run of 8+' : p.beyond ? 'Beyond the limits' : p.run ? 'In a run of 8+' : 'In control';
+/** The rule a batch breaks, as its message key. */
+export const ruleKey = (p: SpcPoint) =>
+  p.beyond && p.run ? 'control.ruleBoth' : p.beyond ? 'control.ruleBeyond' : p.run ? 'control.ruleRun' : 'control.ruleNone';
 
 /**
  * Every out-of-control batch as its own mark (the line between them may be thinned, see drawnLine), and the
@@ -32,6 +33,7 @@ function Marks({ points, metric, zone, onOpen }: { points: readonly SpcPoint[]; 
   const y = useYAxisScale();
   const area = usePlotArea();
   const [hover, setHover] = useState<number | null>(null);
+  const { f, t } = useSpeech();
   const paths = useMemo(() => {
     let beyond = '', run = '';
     if (!x || !y) return { beyond, run };
@@ -88,9 +90,9 @@ function Marks({ points, metric, zone, onOpen }: { points: readonly SpcPoint[]; 
             <div className={styles.tip}>
               <strong>{shown.row.batch.batch_name}</strong>
               <br />
-              {fmtDate(shown.row.time, zone)} · {formatValue(metric, shown.value)}
+              {f.dateTime(shown.row.time, zone)} · {formatValue(metric, shown.value, f)}
               <br />
-              {ruleOf(shown)}
+              {t(ruleKey(shown))}
             </div>
           </foreignObject>
         </>
@@ -111,23 +113,22 @@ function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
     const top = METRIC_INFO[metric].rate ? Math.min(100, max + pad) : max + pad;
     return [Math.max(0, Math.floor(min - pad)), Math.ceil(top)];
   }, [points, limits, metric]);
-  const day = useMemo(() => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: '2-digit', timeZone: zone }), [zone]);
+  const { f, t } = useSpeech();
   const unit = METRIC_INFO[metric].unit;
-  const label = (name: string, v: number) => `${name} ${v.toFixed(1)}`;
   return (
     <ResponsiveContainer width="100%" height={300}>
       <ComposedChart data={line} margin={{ top: 12, right: 90, bottom: 4, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-        <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} tickFormatter={(i: number) => (points[i] ? day.format(points[i].row.time) : '')} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} />
-        <YAxis domain={[lo, hi]} unit={unit === '%' ? '%' : ''} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} allowDataOverflow />
+        <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} tickFormatter={(i: number) => (points[i] ? f.shortDate(points[i].row.time, zone) : '')} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} />
+        <YAxis domain={[lo, hi]} tickFormatter={(v: number) => (unit === '%' ? f.percent(v, Number.isInteger(v) ? 0 : 1) : f.number(v))} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} allowDataOverflow />
         {baseline.first >= 0 && (
-          <ReferenceArea x1={baseline.first} x2={Math.max(baseline.last, baseline.first + 0.5)} fill="var(--muted)" fillOpacity={0.14} label={{ value: 'Baseline', fill: 'var(--fg)', position: 'insideTopLeft' }} />
+          <ReferenceArea x1={baseline.first} x2={Math.max(baseline.last, baseline.first + 0.5)} fill="var(--muted)" fillOpacity={0.14} label={{ value: t('control.baseline'), fill: 'var(--fg)', position: 'insideTopLeft' }} />
         )}
         {limits && (
           <>
-            <ReferenceLine y={limits.centre} stroke="var(--fg)" label={{ value: label('Centre', limits.centre), fill: 'var(--fg)', position: 'right', fontSize: 12 }} />
-            <ReferenceLine y={limits.ucl} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: label('UCL', limits.ucl), fill: 'var(--danger)', position: 'right', fontSize: 12 }} />
-            <ReferenceLine y={limits.lcl} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: label('LCL', limits.lcl), fill: 'var(--danger)', position: 'right', fontSize: 12 }} />
+            <ReferenceLine y={limits.centre} stroke="var(--fg)" label={{ value: t('control.centre', { value: f.decimal(limits.centre) }), fill: 'var(--fg)', position: 'right', fontSize: 12 }} />
+            <ReferenceLine y={limits.ucl} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: t('control.ucl', { value: f.decimal(limits.ucl) }), fill: 'var(--danger)', position: 'right', fontSize: 12 }} />
+            <ReferenceLine y={limits.lcl} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: t('control.lcl', { value: f.decimal(limits.lcl) }), fill: 'var(--danger)', position: 'right', fontSize: 12 }} />
           </>
         )}
         <Line dataKey="value" stroke={colour} strokeWidth={1.25} dot={line.length <= 120 ? { r: 2, fill: colour } : false} activeDot={false} isAnimationActive={false} />

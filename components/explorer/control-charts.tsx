@@ -2,16 +2,16 @@
 
 import { memo, useEffect, useId, useMemo, useState } from 'react';
 import { daysToMs } from '@/lib/explorer/date-range';
-import { describeDays, formatDays, parseDays } from '@/lib/explorer/drill';
-import { formatValue, METRIC_INFO, METRICS } from '@/lib/explorer/metrics';
+import { cropName, describeDays, formatDays, parseDays } from '@/lib/explorer/drill';
+import { formatValue, METRICS } from '@/lib/explorer/metrics';
 import { cachedFor } from '@/lib/explorer/row-cache';
-import { cropLabel } from '@/lib/explorer/rows';
+import type { Speech } from '@/lib/explorer/speech';
 import { BASELINE_BATCHES, controlCharts, MIN_BASELINE, RUN_LENGTH, type ControlChart } from '@/lib/explorer/spc';
 import type { AnalysisInput } from './analysis';
 import { BaselineField } from './baseline-field';
-import ControlChartPlot, { ruleOf } from './control-chart-plot';
-import { fmtCount, fmtDate } from './format';
+import ControlChartPlot, { ruleKey } from './control-chart-plot';
 import { eachWhenIdle } from './idle';
+import { useSpeech } from './use-speech';
 import { useAfterPaint } from './use-after-paint';
 import { IncompleteNote } from './incomplete-note';
 import styles from './control-charts.module.css';
@@ -22,12 +22,15 @@ type Props = { input: AnalysisInput };
 const TABLE_LIMIT = 500;
 
 /** What the chart says in words: how many are out of control, or why nothing is judged. */
-function verdict(c: ControlChart): string {
-  const crop = cropLabel(c.crop);
-  if (!c.limits) return `No limits for ${crop}: ${c.baseline.used} batches without warnings in the baseline, ${MIN_BASELINE} needed.`;
-  const why = [c.beyond && `${fmtCount(c.beyond)} beyond the limits`, c.run && `${fmtCount(c.run)} in runs of ${RUN_LENGTH} or more on one side of the centre`].filter(Boolean);
-  const both = c.beyond + c.run > c.outOfControl ? '; a batch breaking both rules counts once' : '';
-  return `${fmtCount(c.outOfControl)} of ${fmtCount(c.points.length)} ${crop} batches out of control${why.length ? ` (${why.join(', ')}${both})` : ''}.`;
+function verdict(c: ControlChart, { f, t }: Speech): string {
+  const crop = cropName(c.crop, t);
+  if (!c.limits) return t('control.noLimits', { crop, used: f.count(c.baseline.used), needed: f.count(MIN_BASELINE) });
+  const beyond = c.beyond ? t('control.beyond', { count: f.count(c.beyond) }) : null;
+  const run = c.run ? t('control.run', { count: f.count(c.run), length: RUN_LENGTH }) : null;
+  const why = beyond && run ? t('control.whyBoth', { beyond, run }) : (beyond ?? run);
+  const values = { out: f.count(c.outOfControl), all: f.count(c.points.length), crop };
+  if (!why) return t('control.verdict', values);
+  return t(c.beyond + c.run > c.outOfControl ? 'control.verdictWhyBoth' : 'control.verdictWhy', { ...values, why });
 }
 
 /**
@@ -37,6 +40,8 @@ function verdict(c: ControlChart): string {
  */
 function ControlCharts({ input }: Props) {
   const { zone, colours, view, drill, openBatch, completeness } = input;
+  const say = useSpeech();
+  const { f, t } = say;
   // Deferred: a change of the rows or the metric redraws the other charts first, and these in a task of their
   // own (at 100,000 batches computing these is 50–100 ms, drawing the chart as much again).
   const rows = useAfterPaint(input.rows);
@@ -64,29 +69,30 @@ function ControlCharts({ input }: Props) {
     return () => clearTimeout(timer);
   }, [chart]);
   if (!chart) return null;
-  const info = METRIC_INFO[metric];
   const total = charts.reduce((n, c) => n + c.outOfControl, 0);
   const first = chart.points[chart.baseline.first], last = chart.points[chart.baseline.last];
-  const span = first && last ? ` (${fmtDate(first.row.time, zone)} – ${fmtDate(last.row.time, zone)})` : '';
+  const value = (v: number) => formatValue(metric, v, f);
   const basis = days
-    ? `the ${fmtCount(chart.baseline.used)} batches without warnings created ${describeDays(days)}`
+    ? t('control.basisPeriod', { count: f.count(chart.baseline.used), days: describeDays(days, f) })
     : chart.baseline.used < BASELINE_BATCHES
-      ? `all ${fmtCount(chart.baseline.used)} batches without warnings (fewer than ${BASELINE_BATCHES})`
-      : `the first ${BASELINE_BATCHES} batches without warnings${span}`;
+      ? t('control.basisFew', { count: f.count(chart.baseline.used), first: f.count(BASELINE_BATCHES) })
+      : first && last
+        ? t('control.basisFirstSpan', { first: f.count(BASELINE_BATCHES), from: f.dateTime(first.row.time, zone), to: f.dateTime(last.row.time, zone) })
+        : t('control.basisFirst', { first: f.count(BASELINE_BATCHES) });
 
   return (
     <section className={styles.box} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`} className={styles.title}>
-        Control charts
+        {t('control.heading')}
       </h3>
-      <IncompleteNote of={completeness} zone={zone} what="The control charts" />
+      <IncompleteNote of={completeness} zone={zone} what={t('control.subject')} />
       <div className={styles.controls}>
         <span>
-          <label htmlFor={`${id}-crop`}>Control chart for</label>{' '}
+          <label htmlFor={`${id}-crop`}>{t('control.chartFor')}</label>{' '}
           <select id={`${id}-crop`} value={chart.crop} onChange={(e) => setPicked(e.target.value)}>
             {charts.map((c) => (
               <option key={c.crop} value={c.crop}>
-                {cropLabel(c.crop)} ({fmtCount(c.points.length)})
+                {t('control.option', { crop: cropName(c.crop, t), count: f.count(c.points.length) })}
               </option>
             ))}
           </select>
@@ -95,17 +101,16 @@ function ControlCharts({ input }: Props) {
       </div>
       <figure className={styles.chart} aria-labelledby={`${id}-caption`}>
         <figcaption id={`${id}-caption`}>
-          Control chart: {info.label}, {cropLabel(chart.crop)} (each batch in time order, limits at ±3σ from the moving range)
+          {t('control.caption', { metric: t(`metrics.${metric}.label`), crop: cropName(chart.crop, t) })}
         </figcaption>
-        <p className={styles.verdict}>{verdict(chart)}</p>
+        <p className={styles.verdict}>{verdict(chart, say)}</p>
         {chart.limits && (
           <p className={styles.basis}>
-            Limits from {basis}: centre {formatValue(metric, chart.limits.centre)}, UCL {formatValue(metric, chart.limits.ucl)}, LCL{' '}
-            {formatValue(metric, chart.limits.lcl)}. Batches with warnings are drawn and judged but left out of the limits.
+            {t('control.limits', { basis, centre: value(chart.limits.centre), ucl: value(chart.limits.ucl), lcl: value(chart.limits.lcl) })}
           </p>
         )}
-        <button type="button" className="button" aria-pressed={asTable} onClick={() => setAsTable((t) => !t)}>
-          Show as table
+        <button type="button" className="button" aria-pressed={asTable} onClick={() => setAsTable((on) => !on)}>
+          {t('showAsTable')}
         </button>
         {asTable ? (
           <OutOfControlTable chart={chart} points={outOfControl} input={input} />
@@ -117,24 +122,24 @@ function ControlCharts({ input }: Props) {
               <div className={styles.placeholder} />
             )}
             <p className={styles.legend}>
-              <svg width="12" height="12" aria-hidden="true"><path d="M6,1L11,6L6,11L1,6Z" fill="var(--danger)" /></svg> beyond the limits{' '}
-              <svg width="12" height="12" aria-hidden="true"><circle cx="6" cy="6" r="3.5" fill="var(--card)" stroke="var(--danger)" strokeWidth="1.5" /></svg> in a run of {RUN_LENGTH}+
-              on one side of the centre · shaded: the baseline · click a batch to open it
+              <svg width="12" height="12" aria-hidden="true"><path d="M6,1L11,6L6,11L1,6Z" fill="var(--danger)" /></svg> {t('control.legendBeyond')}{' '}
+              <svg width="12" height="12" aria-hidden="true"><circle cx="6" cy="6" r="3.5" fill="var(--card)" stroke="var(--danger)" strokeWidth="1.5" /></svg>{' '}
+              {t('control.legendRun', { length: RUN_LENGTH })}
             </p>
           </>
         )}
       </figure>
       <table className={styles.crops}>
         <caption>
-          Out of control per crop ({info.short}): {fmtCount(total)} {total === 1 ? 'batch' : 'batches'} in all
+          {t('control.total', { metric: t(`metrics.${metric}.short`), total })}
         </caption>
         <thead>
           <tr>
-            <th scope="col">Crop</th>
-            <th scope="col" className={styles.num}>Batches</th>
-            <th scope="col" className={styles.num}>Out of control</th>
-            <th scope="col" className={styles.num}>Beyond the limits</th>
-            <th scope="col" className={styles.num}>In runs</th>
+            <th scope="col">{t('cropHeader')}</th>
+            <th scope="col" className={styles.num}>{t('batchesHeader')}</th>
+            <th scope="col" className={styles.num}>{t('control.outOfControl')}</th>
+            <th scope="col" className={styles.num}>{t('control.beyondHeader')}</th>
+            <th scope="col" className={styles.num}>{t('control.inRuns')}</th>
           </tr>
         </thead>
         <tbody>
@@ -142,18 +147,18 @@ function ControlCharts({ input }: Props) {
             <tr key={c.crop}>
               <th scope="row">
                 <button type="button" className={styles.linkButton} aria-current={c === chart ? 'true' : undefined} onClick={() => setPicked(c.crop)}>
-                  {cropLabel(c.crop)}
+                  {cropName(c.crop, t)}
                 </button>
               </th>
-              <td className={styles.num}>{fmtCount(c.points.length)}</td>
+              <td className={styles.num}>{f.count(c.points.length)}</td>
               {c.limits ? (
                 <>
-                  <td className={styles.num}>{fmtCount(c.outOfControl)}</td>
-                  <td className={styles.num}>{fmtCount(c.beyond)}</td>
-                  <td className={styles.num}>{fmtCount(c.run)}</td>
+                  <td className={styles.num}>{f.count(c.outOfControl)}</td>
+                  <td className={styles.num}>{f.count(c.beyond)}</td>
+                  <td className={styles.num}>{f.count(c.run)}</td>
                 </>
               ) : (
-                <td colSpan={3}>too few batches for limits</td>
+                <td colSpan={3}>{t('control.tooFew')}</td>
               )}
             </tr>
           ))}
@@ -165,17 +170,19 @@ function ControlCharts({ input }: Props) {
 
 /** The chart's out-of-control batches as rows; each batch's button opens it, as a click on its mark does. */
 function OutOfControlTable({ chart, points, input }: { chart: ControlChart; points: ControlChart['points']; input: AnalysisInput }) {
-  if (points.length === 0) return <p className={styles.basis}>No {cropLabel(chart.crop)} batch is out of control.</p>;
+  const { f, t } = useSpeech();
+  const crop = cropName(chart.crop, t);
+  if (points.length === 0) return <p className={styles.basis}>{t('control.noneOut', { crop })}</p>;
   return (
     <div className={styles.tableBox}>
       <table className={styles.table}>
-        <caption className="visually-hidden">Out-of-control {cropLabel(chart.crop)} batches</caption>
+        <caption className="visually-hidden">{t('control.tableCaption', { crop })}</caption>
         <thead>
           <tr>
-            <th scope="col">Batch</th>
-            <th scope="col">Created</th>
-            <th scope="col" className={styles.num}>{METRIC_INFO[input.metric].short}</th>
-            <th scope="col">Rule</th>
+            <th scope="col">{t('control.batch')}</th>
+            <th scope="col">{t('control.created')}</th>
+            <th scope="col" className={styles.num}>{t(`metrics.${input.metric}.short`)}</th>
+            <th scope="col">{t('control.rule')}</th>
           </tr>
         </thead>
         <tbody>
@@ -186,16 +193,16 @@ function OutOfControlTable({ chart, points, input }: { chart: ControlChart; poin
                   {p.row.batch.batch_name}
                 </button>
               </td>
-              <td>{fmtDate(p.row.time, input.zone)}</td>
-              <td className={styles.num}>{formatValue(input.metric, p.value)}</td>
-              <td>{ruleOf(p)}</td>
+              <td>{f.dateTime(p.row.time, input.zone)}</td>
+              <td className={styles.num}>{formatValue(input.metric, p.value, f)}</td>
+              <td>{t(ruleKey(p))}</td>
             </tr>
           ))}
         </tbody>
       </table>
       {points.length > TABLE_LIMIT && (
         <p className={styles.basis}>
-          The first {TABLE_LIMIT} of {fmtCount(points.length)} are listed; narrow the date range to list the others.
+          {t('control.listed', { limit: f.count(TABLE_LIMIT), count: f.count(points.length) })}
         </p>
       )}
     </div>

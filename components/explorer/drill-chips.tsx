@@ -1,8 +1,9 @@
 'use client';
 
-import { drillChips } from '@/lib/explorer/drill';
+import { useTranslations } from 'use-intl';
+import { drillChips, formatBins, parseBins } from '@/lib/explorer/drill';
 import type { ExplorerState } from '@/lib/explorer/url-state';
-import { parseBins, formatBins } from '@/lib/explorer/drill';
+import { useSpeech } from './use-speech';
 import styles from './explorer.module.css';
 
 type Props = { state: ExplorerState; update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void };
@@ -21,14 +22,15 @@ function without(state: ExplorerState, key: string): Partial<ExplorerState> {
  * each chip's button as "Remove <chip>".
  */
 export function DrillChips({ state, update }: Props) {
-  const chips = drillChips(state);
+  const t = useTranslations('analysis.chips');
+  const chips = drillChips(state, useSpeech());
   if (chips.length === 0) return null;
   return (
-    <ul className={styles.chips} aria-label="Drill-downs">
+    <ul className={styles.chips} aria-label={t('label')}>
       {chips.map((c) => (
         <li key={c.key} className={styles.chip}>
           <span>{c.label}</span>
-          <button type="button" aria-label={`Remove ${c.label}`} title="Remove" onClick={() => update(without(state, c.key), 'push')}>
+          <button type="button" aria-label={t('removeChip', { chip: c.label })} title={t('remove')} onClick={() => update(without(state, c.key), 'push')}>
             ×
           </button>
         </li>
@@ -36,7 +38,7 @@ export function DrillChips({ state, update }: Props) {
       {chips.length > 1 && (
         <li>
           <button type="button" className="button" onClick={() => update({ crop: undefined, days: undefined, scanner: undefined, bins: undefined }, 'push')}>
-            Remove all
+            {t('removeAll')}
           </button>
         </li>
       )}

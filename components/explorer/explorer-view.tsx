@@ -5,7 +5,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useMessages } from 'use-intl';
 import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
-import { parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
+import { drillChips, parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
 import { exportFileName, type DateRange } from '@/lib/contract';
 import { describeSpans, missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
@@ -33,6 +33,7 @@ import { useOpenBatch } from './use-open-batch';
 import { useSearchText } from './use-search-text';
 import { useShownRows } from './use-shown-rows';
 import { useSignInOnExpiry } from './use-sign-in-on-expiry';
+import { useSpeech } from './use-speech';
 import { useTargets } from './use-targets';
 import { WhenVisible } from './when-visible';
 import styles from './explorer.module.css';
@@ -55,6 +56,7 @@ export function ExplorerView() {
   const { state, dateError, update } = useExplorerState();
   const words = useMessages().export;
   const reader = useReader();
+  const say = useSpeech();
   const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
   const { rows, complete, pending, error, loading, retry } = useRangeRows(range, !dateError);
   useSignInOnExpiry(error);
@@ -111,7 +113,7 @@ export function ExplorerView() {
       ctx: { zone: state.tz, targets, words },
       locale: reader.locale,
       completeness: { complete, loaded: sorted.length, missing, zone: state.tz },
-      view: { ...state, q: search },
+      view: { ...state, q: search, drill: drillChips({ bins: state.bins, days: state.days, scanner: state.scanner }, say).map((c) => c.label) },
       fileName: exportFileName(state.from, state.to),
     });
   const clearFilters = () => {

@@ -1,15 +1,17 @@
 'use client';
 
 import { useMemo } from 'react';
+import { useTranslations } from 'use-intl';
 import { dialectFor } from '@/lib/export/dialect';
 import { exportName, incompleteNote } from '@/lib/explorer/export-csv';
-import { groupHeader, groupRows, groupsToCsv, nextGroupDir, sortGroups, type Group } from '@/lib/explorer/group';
+import { groupRows, groupsToCsv, nextGroupDir, sortGroups, type Group } from '@/lib/explorer/group';
+import type { Formats } from '@/lib/i18n/formats';
 import type { ExplorerState, Grouping, GroupSortField } from '@/lib/explorer/url-state';
 import type { AnalysisInput } from './analysis';
 import { useReader } from '../i18n/use-formats';
 import { downloadText } from './download';
-import { fmtCount, fmtPercent } from './format';
 import { IncompleteNote } from './incomplete-note';
+import { useSpeech } from './use-speech';
 import styles from './grouped-summary.module.css';
 
 type Props = {
@@ -22,15 +24,19 @@ type Props = {
 };
 
 const share = (v: number | null) => (v === null ? null : v * 100);
-const COLUMNS: { field: GroupSortField; label: string; value: (g: Group) => string }[] = [
-  { field: 'count', label: 'Batches', value: (g) => fmtCount(g.count) },
-  { field: 'germination', label: 'Germination (weighted)', value: (g) => fmtPercent(g.germination) },
-  { field: 'usable', label: 'Usable (weighted)', value: (g) => fmtPercent(g.usable) },
-  { field: 'cv', label: 'Median CV', value: (g) => fmtPercent(g.cv) },
-  { field: 'below', label: 'Below target', value: (g) => fmtCount(g.below) },
-  { field: 'belowShare', label: 'Below target (share)', value: (g) => fmtPercent(share(g.belowShare)) },
-  { field: 'warningShare', label: 'With warnings', value: (g) => fmtPercent(share(g.warningShare)) },
+/** The figures' columns; each one's header is `analysis.grouped.<field>`. */
+const COLUMNS: { field: Exclude<GroupSortField, 'key'>; value: (g: Group, f: Formats) => string }[] = [
+  { field: 'count', value: (g, f) => f.count(g.count) },
+  { field: 'germination', value: (g, f) => f.percent(g.germination) },
+  { field: 'usable', value: (g, f) => f.percent(g.usable) },
+  { field: 'cv', value: (g, f) => f.percent(g.cv) },
+  { field: 'below', value: (g, f) => f.count(g.below) },
+  { field: 'belowShare', value: (g, f) => f.percent(share(g.belowShare)) },
+  { field: 'warningShare', value: (g, f) => f.percent(share(g.warningShare)) },
 ];
+
+/** The first column's header per grouping, in `analysis.grouped`. */
+const KEY_HEADER = { crop: 'crop', week: 'week', month: 'month', scanner: 'scanner', 'crop-week': 'cropWeek' } as const satisfies Record<Grouping, string>;
 
 /**
  * The batches the table shows, by crop, week, month, scanner or crop and week: one row per group with the
@@ -40,7 +46,10 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
   const { rows, zone, targets, completeness, drill } = input;
   const reader = useReader();
   const { gsort, gdir } = input.view;
-  const groups = useMemo(() => groupRows(rows, grouping, zone, targets), [rows, grouping, zone, targets]);
+  const say = useSpeech();
+  const { f } = say;
+  const t = useTranslations('analysis.grouped');
+  const groups = useMemo(() => groupRows(rows, grouping, zone, targets, say), [rows, grouping, zone, targets, say]);
   const sorted = useMemo(() => sortGroups(groups, gsort, gdir), [groups, gsort, gdir]);
   const sortBy = (field: GroupSortField) => update({ gsort: field, gdir: nextGroupDir(field, gsort, gdir) });
   const ariaSort = (field: GroupSortField) => (field === gsort ? (gdir === 'asc' ? 'ascending' : 'descending') : undefined);
@@ -60,27 +69,27 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
     <div className={styles.box}>
       <div className={styles.head}>
         <h2 id="grouped-summary-title" className={styles.title}>
-          Grouped summary
+          {t('title')}
         </h2>
         <button type="button" className="button" onClick={exportCsv} disabled={sorted.length === 0}>
-          Export grouped CSV
+          {t('export')}
         </button>
       </div>
-      <IncompleteNote of={completeness} zone={zone} what="The grouped summary" />
-      <div className={styles.scroll} role="region" aria-label="Groups" tabIndex={0}>
+      <IncompleteNote of={completeness} zone={zone} what={t('subject')} />
+      <div className={styles.scroll} role="region" aria-label={t('groups')} tabIndex={0}>
         <table className={styles.table} aria-labelledby="grouped-summary-title">
           <thead>
             <tr>
               <th scope="col" aria-sort={ariaSort('key')}>
                 <button type="button" className={styles.sort} onClick={() => sortBy('key')}>
-                  {groupHeader(grouping)}
+                  {t(KEY_HEADER[grouping])}
                   <span aria-hidden="true">{arrow('key')}</span>
                 </button>
               </th>
               {COLUMNS.map((c) => (
                 <th key={c.field} scope="col" className={styles.num} aria-sort={ariaSort(c.field)}>
                   <button type="button" className={styles.sort} onClick={() => sortBy(c.field)}>
-                    {c.label}
+                    {t(c.field)}
                     <span aria-hidden="true">{arrow(c.field)}</span>
                   </button>
                 </th>
@@ -91,13 +100,13 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
             {sorted.map((g) => (
               <tr key={g.key}>
                 <th scope="row">
-                  <button type="button" className={styles.drill} title={`Show only these ${fmtCount(g.count)} batches`} onClick={() => drill(g.drill)}>
+                  <button type="button" className={styles.drill} title={t('showOnly', { count: f.count(g.count) })} onClick={() => drill(g.drill)}>
                     {g.label}
                   </button>
                 </th>
                 {COLUMNS.map((c) => (
                   <td key={c.field} className={styles.num}>
-                    {c.value(g)}
+                    {c.value(g, f)}
                   </td>
                 ))}
               </tr>

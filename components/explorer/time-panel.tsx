@@ -1,6 +1,8 @@
 'use client';
 
 import { memo, useRef, useState, type PointerEvent } from 'react';
+import { useTranslations } from 'use-intl';
+import { useFormats } from '@/components/i18n/use-formats';
 import styles from './explorer.module.css';
 
 type Props = {
@@ -33,6 +35,26 @@ export function isolated(values: readonly (number | null)[], i: number): boolean
 }
 
 const W = 300, H = 150, L = 34, R = 6, T = 8, B = 20;
+/** About the width of a character of the 10-unit tick text, and the least gap between two tick labels. */
+const CHAR = 5.6, GAP = 4;
+
+/**
+ * The ticks whose labels fit side by side: longer names (`9. Juni` where English writes `9 Jun`) would run into
+ * each other on a panel, so a tick too close to the last one kept is left out.
+ */
+function spaced(ticks: readonly number[], at: (t: number) => number, label: (t: number) => string): number[] {
+  const kept: number[] = [];
+  let lastX = -Infinity, lastHalf = 0;
+  for (const t of ticks) {
+    const half = (label(t).length * CHAR) / 2;
+    if (at(t) - lastX >= lastHalf + half + GAP) {
+      kept.push(t);
+      lastX = at(t);
+      lastHalf = half;
+    }
+  }
+  return kept;
+}
 
 /**
  * One crop's small panel of the over-time chart, drawn as plain SVG: nine of them redraw in a few
@@ -42,6 +64,8 @@ const W = 300, H = 150, L = 34, R = 6, T = 8, B = 20;
  * drag sets the date range.
  */
 function TimePanel(p: Props) {
+  const t = useTranslations('analysis');
+  const f = useFormats();
   const svg = useRef<SVGSVGElement>(null);
   const [hover, setHover] = useState<number | null>(null);
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
@@ -107,10 +131,10 @@ function TimePanel(p: Props) {
         {p.y.ticks.map((v) => (
           <g key={v}>
             <line x1={L} x2={W - R} y1={sy(v)} y2={sy(v)} stroke="var(--border)" strokeDasharray="3 3" />
-            <text x={L - 4} y={sy(v)} dy={3.5} textAnchor="end" fontSize={10} fill="var(--fg)">{v}</text>
+            <text x={L - 4} y={sy(v)} dy={3.5} textAnchor="end" fontSize={10} fill="var(--fg)">{f.number(v)}</text>
           </g>
         ))}
-        {p.xTicks.map((t) => (
+        {spaced(p.xTicks, sx, p.tickLabel).map((t) => (
           <g key={t}>
             <line x1={sx(t)} x2={sx(t)} y1={H - B} y2={H - B + 3} stroke="var(--muted)" />
             <text x={sx(t)} y={H - 6} textAnchor="middle" fontSize={10} fill="var(--fg)">{p.tickLabel(t)}</text>
@@ -118,7 +142,7 @@ function TimePanel(p: Props) {
         ))}
         <line x1={L} x2={W - R} y1={H - B} y2={H - B} stroke="var(--muted)" />
         <line x1={L} x2={L} y1={T} y2={H - B} stroke="var(--muted)" />
-        {p.gaps.map((g, i) => g && <rect key={i} x={sx(p.starts[i]!)} y={T} width={sx(p.ends[i]!) - sx(p.starts[i]!)} height={H - T - B} fill="var(--muted)" fillOpacity={0.15} data-gap><title>Not loaded</title></rect>)}
+        {p.gaps.map((g, i) => g && <rect key={i} x={sx(p.starts[i]!)} y={T} width={sx(p.ends[i]!) - sx(p.starts[i]!)} height={H - T - B} fill="var(--muted)" fillOpacity={0.15} data-gap><title>{t('notLoaded')}</title></rect>)}
         {drag && drag.from !== drag.to && (
           <rect x={sx(p.starts[Math.min(drag.from, drag.to)]!)} y={T} width={sx(p.ends[Math.max(drag.from, drag.to)]!) - sx(p.starts[Math.min(drag.from, drag.to)]!)} height={H - T - B} fill="var(--accent)" fillOpacity={0.15} stroke="var(--accent)" />
         )}
@@ -136,8 +160,10 @@ function TimePanel(p: Props) {
       </svg>
       {hover !== null && (
         <p className={styles.timeReadout} aria-hidden="true">
-          {p.bucketLabel(p.starts[hover]!)}: {hv === null ? (p.gaps[hover] ? 'not loaded' : 'no batches') : `${p.valueLabel(hv)} · ${p.counts[hover]} ${p.counts[hover] === 1 ? 'batch' : 'batches'}`}
-          {p.compare && ` (compared: ${p.compare[hover] == null ? 'none' : p.valueLabel(p.compare[hover]!)})`}
+          {hv !== null
+            ? t('timePanel.readout', { bucket: p.bucketLabel(p.starts[hover]!), value: p.valueLabel(hv), batches: t('batches', { count: p.counts[hover]! }) })
+            : t(p.gaps[hover] ? 'timePanel.readoutNotLoaded' : 'timePanel.readoutEmpty', { bucket: p.bucketLabel(p.starts[hover]!) })}
+          {p.compare && (p.compare[hover] == null ? t('timePanel.comparedNone') : t('timePanel.compared', { value: p.valueLabel(p.compare[hover]!) }))}
         </p>
       )}
     </div>

@@ -5,17 +5,17 @@ import { useAfterPaint } from './use-after-paint';
 import { cachedFor } from '@/lib/explorer/row-cache';
 import { targetFor } from '@/lib/contract';
 import { densityMarks, MIXED } from '@/lib/explorer/density';
-import { formatBins, parseBins, withBin } from '@/lib/explorer/drill';
-import { cropLabel, cropOfKey } from '@/lib/explorer/rows';
+import { cropName, formatBins, parseBins, withBin } from '@/lib/explorer/drill';
+import { cropOfKey } from '@/lib/explorer/rows';
 import type { AnalysisInput } from './analysis';
 import { IncompleteNote } from './incomplete-note';
 import { UniformityTable } from './uniformity-table';
 import { UniformityPlot, type Mark } from './uniformity-plot';
+import { useSpeech } from './use-speech';
 import styles from './explorer.module.css';
 import own from './uniformity.module.css';
 
 const EMPTY = densityMarks([]);
-const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 /**
  * Germination vs uniformity (issue 10 §6): each batch's germination rate against the CV of its seedling size,
@@ -24,6 +24,7 @@ const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString(
  */
 function UniformityChart({ input }: { input: AnalysisInput }) {
   const { targets, colours, completeness, zone, drill, openBatch, view } = input;
+  const { t } = useSpeech();
   // After the paint that shows a change (a drill-down's table and charts first, then this); drawn without its own
   // drill-down (germination and CV bins), so a drilled cell keeps its neighbours, as the other charts do.
   const rows = useAfterPaint(input.cross.allUniformity);
@@ -60,33 +61,33 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
   const inCells = density.drawn - density.points.length;
 
   return (
-    <section className={styles.chartsBox} aria-label="Germination vs uniformity">
-      <IncompleteNote of={completeness} zone={zone} what="This chart" />
+    <section className={styles.chartsBox} aria-label={t('uniformity.label')}>
+      <IncompleteNote of={completeness} zone={zone} what={t('uniformity.subject')} />
       <figure className={styles.chart} aria-labelledby="chart-uniformity">
         <figcaption id="chart-uniformity">
-          Germination vs uniformity: germination rate against CV of seedling size
-          {completeness.missing.length > 0 && <span className={styles.incompleteTag}> · Incomplete</span>}
+          {t('uniformity.caption')}
+          {completeness.missing.length > 0 && <span className={styles.incompleteTag}> · {t('incomplete')}</span>}
         </figcaption>
         {!ready ? (
-          <p className={styles.chartEmpty}>Drawing…</p>
+          <p className={styles.chartEmpty}>{t('uniformity.drawing')}</p>
         ) : density.drawn === 0 ? (
-          <p className={styles.chartEmpty}>No batch here has both a germination rate and a CV recorded.</p>
+          <p className={styles.chartEmpty}>{t('uniformity.none')}</p>
         ) : asTable ? (
           <UniformityTable density={density} onMark={onMark} />
         ) : (
           <>
             <UniformityPlot density={density} colours={colours} target={target} threshold={threshold} onMark={onMark} />
-            <ul className={own.legend} aria-label="Crops">
+            <ul className={own.legend} aria-label={t('uniformity.crops')}>
               {crops.map((c) => (
                 <li key={c}>
                   <span className={own.swatch} style={{ background: colours.get(c) }} aria-hidden="true" />
-                  {cropLabel(c)}
+                  {cropName(c, t)}
                 </li>
               ))}
               {density.cells.length > 0 && (
                 <li>
                   <span className={`${own.swatch} ${own.square}`} style={{ background: 'var(--muted)', opacity: 0.6 }} aria-hidden="true" />
-                  Square: a cell of many batches (darker: more; grey: mixed crops)
+                  {t('uniformity.square')}
                 </li>
               )}
             </ul>
@@ -94,13 +95,13 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
         )}
         <div className={own.foot}>
           <p className={own.caption}>
-            {count(density.points.length, 'batch', 'batches')} drawn as points
-            {density.cells.length > 0 && `, ${count(inCells, 'batch', 'batches')} in ${count(density.cells.length, 'density cell')}`}
-            {density.undrawn > 0 && `; ${count(density.undrawn, 'batch', 'batches')} without a germination rate or CV not drawn`}.
-            {threshold === null && ' No CV threshold set (Targets).'}
+            {t('uniformity.points', { count: density.points.length })}
+            {density.cells.length > 0 && t('uniformity.inCells', { batches: t('batches', { count: inCells }), cells: density.cells.length })}
+            {density.undrawn > 0 && t('uniformity.undrawn', { batches: t('batches', { count: density.undrawn }) })}.
+            {threshold === null && t('uniformity.noThreshold')}
           </p>
           <button type="button" className="button" aria-pressed={asTable} onClick={() => setAsTable((t) => !t)}>
-            Show as table
+            {t('showAsTable')}
           </button>
         </div>
       </figure>

@@ -2,8 +2,9 @@
 
 import { memo, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { MIXED, type Density } from '@/lib/explorer/density';
-import { cropLabel } from '@/lib/explorer/rows';
+import { cropName } from '@/lib/explorer/drill';
 import styles from './uniformity.module.css';
+import { useSpeech } from './use-speech';
 
 export type Mark = { kind: 'cell' | 'point'; index: number };
 
@@ -18,7 +19,6 @@ type Props = {
 
 const HEIGHT = 360;
 const M = { top: 14, right: 18, bottom: 44, left: 56 };
-const fmt = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
 
 /** The width the plot has on the page (it follows the layout: two columns, one, a phone). */
 function useWidth() {
@@ -92,34 +92,37 @@ const Marks = memo(function Marks({ density, colours, s }: { density: Density; c
 });
 
 function Tooltip({ density, mark }: { density: Density; mark: Mark }) {
+  const { f, t } = useSpeech();
+  const size = (v: number | null) => (v === null ? t('uniformity.tipSizeNone') : t('uniformity.tipSize', { value: f.number(v) }));
   if (mark.kind === 'point') {
     const p = density.points[mark.index]!;
     return (
       <>
         <strong>{p.row.batch.batch_name}</strong>
-        <span>{cropLabel(p.crop)}</span>
-        <span>Germination {fmt.format(p.germination)} %</span>
-        <span>CV {fmt.format(p.cv)} %</span>
-        <span>Median size {p.size === null ? 'not recorded' : `${fmt.format(p.size)} mm²`}</span>
-        <span className={styles.hint}>Click to open the batch</span>
+        <span>{cropName(p.crop, t)}</span>
+        <span>{t('uniformity.tipGermination', { value: f.number(p.germination) })}</span>
+        <span>{t('uniformity.tipCv', { value: f.number(p.cv) })}</span>
+        <span>{size(p.size)}</span>
+        <span className={styles.hint}>{t('uniformity.openBatch')}</span>
       </>
     );
   }
   const c = density.cells[mark.index]!;
   return (
     <>
-      <strong>{c.count.toLocaleString('en')} batches</strong>
-      <span>{c.crop === MIXED ? 'Mixed crops' : `Mostly ${cropLabel(c.crop)}`}</span>
-      <span>Germination {fmt.format(c.g0)}–{fmt.format(c.g1)} %</span>
-      <span>CV {fmt.format(c.c0)}–{fmt.format(c.c1)} %</span>
-      <span>Median size {c.size === null ? 'not recorded' : `${fmt.format(c.size)} mm²`}</span>
-      <span className={styles.hint}>Click to show these batches</span>
+      <strong>{t('uniformity.cellBatches', { count: c.count })}</strong>
+      <span>{c.crop === MIXED ? t('mixedCrops') : t('uniformity.mostly', { crop: cropName(c.crop, t) })}</span>
+      <span>{t('uniformity.tipGerminationRange', { lo: f.number(c.g0), hi: f.number(c.g1) })}</span>
+      <span>{t('uniformity.tipCvRange', { lo: f.number(c.c0), hi: f.number(c.c1) })}</span>
+      <span>{size(c.size)}</span>
+      <span className={styles.hint}>{t('uniformity.showBatches')}</span>
     </>
   );
 }
 
 /** The plot: axes, density cells and points, the quadrant lines and their labels, a tooltip. */
 export function UniformityPlot({ density, colours, target, threshold, onMark }: Props) {
+  const { f, t } = useSpeech();
   const [ref, width] = useWidth();
   const [hovered, setHover] = useState<(Mark & { left: number; top: number; of: Density }) | null>(null);
   // A hover belongs to the marks it was over: after a drill-down the same index is another mark, or none.
@@ -145,28 +148,28 @@ export function UniformityPlot({ density, colours, target, threshold, onMark }: 
   return (
     <div ref={ref} className={styles.plot}>
       {width > 0 && (
-        <svg width={width} height={HEIGHT} role="img" aria-label="Germination rate against CV of seedling size; the same data is available as a table">
+        <svg width={width} height={HEIGHT} role="img" aria-label={t('uniformity.plotLabel')}>
           <g transform={`translate(${M.left},${M.top})`}>
             {ys.map((v) => (
               <g key={`y${v}`} className={styles.grid}>
                 <line x1={0} x2={w} y1={s.y(v)} y2={s.y(v)} />
-                <text x={-6} y={s.y(v)} dy="0.32em" textAnchor="end">{v}</text>
+                <text x={-6} y={s.y(v)} dy="0.32em" textAnchor="end">{f.number(v)}</text>
               </g>
             ))}
             {xs.map((v) => (
               <g key={`x${v}`} className={styles.grid}>
                 <line x1={s.x(v)} x2={s.x(v)} y1={0} y2={h} />
-                <text x={s.x(v)} y={h + 16} textAnchor="middle">{v}</text>
+                <text x={s.x(v)} y={h + 16} textAnchor="middle">{f.number(v)}</text>
               </g>
             ))}
-            <text className={styles.axisTitle} x={w / 2} y={h + 36} textAnchor="middle">CV of seedling size (%)</text>
-            <text className={styles.axisTitle} transform={`translate(${-42},${h / 2}) rotate(-90)`} textAnchor="middle">Germination rate (%)</text>
+            <text className={styles.axisTitle} x={w / 2} y={h + 36} textAnchor="middle">{t('uniformity.xTitle')}</text>
+            <text className={styles.axisTitle} transform={`translate(${-42},${h / 2}) rotate(-90)`} textAnchor="middle">{t('uniformity.yTitle')}</text>
             {quadrants && (
               <g className={styles.quadrant} aria-hidden="true">
-                <text x={6} y={14}>Even and on target</text>
-                <text x={w - 6} y={14} textAnchor="end">Uneven, on target</text>
-                <text x={6} y={h - 8}>Even, below target</text>
-                <text x={w - 6} y={h - 8} textAnchor="end">Uneven and below target</text>
+                <text x={6} y={14}>{t('uniformity.evenOnTarget')}</text>
+                <text x={w - 6} y={14} textAnchor="end">{t('uniformity.unevenOnTarget')}</text>
+                <text x={6} y={h - 8}>{t('uniformity.evenBelow')}</text>
+                <text x={w - 6} y={h - 8} textAnchor="end">{t('uniformity.unevenBelow')}</text>
               </g>
             )}
             <g onPointerMove={onMove} onPointerLeave={() => setHover(null)} onClick={(e) => { const m = markOf(e.target); if (m) onMark(m); }}>
@@ -175,13 +178,13 @@ export function UniformityPlot({ density, colours, target, threshold, onMark }: 
             {target !== null && (
               <g className={styles.refLine} data-line="target">
                 <line x1={0} x2={w} y1={s.y(target)} y2={s.y(target)} />
-                <text x={w - 6} y={s.y(target) - 5} textAnchor="end">Germination target {fmt.format(target)} %</text>
+                <text x={w - 6} y={s.y(target) - 5} textAnchor="end">{t('uniformity.targetLine', { value: f.number(target) })}</text>
               </g>
             )}
             {threshold !== null && (
               <g className={styles.refLine} data-line="cv">
                 <line x1={s.x(threshold)} x2={s.x(threshold)} y1={0} y2={h} />
-                <text x={s.x(threshold) + 5} y={30}>CV threshold {fmt.format(threshold)} %</text>
+                <text x={s.x(threshold) + 5} y={30}>{t('uniformity.thresholdLine', { value: f.number(threshold) })}</text>
               </g>
             )}
           </g>

@@ -1,13 +1,16 @@
 'use client';
 
 import { useDeferredValue, useMemo } from 'react';
+import { useTranslations } from 'use-intl';
 import { comparisonFilter, comparisonWindow, describeWindow } from '@/lib/explorer/compare';
 import { filterRows, summarize, type Row, type RowFilter, type Summary } from '@/lib/explorer/rows';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import type { AnalysisInput } from './analysis';
 import { useRangeRows } from './range-query';
+import { useSpeech } from './use-speech';
 
-const LABELS = { previous: 'previous period', 'last-year': 'same period last year' } as const;
+/** Each comparison's name in `analysis.comparison`. */
+const KINDS = { previous: 'previous', 'last-year': 'lastYear' } as const;
 
 /** What the summary cards say about the comparison. */
 export type CardComparison =
@@ -30,6 +33,8 @@ export type CardComparison =
  */
 export function useComparison(state: Pick<ExplorerState, 'compare' | 'from' | 'to' | 'tz'>, filterNow: RowFilter, enabled: boolean, currentComplete: boolean) {
   const { compare, from, to, tz } = state;
+  const say = useSpeech();
+  const t = useTranslations('analysis.comparison');
   // "Now" is read when the range or the comparison changes, not per render: the comparison's end (and so its
   // query) must stay put while someone looks at it.
   // eslint-disable-next-line react-hooks/purity -- read once per change of these inputs, on purpose
@@ -42,10 +47,11 @@ export function useComparison(state: Pick<ExplorerState, 'compare' | 'from' | 't
   }, [span, query.rows, filter]);
   const summary = useMemo(() => summarize(rows, filter.targets), [rows, filter.targets]);
 
-  const label = span && compare ? `${describeWindow(span, tz)} (${LABELS[compare]})` : '';
+  const label = span && compare ? t('label', { period: describeWindow(span, tz, say), kind: t(KINDS[compare]) }) : '';
+  const allTime = t('allTime');
   const cards = useMemo<CardComparison | undefined>(() => {
     if (!compare) return undefined;
-    if (!span) return { kind: 'unavailable', reason: 'All time has no period before it to compare with: choose a range with a From day.' };
+    if (!span) return { kind: 'unavailable', reason: allTime };
     return {
       kind: 'window',
       label,
@@ -55,7 +61,7 @@ export function useComparison(state: Pick<ExplorerState, 'compare' | 'from' | 't
       loaded: query.rows.length,
       onRetry: query.retry,
     };
-  }, [compare, span, label, query.complete, query.error, query.rows.length, query.retry, currentComplete, summary]);
+  }, [compare, span, allTime, label, query.complete, query.error, query.rows.length, query.retry, currentComplete, summary]);
   const chart = useMemo<AnalysisInput['comparison']>(
     () => (span ? { rows, shiftMs: span.shiftMs, label, complete: query.complete } : undefined),
     [span, rows, label, query.complete],

@@ -30,8 +30,6 @@ export function bucketFor(days: number): Bucket {
   return days <= 62 ? 'day' : days <= 550 ? 'week' : 'month';
 }
 
-export const BUCKET_ADJECTIVE: Record<Bucket, string> = { day: 'daily', week: 'weekly', month: 'monthly' };
-
 /** The buckets from the one holding `from` to the one holding `to - 1`, as start instants (and their ends). */
 export function bucketsOf(from: number, to: number, bucket: Bucket, zone: Zone): { starts: number[]; ends: number[] } {
   const starts: number[] = [];
@@ -73,9 +71,9 @@ export function median(values: readonly number[] | Float64Array): number | null 
  * How a set of batches is summed up for a metric: rates as the mean weighted by cells per tray (as the summary
  * cards are), CV and size as the median (a few failed sizings must not drag a mean).
  */
-export const AGGREGATE_WORD: Record<Metric, string> = { germination: 'weighted mean', usable: 'weighted mean', cv: 'median', size: 'median' };
+export const AGGREGATE_KIND: Record<Metric, 'mean' | 'median'> = { germination: 'mean', usable: 'mean', cv: 'median', size: 'median' };
 
-/** Collects a metric's values and cell weights, then reads the aggregate of AGGREGATE_WORD. */
+/** Collects a metric's values and cell weights, then reads the aggregate of AGGREGATE_KIND. */
 class Accumulator {
   w = 0; s = 0; n = 0; count = 0;
   values: number[] | null;
@@ -216,7 +214,7 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 export type CropFigure = { crop: string; value: number | null; count: number; n: number; target: number | null };
 
-/** The metric per crop (AGGREGATE_WORD), with each crop's batch count and target; most batches first. */
+/** The metric per crop (AGGREGATE_KIND), with each crop's batch count and target; most batches first. */
 export function perCrop(rows: readonly Row[], metric: Metric, targets: Targets): CropFigure[] {
   const fallback = meanCells(rows);
   const acc = new Map<string, Accumulator>();

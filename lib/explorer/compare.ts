@@ -1,7 +1,9 @@
 import { dateRange, type DateRange } from '../contract';
 import { daysInMonth } from '../utc-date';
 import { addDays, daysToMs, formatDay, parseDay, type Zone } from './date-range';
+import { formatsFor } from '../i18n/formats';
 import { describeDays, type DaysDrill } from './drill';
+import type { Speech } from './speech';
 import type { RowFilter } from './rows';
 import { offsetAt } from './zones';
 import type { Comparison } from './url-state';
@@ -81,35 +83,38 @@ export function comparisonWindow(kind: Comparison, from: string | undefined, to:
   };
 }
 
-const timeFormats = new Map<Zone, Intl.DateTimeFormat>();
-
 /** `17–23 Mar 2025`, or `17–19 Mar 2025, up to 14:05` for a window that ends during its last day. */
-export function describeWindow(w: ComparisonWindow, zone: Zone): string {
-  if (!w.partial) return describeDays(w.days);
-  let f = timeFormats.get(zone);
-  if (!f) timeFormats.set(zone, (f = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: zone })));
-  return `${describeDays(w.days)}, up to ${f.format(w.comparison.to)}`;
+export function describeWindow(w: ComparisonWindow, zone: Zone, { f, t }: Speech): string {
+  const days = describeDays(w.days, f);
+  return w.partial ? t('upTo', { days, time: f.time(w.comparison.to, zone) }) : days;
 }
 
 const MINUS = '\u2212';
-const pp = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const pct = new Intl.NumberFormat('en', { maximumFractionDigits: 1 });
+/** Until the summary cards pass the reader's: the English of before (`+1.2 pp`). */
+const ENGLISH = formatsFor('en-GB');
+/** Rounded as it is written (to `digits` decimals), so that what reads as 0 is ±0. */
+const roundsToZero = (v: number, digits: number) => Math.round(Math.abs(v) * 10 ** digits) === 0;
+/** `+1.2`, `−0.8`, `±0.0`: a change with `digits` decimals (at most, or exactly when `exact`). */
+function signed(change: number, digits: number, exact: boolean, f: Speech['f']): string {
+  const text = exact ? f.decimal(Math.abs(change), digits) : f.number(Math.abs(change), digits);
+  if (roundsToZero(change, digits)) return `±${text}`;
+  return `${change > 0 ? '+' : MINUS}${text}`;
+}
 
-/** The change of a rate in percentage points: `+1.2 pp`, `−0.8 pp`, `±0.0 pp`; null when either is unknown. */
-export function ppChange(current: number | null, before: number | null): string | null {
+/**
+ * The change of a rate in percentage points: `+1.2 pp`, `−0.8 pp`, `±0.0 pp` (`+1,2 Pp.` in German); null when
+ * either is unknown. Without the reader's `say`, in English.
+ */
+export function ppChange(current: number | null, before: number | null, say?: Speech): string | null {
   if (current === null || before === null) return null;
-  const text = pp.format(Math.abs(current - before));
-  if (Number(text) === 0) return `±${pp.format(0)} pp`;
-  return `${current > before ? '+' : MINUS}${text} pp`;
+  const change = signed(current - before, 1, true, say?.f ?? ENGLISH);
+  return say ? say.t('pp', { change }) : `${change} pp`;
 }
 
 /** The change of a count in percent of the earlier count: `+12 %`, `−3.4 %`, `±0 %`; null when it had none. */
-export function countChange(current: number, before: number): string | null {
-  if (before === 0) return current === 0 ? '±0 %' : null;
-  const change = ((current - before) / before) * 100;
-  const text = pct.format(Math.abs(change));
-  if (Number(text) === 0) return '±0 %';
-  return `${change > 0 ? '+' : MINUS}${text} %`;
+export function countChange(current: number, before: number, say?: Speech): string | null {
+  if (before === 0) return current === 0 ? `${signed(0, 1, false, say?.f ?? ENGLISH)} %` : null;
+  return `${signed(((current - before) / before) * 100, 1, false, say?.f ?? ENGLISH)} %`;
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { Bucket } from './aggregate';
 import { parseDay } from './date-range';
+import type { Formats } from '../i18n/formats';
 import { describeBin, inBin, METRIC_INFO, METRICS, type Metric } from './metrics';
-import { cropLabel, type Row } from './rows';
+import { NO_CROP, type Row } from './rows';
+import type { AnalysisT, Speech } from './speech';
 
 /*
  * Drill-downs: what a click on a chart's mark (or a grouped summary's row) adds to the filters. Each lives in
@@ -16,7 +18,9 @@ export type DaysDrill = { from: string; to: string };
 
 /** The key of batches with no scanner recorded, in `scanner=` and in grouped summaries. */
 export const NO_SCANNER = '(none)';
-export const scannerLabel = (key: string) => (key === NO_SCANNER ? 'No scanner recorded' : key);
+export const scannerLabel = (key: string, t: AnalysisT) => (key === NO_SCANNER ? t('noScanner') : key);
+/** A crop key as the analysis names it (the crop's own name, or that none was recorded). */
+export const cropName = (key: string, t: AnalysisT) => (key === NO_CROP ? t('noCrop') : key);
 
 const BIN = /^([a-z]+):(-?\d+(?:\.\d+)?):(-?\d+(?:\.\d+)?)$/;
 
@@ -56,21 +60,19 @@ export function formatDays(days: DaysDrill): string {
   return days.from === days.to ? days.from : `${days.from}..${days.to}`;
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+// Days are calendar days: written as the UTC instant of their midnight, in UTC.
 const dayOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
-/** `4 May 2026`, `4 May 2026 – 10 May 2026`: the days of a time bucket as a chip names them. */
-export function describeDays(days: DaysDrill): string {
-  return days.from === days.to ? dayFormat.format(dayOf(days.from)) : dayFormat.formatRange(dayOf(days.from), dayOf(days.to));
+/** `4 May 2026`, `4–10 May 2026` (`04.05.2026`, `04.–10.05.2026` in German): the days of a time bucket as a chip names them. */
+export function describeDays(days: DaysDrill, f: Formats): string {
+  return days.from === days.to ? f.date(dayOf(days.from), 'UTC') : f.dateRange(dayOf(days.from), dayOf(days.to), 'UTC');
 }
 
-const monthFormat = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
-
 /** A day, week or month bucket as people name it: `4 May 2026`, `Week of 4 May 2026`, `May 2026`. */
-export function describeBucket(days: DaysDrill, bucket: Bucket): string {
-  if (bucket === 'month') return monthFormat.format(dayOf(days.from));
-  const first = dayFormat.format(dayOf(days.from));
-  return bucket === 'week' ? `Week of ${first}` : first;
+export function describeBucket(days: DaysDrill, bucket: Bucket, { f, t }: Speech): string {
+  if (bucket === 'month') return f.monthYear(dayOf(days.from), 'UTC', true);
+  const first = f.date(dayOf(days.from), 'UTC');
+  return bucket === 'week' ? t('weekOf', { day: first }) : first;
 }
 
 /** The row filter of the drill-downs: bins, an instant span (the days in the zone), a scanner. */
@@ -92,12 +94,13 @@ export function passesDrill(r: Row, d: RowDrill): boolean {
 export type Chip = { key: string; label: string };
 
 /** The chips of the drill-downs in the URL (and the crop filter), in the order a person reads them. */
-export function drillChips(state: { crop?: string; bins?: string; days?: string; scanner?: string }): Chip[] {
+export function drillChips(state: { crop?: string; bins?: string; days?: string; scanner?: string }, say: Speech): Chip[] {
+  const { f, t } = say;
   const chips: Chip[] = [];
-  if (state.crop !== undefined) chips.push({ key: 'crop', label: `Crop: ${cropLabel(state.crop)}` });
+  if (state.crop !== undefined) chips.push({ key: 'crop', label: t('chips.crop', { crop: cropName(state.crop, t) }) });
   const days = parseDays(state.days);
-  if (days) chips.push({ key: 'days', label: describeDays(days) });
-  for (const b of parseBins(state.bins)) chips.push({ key: `bin:${b.metric}`, label: describeBin(b.metric, b.lo, b.hi) });
-  if (state.scanner !== undefined) chips.push({ key: 'scanner', label: `Scanner: ${scannerLabel(state.scanner)}` });
+  if (days) chips.push({ key: 'days', label: describeDays(days, f) });
+  for (const b of parseBins(state.bins)) chips.push({ key: `bin:${b.metric}`, label: describeBin(b.metric, b.lo, b.hi, say) });
+  if (state.scanner !== undefined) chips.push({ key: 'scanner', label: t('chips.scanner', { scanner: scannerLabel(state.scanner, t) }) });
   return chips;
 }

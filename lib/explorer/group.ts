@@ -3,9 +3,10 @@ import { csvCell, csvField } from '../csv';
 import { API_DIALECT, BOM, type CsvDialect } from '../export/dialect';
 import { readerLine } from '../export/reader-csv';
 import { bucketDays, bucketsOf, median, type Bucket } from './aggregate';
-import { describeBucket, formatDays, NO_SCANNER, scannerLabel, type DaysDrill } from './drill';
+import { cropName, describeBucket, formatDays, NO_SCANNER, scannerLabel, type DaysDrill } from './drill';
 import type { Zone } from './date-range';
-import { cropLabel, NO_CROP, summarize, type Row, type Summary } from './rows';
+import { NO_CROP, summarize, type Row, type Summary } from './rows';
+import type { Speech } from './speech';
 import type { ExplorerState, Grouping, GroupSortField } from './url-state';
 
 /** One row of the Grouped summary: the batches of one crop, week, month, scanner or crop-and-week. */
@@ -27,11 +28,12 @@ function cvsOf(rows: readonly Row[]): number[] {
 
 type Keyed = { key: string; label: string; drill: Partial<ExplorerState>; rows: Row[] };
 
-function describeGroup(grouping: Grouping, crop: string, scanner: string, days: DaysDrill): { label: string; drill: Partial<ExplorerState> } {
-  if (grouping === 'crop') return { label: cropLabel(crop), drill: { crop } };
-  if (grouping === 'scanner') return { label: scannerLabel(scanner), drill: { scanner } };
-  if (grouping === 'crop-week') return { label: `${cropLabel(crop)} · ${describeBucket(days, 'week')}`, drill: { crop, days: formatDays(days) } };
-  return { label: describeBucket(days, grouping), drill: { days: formatDays(days) } };
+function describeGroup(grouping: Grouping, crop: string, scanner: string, days: DaysDrill, say: Speech): { label: string; drill: Partial<ExplorerState> } {
+  const { t } = say;
+  if (grouping === 'crop') return { label: cropName(crop, t), drill: { crop } };
+  if (grouping === 'scanner') return { label: scannerLabel(scanner, t), drill: { scanner } };
+  if (grouping === 'crop-week') return { label: t('grouped.cropAndWeek', { crop: cropName(crop, t), week: describeBucket(days, 'week', say) }), drill: { crop, days: formatDays(days) } };
+  return { label: describeBucket(days, grouping, say), drill: { days: formatDays(days) } };
 }
 
 /**
@@ -39,8 +41,9 @@ function describeGroup(grouping: Grouping, crop: string, scanner: string, days: 
  * (summarize: weights, the fallback weight of an unknown tray and the below-target denominator), so a group's
  * figures are the cards' figures once someone drills down to it. Weeks start on Monday and months on the 1st,
  * in the zone. Rows are expected in creation order (a week's bounds are then worked out once, not per row).
+ * Groups are named in the reader's language (`say`).
  */
-export function groupRows(rows: readonly Row[], grouping: Grouping, zone: Zone, targets: Targets): Group[] {
+export function groupRows(rows: readonly Row[], grouping: Grouping, zone: Zone, targets: Targets, say: Speech): Group[] {
   const groups = new Map<string, Keyed>();
   const bucket: Bucket | null = grouping === 'week' || grouping === 'crop-week' ? 'week' : grouping === 'month' ? 'month' : null;
   let bounds = { start: NaN, end: NaN };
@@ -56,7 +59,7 @@ export function groupRows(rows: readonly Row[], grouping: Grouping, zone: Zone, 
     const key = grouping === 'crop' ? crop : grouping === 'scanner' ? scanner : grouping === 'crop-week' ? `${crop}\u0000${days.from}` : days.from;
     let g = groups.get(key);
     // Labels and drill-downs once per group, not once per row (100,000 rows fall in a few hundred groups).
-    if (!g) groups.set(key, (g = { key, ...describeGroup(grouping, crop, scanner, days), rows: [] }));
+    if (!g) groups.set(key, (g = { key, ...describeGroup(grouping, crop, scanner, days, say), rows: [] }));
     g.rows.push(r);
   }
   return [...groups.values()].map(({ key, label, drill, rows }) => ({
@@ -91,6 +94,7 @@ export function nextGroupDir(field: GroupSortField, current: GroupSortField, dir
   return dir === 'asc' ? 'desc' : 'asc';
 }
 
+/** The CSV's first column: named for spreadsheets, in English in every language like the other columns. */
 const GROUP_HEADERS: Record<Grouping, string> = { crop: 'Crop', week: 'Week', month: 'Month', scanner: 'Scanner', 'crop-week': 'Crop and week' };
 export const groupHeader = (grouping: Grouping) => GROUP_HEADERS[grouping];
 

@@ -1,8 +1,11 @@
 import { targetFor, type Targets } from '../contract/targets';
+import type { Formats } from '../i18n/formats';
 import type { Row } from './rows';
+import type { Speech } from './speech';
 
 /**
- * What every chart can show: the **Metric** select switches them all. Rates are percentages of a tray
+ * What every chart can show: the **Metric** select switches them all (their names: `analysis.metrics.<id>` in
+ * messages/). Rates are percentages of a tray
  * (0–100, higher is better); CV is the coefficient of variation of seedling size in percent (lower is more
  * even); size is the median seedling size in mm².
  */
@@ -11,12 +14,6 @@ export type Metric = (typeof METRICS)[number];
 
 export type MetricInfo = {
   id: Metric;
-  /** As a select option and a chart title: "Germination rate". */
-  label: string;
-  /** As a chip or a table header: "Germination". */
-  short: string;
-  /** What a distribution is of: "germination rates". */
-  plural: string;
   unit: '%' | 'mm²';
   /** A share of the tray: differences are percentage points, and the scale ends at 100. */
   rate: boolean;
@@ -37,34 +34,31 @@ function niceWidth(lo: number, hi: number): number {
 
 export const METRIC_INFO: Record<Metric, MetricInfo> = {
   germination: {
-    id: 'germination', label: 'Germination rate', short: 'Germination', plural: 'germination rates', unit: '%', rate: true, better: 'higher',
+    id: 'germination', unit: '%', rate: true, better: 'higher',
     binWidth: () => 2.5, value: (r) => r.germination,
   },
   usable: {
-    id: 'usable', label: 'Usable-seedling rate', short: 'Usable', plural: 'usable-seedling rates', unit: '%', rate: true, better: 'higher',
+    id: 'usable', unit: '%', rate: true, better: 'higher',
     binWidth: () => 2.5, value: (r) => r.usable,
   },
   cv: {
-    id: 'cv', label: 'CV of seedling size', short: 'CV', plural: 'CVs of seedling size', unit: '%', rate: false, better: 'lower',
+    id: 'cv', unit: '%', rate: false, better: 'lower',
     binWidth: niceWidth, value: (r) => r.cv,
   },
   size: {
-    id: 'size', label: 'Median seedling size', short: 'Size', plural: 'median seedling sizes', unit: 'mm²', rate: false, better: null,
+    id: 'size', unit: 'mm²', rate: false, better: null,
     binWidth: niceWidth, value: (r) => r.size,
   },
 };
 
-const one = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
-
-/** A value with its unit as people read it: `72.5 %`, `120 mm²`. */
-export function formatValue(metric: Metric, v: number): string {
-  return `${one.format(v)} ${METRIC_INFO[metric].unit}`;
+/** A value with its unit as people read it: `72.5 %`, `120 mm²` (`72,5 %` in German). */
+export function formatValue(metric: Metric, v: number, f: Formats): string {
+  return `${f.number(v)} ${METRIC_INFO[metric].unit}`;
 }
 
-/** A range of the metric as a chip names it: `Germination 70–72.5 %`. */
-export function describeBin(metric: Metric, lo: number, hi: number): string {
-  const info = METRIC_INFO[metric];
-  return `${info.short} ${one.format(lo)}–${one.format(hi)} ${info.unit}`;
+/** A range of the metric as a chip names it: `Germination 70–72.5 %`, `Keimrate 70–72,5 %`. */
+export function describeBin(metric: Metric, lo: number, hi: number, { f, t }: Speech): string {
+  return t('bin', { metric: t(`metrics.${metric}.short`), lo: f.number(lo), hi: f.number(hi), unit: METRIC_INFO[metric].unit });
 }
 
 /**
@@ -87,8 +81,8 @@ export function missesTarget(metric: Metric, v: number | null, target: number | 
   return METRIC_INFO[metric].better === 'lower' ? v > target : v < target;
 }
 
-/** The name of a target for `metric`: "target" for rates, "threshold" for CV. */
-export function targetWord(metric: Metric): string {
+/** What a target for `metric` is called: a target for rates, a threshold for CV (`analysis.targetWord.<kind>`). */
+export function targetKind(metric: Metric): 'target' | 'threshold' {
   return metric === 'cv' ? 'threshold' : 'target';
 }
 

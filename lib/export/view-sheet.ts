@@ -1,5 +1,4 @@
 import { formatTargetsParam, type Targets } from '../contract/targets';
-import { drillChips } from '../explorer/drill';
 import type { Zone } from '../explorer/zones';
 import { wallClockIn, wallClockText, type ExportColumn } from './columns';
 import type { ExportWords } from './strings';
@@ -14,9 +13,8 @@ export type ExportView = {
   crop?: string;
   warn?: string;
   below?: string;
-  bins?: string;
-  days?: string;
-  scanner?: string;
+  /** The drill-downs as their chips read (drillChips, in the reader's language). */
+  drill?: readonly string[];
   sort?: string;
   dir?: string;
   group?: string;
@@ -33,7 +31,6 @@ export type ExportView = {
 export function viewLines(v: ExportView): [string, string][] {
   const L = v.words.view;
   const yesNo = (b: boolean) => (b ? v.words.yes : v.words.no);
-  const drill = drillChips({ bins: v.bins, days: v.days, scanner: v.scanner }).map((c) => c.label);
   const lines: [string, string][] = [
     [L.range, v.from || v.to ? `${v.from ?? '…'} – ${v.to ?? L.now}` : L.allTime],
     [L.zone, v.zone],
@@ -41,7 +38,7 @@ export function viewLines(v: ExportView): [string, string][] {
     [L.crop, v.crop ?? L.none],
     [L.warningsOnly, yesNo(!!v.warn)],
     [L.belowTarget, yesNo(!!v.below)],
-    [L.drill, drill.join('; ') || L.none],
+    [L.drill, v.drill?.join('; ') || L.none],
     [L.sort, v.sort ? `${v.sort} (${v.dir === 'asc' ? L.ascending : L.descending})` : L.none],
     [L.targets, formatTargetsParam(v.targets)],
     [L.grouping, v.group ?? L.none],

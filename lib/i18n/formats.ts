@@ -40,6 +40,12 @@ export type Formats = {
   monthYear: (ms: number, zone: Zone, long?: boolean) => string;
   /** The time of day in `zone`: `14:05`, `2:05 PM`. */
   time: (ms: number, zone: Zone) => string;
+  /** Two dates as one span, what they share written once: `17–23 Mar 2025`, `17.–23.03.2025`. */
+  dateRange: (from: number, to: number, zone: Zone) => string;
+  /** A month with a two-digit year, for axes: `May 26`, `Mai 26`. */
+  shortMonthYear: (ms: number, zone: Zone) => string;
+  /** A date with a two-digit year, for axes: `4 May 26`, `4. Mai 26`. */
+  shortDate: (ms: number, zone: Zone) => string;
   /** A number typed in this locale (`93,4` or `93.4`); null when it is not one. */
   parseNumber: (text: string) => number | null;
 };
@@ -70,6 +76,8 @@ function makeFormats(locale: string): Formats {
   const monthYearIn = inZone({ month: 'short', year: 'numeric' });
   const longMonthIn = inZone({ month: 'long', year: 'numeric' });
   const timeIn = inZone({ timeStyle: 'short' });
+  const shortMonthYearIn = inZone({ month: 'short', year: '2-digit' });
+  const shortDateIn = inZone({ day: 'numeric', month: 'short', year: '2-digit' });
   const minus = (s: string) => s.replace('-', MINUS);
   const given = (v: Num): v is number | string => v !== null && v !== '' && Number.isFinite(Number(v));
 
@@ -90,6 +98,9 @@ function makeFormats(locale: string): Formats {
     dayMonth: (ms, zone) => dayMonthIn(zone).format(ms),
     monthYear: (ms, zone, long = false) => (long ? longMonthIn : monthYearIn)(zone).format(ms),
     time: (ms, zone) => timeIn(zone).format(ms),
+    dateRange: (from, to, zone) => dateIn(zone).formatRange(from, to),
+    shortMonthYear: (ms, zone) => shortMonthYearIn(zone).format(ms),
+    shortDate: (ms, zone) => shortDateIn(zone).format(ms),
     parseNumber: (text) => {
       const t = text.trim().replace(decimalMark, '.');
       return /^[-\u2212]?\d+(\.\d+)?$|^[-\u2212]?\.\d+$/.test(t) ? Number(t.replace(MINUS, '-')) : null;

@@ -1,34 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { signInContext } from './signed-in';
-import { DRIFT, sandbox, signIn, status, walkApi, type ApiBatch } from './support';
-
-/**
- * The out-of-control batches of `crop`'s germination, worked out here from the API's batches with the rules
- * of issue 10 §5 (not through lib/explorer/spc.ts, so that this is a check of it): limits at centre ± 3 MR̄ /
- * 1.128 from the first 20 batches without warnings; beyond them, or in a run of 8+ on one side of the centre.
- */
-function outOfControl(batches: readonly ApiBatch[], crop: string) {
-  const points = batches
-    .filter((b) => b.crop_type === crop && b.avg_germination_rate !== null)
-    .map((b) => ({ name: String(b.batch_name), v: Number(b.avg_germination_rate), warned: b.warnings === true }));
-  const base = points.filter((p) => !p.warned).slice(0, 20).map((p) => p.v);
-  const centre = base.reduce((s, v) => s + v, 0) / base.length;
-  const sigma = base.slice(1).reduce((s, v, i) => s + Math.abs(v - base[i]!), 0) / (base.length - 1) / 1.128;
-  const ucl = Math.min(100, centre + 3 * sigma), lcl = Math.max(0, centre - 3 * sigma);
-  const out = new Set<number>();
-  points.forEach((p, i) => (p.v > ucl || p.v < lcl) && out.add(i));
-  const beyond = out.size;
-  const firstBeyond = points[Math.min(...out)]!.name;
-  for (let i = 0; i < points.length; ) {
-    const side = Math.sign(points[i]!.v - centre);
-    let j = i;
-    while (side !== 0 && j + 1 < points.length && Math.sign(points[j + 1]!.v - centre) === side) j++;
-    if (side !== 0 && j - i + 1 >= 8) for (let k = i; k <= j; k++) out.add(k);
-    i = j + 1;
-  }
-  const first = Math.min(...out);
-  return { total: points.length, count: out.size, beyond, firstName: points[first]!.name, firstBeyond };
-}
+import { outOfControl } from './analysis-figures';
+import { DRIFT, sandbox, signIn, status, walkApi } from './support';
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 

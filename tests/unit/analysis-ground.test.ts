@@ -7,6 +7,7 @@ import { drillChips, formatBins, parseBins, parseDays, passesDrill, withBin } fr
 import { inBin, niceAxis } from '@/lib/explorer/metrics';
 import { filterRows, NO_CROP, toRow } from '@/lib/explorer/rows';
 import { generateBatches } from '@/sandbox/data/generate';
+import { speech } from '../helpers/speech';
 
 const rows = generateBatches({ seed: 'ground', count: 3_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example', 'b@x.example'], reportBaseUrl: 'https://r.example' }).map(toRow);
 
@@ -56,10 +57,18 @@ describe('drill-downs', () => {
   });
 
   it('names each drill-down as its chip', () => {
-    const labels = drillChips({ crop: NO_CROP, bins: 'germination:70:72.5', days: '2026-05-04..2026-05-10', scanner: '(none)' }).map((c) => c.label);
+    const labels = drillChips({ crop: NO_CROP, bins: 'germination:70:72.5', days: '2026-05-04..2026-05-10', scanner: '(none)' }, speech()).map((c) => c.label);
     expect(labels[0]).toBe('Crop: No crop recorded');
     expect(labels[1]).toMatch(/^4\s*–\s*10 May 2026$/);
     expect(labels.slice(2)).toEqual(['Germination 70–72.5 %', 'Scanner: No scanner recorded']);
+  });
+
+  it('names the chips in the reader’s language and notation, the URL unchanged', () => {
+    const state = { crop: NO_CROP, bins: 'germination:70:72.5', days: '2026-05-04..2026-05-10', scanner: '(none)' };
+    const de = drillChips(state, speech('de', 'de-DE')).map((c) => c.label.replace(/[\u00a0\u202f]/g, ' '));
+    expect(de).toEqual(['Kultur: Keine Kultur erfasst', '04.–10.05.2026', 'Keimrate 70–72,5 %', 'Scanner: Kein Scanner erfasst']);
+    expect(drillChips(state, speech('nl', 'nl-NL'))[2]!.label).toBe('Kieming 70–72,5 %');
+    expect(formatBins(parseBins(state.bins))).toBe('germination:70:72.5');
   });
 
   it('a histogram bin drills down to exactly the batches counted in it, for every metric', () => {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_TARGETS } from '@/lib/contract/targets';
 import { comparisonFilter, comparisonWindow, countChange, describeWindow, ppChange, yearBefore } from '@/lib/explorer/compare';
 
+import { speech } from '../helpers/speech';
+
 const AMS = 'Europe/Amsterdam';
+const EN = speech();
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('comparisonWindow', () => {
@@ -16,7 +19,7 @@ describe('comparisonWindow', () => {
     expect(iso(w.comparison.to)).toBe('2025-03-23T23:00:00.000Z');
     expect(w.shiftMs).toBe(7 * 86_400_000);
     expect(w.range).toEqual({ start_date: '2025-03-16T23:00:00.000Z', end_date: '2025-03-23T22:59:59.999999Z' });
-    expect(describeWindow(w, AMS)).toMatch(/^17\s?–\s?23 Mar 2025$/); // ICU's range format, spaces as its version has them
+    expect(describeWindow(w, AMS, EN)).toMatch(/^17\s?–\s?23 Mar 2025$/); // ICU's range format, spaces as its version has them
   });
 
   it('a week still running is compared with the same span of the week before, to the same time of day', () => {
@@ -30,7 +33,7 @@ describe('comparisonWindow', () => {
     expect(iso(w.comparison.to)).toBe('2025-03-26T13:05:00.000Z'); // 14:05 winter time
     expect(w.range.end_date).toBe('2025-03-26T13:04:59.999999Z');
     expect(w.shiftMs).toBe(7 * 86_400_000 - 3_600_000);
-    expect(describeWindow(w, AMS)).toMatch(/^24\s?–\s?26 Mar 2025, up to 14:05$/);
+    expect(describeWindow(w, AMS, EN)).toMatch(/^24\s?–\s?26 Mar 2025, up to 14:05$/);
   });
 
   it('an open end means up to now; All time has nothing to compare with', () => {
@@ -49,7 +52,7 @@ describe('comparisonWindow', () => {
     expect(comparisonWindow('last-year', '2024-02-29', '2024-02-29', 'UTC', past)!.days).toEqual({ from: '2023-02-28', to: '2023-02-28' });
     const spring = comparisonWindow('last-year', '2024-02-01', '2024-03-31', 'UTC', past)!;
     expect(spring.days).toEqual({ from: '2023-02-01', to: '2023-03-31' });
-    expect(describeWindow(spring, 'UTC')).toMatch(/^1 Feb\s?–\s?31 Mar 2023$/);
+    expect(describeWindow(spring, 'UTC', EN)).toMatch(/^1 Feb\s?–\s?31 Mar 2023$/);
     expect(yearBefore('2025-03-01')).toBe('2024-03-01');
     expect(yearBefore('2028-02-29')).toBe('2027-02-28');
     // Running: to the same time of day, a year earlier (here across Amsterdam's DST change of 2024-03-31).
@@ -71,6 +74,12 @@ describe('changes', () => {
     expect(countChange(100, 100)).toBe('±0 %');
     expect(countChange(5, 0)).toBeNull();
     expect(countChange(0, 0)).toBe('±0 %');
+    const de = speech('de', 'de-DE');
+    expect(ppChange(91.25, 90.05, de)).toBe('+1,2 Pp.');
+    expect(ppChange(90.01, 90.03, de)).toBe('±0,0 Pp.');
+    expect(countChange(966, 1000, de)).toBe('\u22123,4 %');
+    expect(countChange(1_234_500, 100, de)).toBe('+1.234.400 %');
+    expect(ppChange(91.25, 90.05, EN)).toBe('+1.2 pp');
   });
 });
 

@@ -5,6 +5,9 @@ import { exportFile } from '@/lib/explorer/export-csv';
 import { median } from '@/lib/explorer/aggregate';
 import { groupRows, groupsToCsv, nextGroupDir, sortGroups } from '@/lib/explorer/group';
 import { compareCreation, summarize, toRow, type Row } from '@/lib/explorer/rows';
+import { speech } from '../helpers/speech';
+
+const EN = speech();
 
 function batch(id: string, at: string, over: Partial<Batch>): Batch {
   return {
@@ -30,7 +33,7 @@ const byKey = (groups: ReturnType<typeof groupRows>) => Object.fromEntries(group
 
 describe('groupRows', () => {
   it('crop: weighted by cells per tray, an unknown tray weighing the mean known tray of its group', () => {
-    const g = byKey(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS));
+    const g = byKey(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS, EN));
     expect(Object.keys(g).sort()).toEqual(['(none)', 'Lettuce', 'Tomato']);
     const lettuce = g.Lettuce!;
     expect(lettuce.count).toBe(3);
@@ -50,8 +53,8 @@ describe('groupRows', () => {
 
   it("a group's figures are the summary cards' figures for the same rows", () => {
     for (const grouping of ['crop', 'week', 'month', 'scanner', 'crop-week'] as const) {
-      for (const group of groupRows(rows, grouping, ZONE, DEFAULT_TARGETS)) {
-        const same = rows.filter((r) => groupRows([r], grouping, ZONE, DEFAULT_TARGETS)[0]!.key === group.key);
+      for (const group of groupRows(rows, grouping, ZONE, DEFAULT_TARGETS, EN)) {
+        const same = rows.filter((r) => groupRows([r], grouping, ZONE, DEFAULT_TARGETS, EN)[0]!.key === group.key);
         const { key: _k, label: _l, drill: _d, cv: _c, ...figures } = group;
         expect(figures).toEqual(summarize(same, DEFAULT_TARGETS));
       }
@@ -59,33 +62,38 @@ describe('groupRows', () => {
   });
 
   it('week: Monday to Sunday in the zone, across a DST change; drills down to those days', () => {
-    const g = groupRows(rows, 'week', ZONE, DEFAULT_TARGETS);
+    const g = groupRows(rows, 'week', ZONE, DEFAULT_TARGETS, EN);
     expect(g.map((x) => [x.key, x.count, x.drill.days, x.label])).toEqual([
       // b at 23:59 Sunday local (21:59Z, summer time) is still week 24–30 March; c at 00:01 Monday is not.
       ['2025-03-24', 2, '2025-03-24..2025-03-30', 'Week of 24 Mar 2025'],
       ['2025-03-31', 3, '2025-03-31..2025-04-06', 'Week of 31 Mar 2025'],
     ]);
+    // In a German browser: German words, German dates; the drill-down (the URL) stays the same.
+    expect(groupRows(rows, 'week', ZONE, DEFAULT_TARGETS, speech('de', 'de-DE')).map((x) => [x.label, x.drill.days])).toEqual([
+      ['Woche vom 24.03.2025', '2025-03-24..2025-03-30'],
+      ['Woche vom 31.03.2025', '2025-03-31..2025-04-06'],
+    ]);
     // In UTC both b and c fall on Sunday 30 March.
-    expect(groupRows(rows, 'week', 'UTC', DEFAULT_TARGETS).map((x) => x.count)).toEqual([3, 2]);
+    expect(groupRows(rows, 'week', 'UTC', DEFAULT_TARGETS, EN).map((x) => x.count)).toEqual([3, 2]);
   });
 
   it('month, scanner and crop and week', () => {
-    expect(groupRows(rows, 'month', ZONE, DEFAULT_TARGETS).map((x) => [x.label, x.count, x.drill.days])).toEqual([
+    expect(groupRows(rows, 'month', ZONE, DEFAULT_TARGETS, EN).map((x) => [x.label, x.count, x.drill.days])).toEqual([
       // c, at 00:01 on Monday 31 March local time, is still March.
       ['March 2025', 3, '2025-03-01..2025-03-31'],
       ['April 2025', 2, '2025-04-01..2025-04-30'],
     ]);
-    const scanners = byKey(groupRows(rows, 'scanner', ZONE, DEFAULT_TARGETS));
+    const scanners = byKey(groupRows(rows, 'scanner', ZONE, DEFAULT_TARGETS, EN));
     expect(scanners['(none)']).toMatchObject({ label: 'No scanner recorded', count: 1, drill: { scanner: '(none)' } });
     expect(scanners['a@x.example']!.count).toBe(4);
-    const cw = groupRows(rows, 'crop-week', ZONE, DEFAULT_TARGETS).map((x) => [x.label, x.count, x.drill]);
+    const cw = groupRows(rows, 'crop-week', ZONE, DEFAULT_TARGETS, EN).map((x) => [x.label, x.count, x.drill]);
     expect(cw).toContainEqual(['Lettuce · Week of 31 Mar 2025', 1, { crop: 'Lettuce', days: '2025-03-31..2025-04-06' }]);
     expect(cw).toHaveLength(4);
   });
 });
 
 describe('sortGroups', () => {
-  const groups = groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS);
+  const groups = groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS, EN);
   it('by a figure, empty values last either way, ties by key; by key A→Z', () => {
     expect(sortGroups(groups, 'germination', 'desc').map((g) => g.key)).toEqual(['Lettuce', 'Tomato', '(none)']);
     expect(sortGroups(groups, 'germination', 'asc').map((g) => g.key)).toEqual(['Tomato', 'Lettuce', '(none)']);
@@ -107,7 +115,7 @@ describe('median', () => {
 
 describe('groupsToCsv', () => {
   it('reads back as the table, in its order', () => {
-    const text = groupsToCsv(sortGroups(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS), 'key', 'asc'), 'crop');
+    const text = groupsToCsv(sortGroups(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS, EN), 'key', 'asc'), 'crop');
     expect(text.startsWith('\uFEFF')).toBe(true);
     const csv = readCsv(text.slice(1));
     expect(csv[0]![0]).toBe('Crop');
@@ -118,7 +126,7 @@ describe('groupsToCsv', () => {
 
 describe('groupsToCsv for a reader whose decimal mark is a comma', () => {
   it('separates by semicolons, writes decimal commas and puts the INCOMPLETE note first', () => {
-    const text = groupsToCsv(sortGroups(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS), 'key', 'asc'), 'crop', { separator: ';', decimal: ',' }, 'INCOMPLETE: x');
+    const text = groupsToCsv(sortGroups(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS, EN), 'key', 'asc'), 'crop', { separator: ';', decimal: ',' }, 'INCOMPLETE: x');
     expect(text.startsWith('\uFEFFINCOMPLETE: x\r\n')).toBe(true);
     const csv = readCsv(text.slice('\uFEFFINCOMPLETE: x\r\n'.length), ';');
     expect(csv[1]).toEqual(['Lettuce', '3', String(Number((39_300 / 450).toFixed(2))).replace('.', ','), '80', '10', '1', '33,33', '33,33']);

@@ -55,6 +55,15 @@ describe('formats', () => {
     expect(gb.dateTime(at, 'UTC')).toBe('21 Nov 2026, 13:05 UTC');
   });
 
+  it('writes spans of days and short dates for axes in the locale', () => {
+    const from = Date.UTC(2025, 2, 17), to = Date.UTC(2025, 2, 23);
+    expect(plain(gb.dateRange(from, to, 'UTC'))).toMatch(/^17\s?–\s?23 Mar 2025$/);
+    expect(plain(de.dateRange(from, to, 'UTC'))).toBe('17.–23.03.2025');
+    expect(gb.shortMonthYear(at, 'UTC')).toBe('Nov 26');
+    expect(gb.shortDate(at, 'UTC')).toBe('21 Nov 26');
+    expect(de.shortDate(at, 'UTC')).toBe('21. Nov. 26');
+  });
+
   it('reads numbers typed with the locale’s decimal mark or a point', () => {
     expect(de.parseNumber('93,5')).toBe(93.5);
     expect(de.parseNumber(' 93.5 ')).toBe(93.5);
