@@ -13,6 +13,7 @@ const BENCHES: Bench[] = [
   { name: 'analysis', title: 'Issue 10: analysis with 100,000 batches', load: () => import('./analysis') },
   { name: 'proxy', title: 'Target 4: proxy overhead', load: () => import('./proxy') },
   { name: 'export', title: 'Target 5: export', load: () => import('./export') },
+  { name: 'xlsx-export', title: 'Issue 11: Excel export', load: () => import('./xlsx-export') },
   { name: 'bundle', title: 'Target 6a: JavaScript for /batches', load: () => import('./bundle') },
   { name: 'lighthouse', title: 'Target 6b: Lighthouse', load: () => import('./lighthouse') },
   { name: 'readers', title: 'Issue 6: 50 concurrent readers', load: () => import('./readers') },

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tests drive Debian's Chromium (browsers cannot be downloaded here), start Debian's redis-server for
 # the two-instance tests, Debian's nginx as a real reverse proxy, Debian's PostgreSQL 15 for the settings
-# store and Debian's poppler-utils to read the printed report's PDF back. Installs what is missing when run as root.
+# store, Debian's poppler-utils to read the printed report's PDF back and LibreOffice Calc to read an exported
+# workbook back. Installs what is missing when run as root.
 set -euo pipefail
 CHROMIUM=${CHROMIUM_PATH:-/usr/bin/chromium}
 missing=()
@@ -14,6 +15,8 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 dpkg -s chromium-l10n >/dev/null 2>&1 || missing+=(chromium-l10n)
 # pdftotext and pdftoppm read the printed report back (print-report.spec.ts).
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
+# LibreOffice Calc without its GUI: the export spec converts a workbook with it, a reader that is not its writer.
+command -v soffice >/dev/null || missing+=(libreoffice-calc-nogui)
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
   echo "Installing Debian's ${missing[*]} for the end-to-end tests..."
@@ -22,6 +25,7 @@ if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
   exit 0
 fi
 echo "The tests need: ${missing[*]} (Chromium at $CHROMIUM, redis-server, nginx and pdftotext on the PATH, PostgreSQL 15 in /usr/lib/postgresql/15)." >&2
+echo "The tests need: ${missing[*]} (Chromium at $CHROMIUM, redis-server and nginx on the PATH, PostgreSQL 15 in /usr/lib/postgresql/15, soffice on the PATH)." >&2
 echo "Install as root with:  apt-get update && apt-get install -y ${missing[*]}" >&2
 echo "(or point CHROMIUM_PATH at another Chromium build)" >&2
 exit 1

@@ -1,8 +1,8 @@
 'use client';
 
-/** Hands `text` to the browser as a file download (nothing leaves the page: the file is made here). */
-export function downloadText(fileName: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Hands `data` to the browser as a file download (nothing leaves the page: the file is made here). */
+export function downloadText(fileName: string, data: BlobPart, type: string): void {
+  const url = URL.createObjectURL(new Blob([data], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;

@@ -1,21 +1,21 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useTranslations } from 'use-intl';
+import { useMessages, useTranslations } from 'use-intl';
 import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
-import { parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
+import { drillChips, parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
 import { exportFileName, type DateRange } from '@/lib/contract';
-import { exportFile, rowsToCsv } from '@/lib/explorer/export-csv';
 import { missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
 import type { DateError, ExplorerState, SortField } from '@/lib/explorer/url-state';
+import { useReader } from '../i18n/use-formats';
 import { AnalysisBar } from './analysis-bar';
 import type { AnalysisInput, AnalysisView } from './analysis';
 import { BatchDetail } from './batch-detail';
 import { BatchTable } from './batch-table';
 import { COLUMNS } from './columns';
-import { downloadText } from './download';
+import { exportTable, type ExportFormat } from './exports';
 import { DrillChips } from './drill-chips';
 import { FiltersBar } from './filters-bar';
 import { GroupedSummary } from './grouped-summary';
@@ -40,6 +40,7 @@ import { useSearchText } from './use-search-text';
 import { useShownRows } from './use-shown-rows';
 import { useSignInOnExpiry } from './use-sign-in-on-expiry';
 import { useDescribeSpans, useUrlDayText } from './use-explorer-words';
+import { useSpeech } from './use-speech';
 import { useTargets } from './use-targets';
 import { WhenVisible } from './when-visible';
 import styles from './explorer.module.css';
@@ -89,6 +90,9 @@ export function ExplorerView({ organisation }: { organisation: string }) {
   const t = useTranslations('explorer');
   const describeSpans = useDescribeSpans();
   const { state, dateError, update } = useExplorerState();
+  const words = useMessages().export;
+  const reader = useReader();
+  const say = useSpeech();
   const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
   const { rows, complete, pending, error, loading, retry } = useRangeRows(range, !dateError);
   useSignInOnExpiry(error);
@@ -145,10 +149,16 @@ export function ExplorerView({ organisation }: { organisation: string }) {
     [update, state.sort, state.dir],
   );
   // An export of a view whose batches have not all arrived says so in its name and its first line.
-  const exportCsv = () => {
-    const file = exportFile(exportFileName(state.from, state.to), rowsToCsv(sorted), { complete, loaded: sorted.length, missing, zone: state.tz });
-    downloadText(file.name, file.text, 'text/csv;charset=utf-8');
-  };
+  const exportRows = (format: ExportFormat) =>
+    exportTable(format, {
+      rows: sorted,
+      hidden,
+      ctx: { zone: state.tz, targets, words },
+      locale: reader.locale,
+      completeness: { complete, loaded: sorted.length, missing, zone: state.tz },
+      view: { ...state, q: search, drill: drillChips({ bins: state.bins, days: state.days, scanner: state.scanner }, say).map((c) => c.label) },
+      fileName: exportFileName(state.from, state.to),
+    });
   const clearFilters = () => {
     setSearch('');
     update({ q: '', crop: undefined, warn: undefined, below: undefined, bins: undefined, days: undefined, scanner: undefined });
@@ -175,7 +185,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
             crops={crops}
             hidden={hidden}
             update={update}
-            onExport={exportCsv}
+            onExport={exportRows}
             canExport={sorted.length > 0}
             targetsOpen={targetsOpen}
             targetsUnsaved={targetSet.unsaved}

@@ -3,6 +3,8 @@
 import { useTranslations } from 'use-intl';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import { ColumnsMenu } from './columns-menu';
+import { ExportMenu } from './export-menu';
+import type { ExportFormat } from './exports';
 import { useCropLabel } from './use-explorer-words';
 import styles from './explorer.module.css';
 
@@ -13,7 +15,7 @@ type Props = {
   crops: string[];
   hidden: Set<string>;
   update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
-  onExport: () => void;
+  onExport: (format: ExportFormat) => Promise<void>;
   canExport: boolean;
   targetsOpen: boolean;
   targetsUnsaved: boolean;
@@ -52,9 +54,7 @@ export function FiltersBar({ state, search, onSearch, crops, hidden, update, onE
       </button>
       {targetsUnsaved && <span className={styles.badge}>{t('unsavedTargets')}</span>}
       <ColumnsMenu hidden={hidden} update={update} />
-      <button type="button" className="button" onClick={onExport} disabled={!canExport}>
-        {t('exportCsv')}
-      </button>
+      <ExportMenu disabled={!canExport} onExport={onExport} />
     </div>
   );
 }

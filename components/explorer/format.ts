@@ -23,13 +23,4 @@ export function fmtDate(ms: number, zone: Zone): string {
   return f.format(ms) + (zone === 'UTC' ? ' UTC' : '');
 }
 
-/** Only http(s) URLs become links: `javascript:`, `data:` and relative links are shown as text. */
-export function safeHttpUrl(link: string | null): string | null {
-  if (!link) return null;
-  try {
-    const url = new URL(link);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
+export { safeHttpUrl } from '@/lib/safe-url';

@@ -2,11 +2,13 @@
 
 import { useMemo } from 'react';
 import { useTranslations } from 'use-intl';
-import type { Formats } from '@/lib/i18n/formats';
-import { exportFile } from '@/lib/explorer/export-csv';
+import { dialectFor } from '@/lib/export/dialect';
+import { exportName, incompleteNote } from '@/lib/explorer/export-csv';
 import { groupRows, groupsToCsv, nextGroupDir, sortGroups, type Group } from '@/lib/explorer/group';
+import type { Formats } from '@/lib/i18n/formats';
 import type { ExplorerState, Grouping, GroupSortField } from '@/lib/explorer/url-state';
 import type { AnalysisInput } from './analysis';
+import { useReader } from '../i18n/use-formats';
 import { downloadText } from './download';
 import { IncompleteNote } from './incomplete-note';
 import { useSpeech } from './use-speech';
@@ -42,6 +44,7 @@ const KEY_HEADER = { crop: 'crop', week: 'week', month: 'month', scanner: 'scann
  */
 export function GroupedSummary({ input, grouping, update, fileName }: Props) {
   const { rows, zone, targets, completeness, drill } = input;
+  const reader = useReader();
   const { gsort, gdir } = input.view;
   const say = useSpeech();
   const { f } = say;
@@ -55,8 +58,9 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
   const exportCsv = () => {
     const name = fileName.replace(/\.csv$/, `-by-${grouping}.csv`);
     const complete = completeness.missing.length === 0 && !completeness.stopped;
-    const file = exportFile(name, groupsToCsv(sorted, grouping), { complete, loaded: rows.length, missing: completeness.missing, zone });
-    downloadText(file.name, file.text, 'text/csv;charset=utf-8');
+    const view = { complete, loaded: rows.length, missing: completeness.missing, zone };
+    const text = groupsToCsv(sorted, grouping, dialectFor(reader.locale), incompleteNote(view));
+    downloadText(exportName(name, view), text, 'text/csv;charset=utf-8');
   };
 
   return (

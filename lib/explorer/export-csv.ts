@@ -9,17 +9,24 @@ export function rowsToCsv(rows: readonly Row[]): string {
   return csvRow(BATCH_FIELDS) + csvRows(rows.map((r) => r.batch), BATCH_FIELDS);
 }
 
+export type ViewCompleteness = { complete: boolean; loaded: number; missing: readonly Span[]; zone: Zone };
+
+/** What an export of a view whose batches have not all arrived says first, or null when they all did. */
+export function incompleteNote(view: ViewCompleteness): string | null {
+  if (view.complete) return null;
+  return `INCOMPLETE: ${view.loaded} batches loaded; not loaded: ${describeSpans(view.missing, view.zone, Infinity)}`;
+}
+
+/** `batches-….csv` → `batches-…-INCOMPLETE.csv` (any extension) when the view is incomplete. */
+export function exportName(name: string, view: ViewCompleteness): string {
+  return view.complete ? name : name.replace(/(\.[a-z]+)$/, '-INCOMPLETE$1');
+}
+
 /**
  * An export of a view whose batches have not all arrived says so in its name (`…-INCOMPLETE.csv`) and in its
  * first line, which names what is missing.
  */
-export function exportFile(
-  name: string,
-  csv: string,
-  view: { complete: boolean; loaded: number; missing: readonly Span[]; zone: Zone },
-): { name: string; text: string } {
-  if (view.complete) return { name, text: csv };
-  const { loaded, missing, zone } = view;
-  const warning = `INCOMPLETE: ${loaded} batches loaded; not loaded: ${describeSpans(missing, zone, Infinity)}`;
-  return { name: name.replace(/\.csv$/, '-INCOMPLETE.csv'), text: csvRow([warning]) + csv };
+export function exportFile(name: string, csv: string, view: ViewCompleteness): { name: string; text: string } {
+  const note = incompleteNote(view);
+  return note === null ? { name, text: csv } : { name: exportName(name, view), text: csvRow([note]) + csv };
 }

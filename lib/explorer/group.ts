@@ -1,5 +1,7 @@
 import type { Targets } from '../contract';
-import { csvRow, csvRows } from '../csv';
+import { csvCell, csvField } from '../csv';
+import { API_DIALECT, BOM, type CsvDialect } from '../export/dialect';
+import { readerLine } from '../export/reader-csv';
 import { bucketDays, bucketsOf, median, type Bucket } from './aggregate';
 import { cropName, describeBucket, formatDays, NO_SCANNER, scannerLabel, type DaysDrill } from './drill';
 import type { Zone } from './date-range';
@@ -98,18 +100,21 @@ export const groupHeader = (grouping: Grouping) => GROUP_HEADERS[grouping];
 
 const round = (v: number | null, digits: number) => (v === null ? null : Number(v.toFixed(digits)));
 
-/** The grouped table as shown (its order), rates in percent with two decimals, shares of batches too. */
-export function groupsToCsv(groups: readonly Group[], grouping: Grouping): string {
+/**
+ * The grouped table as shown (its order) for its reader's spreadsheet (BOM, the locale's separator and decimal
+ * mark), rates in percent with two decimals, shares of batches too; the INCOMPLETE note first when given.
+ */
+export function groupsToCsv(groups: readonly Group[], grouping: Grouping, dialect: CsvDialect = API_DIALECT, note?: string | null): string {
+  const text = (v: string) => csvCell(v, dialect.separator);
+  const num = (v: number | null) => (v === null ? '' : csvField(String(v).replace('.', dialect.decimal), dialect.separator));
   const header = [groupHeader(grouping), 'batches', 'germination_rate_weighted_pct', 'usable_seedling_rate_weighted_pct', 'median_cv_pct', 'below_target', 'below_target_share_pct', 'with_warnings_share_pct'];
-  const lines = groups.map((g) => ({
-    label: g.label,
-    count: g.count,
-    germination: round(g.germination, 2),
-    usable: round(g.usable, 2),
-    cv: round(g.cv, 2),
-    below: g.below,
-    belowShare: round(g.belowShare === null ? null : g.belowShare * 100, 2),
-    warningShare: round(g.warningShare === null ? null : g.warningShare * 100, 2),
-  }));
-  return csvRow(header) + csvRows(lines, ['label', 'count', 'germination', 'usable', 'cv', 'below', 'belowShare', 'warningShare']);
+  const parts = [BOM];
+  if (note) parts.push(readerLine([text(note)], dialect));
+  parts.push(readerLine(header.map(text), dialect));
+  for (const g of groups) {
+    const share = (v: number | null) => round(v === null ? null : v * 100, 2);
+    const figures = [g.count, round(g.germination, 2), round(g.usable, 2), round(g.cv, 2), g.below, share(g.belowShare), share(g.warningShare)];
+    parts.push(readerLine([text(g.label), ...figures.map(num)], dialect));
+  }
+  return parts.join('');
 }

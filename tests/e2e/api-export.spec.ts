@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { readCsv } from '../helpers/csv';
+import { readXlsx } from '../helpers/xlsx';
 import { api, sandbox, signIn, walkApi } from './support';
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
@@ -48,4 +49,48 @@ test('bad input and no session get their statuses before any streaming', async (
   expect((await bad.json()).detail).toMatch(/^end_date: /);
   await sandbox('POST', '/_sandbox/faults', { outage: true, retryAfterS: 0 });
   expect((await api('/api/batches/export', { cookie })).status).toBe(503);
+});
+
+test('format=xlsx streams a workbook of the chosen columns, in the zone, read back by another reader', async () => {
+  const cookie = await signIn({ clientId: 'edge-client', clientSecret: 'edge-secret' });
+  const { batches } = await walkApi(cookie);
+  const response = await api('/api/batches/export?format=xlsx&zone=America/New_York&columns=name,date,germination,warnings,analysis', { cookie });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  expect(response.headers.get('content-disposition')).toBe('attachment; filename="batches-all-to-all.xlsx"');
+  const x = await readXlsx(Buffer.from(await response.arrayBuffer()));
+  const [header, ...rows] = x.sheets[0]!.rows;
+  expect(header).toEqual(['Batch', 'Created (America/New_York)', 'Germination (%)', 'Warnings', 'Analysis']);
+  expect(rows).toHaveLength(batches.length);
+  const newYork = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', dateStyle: 'short', timeStyle: 'medium', hourCycle: 'h23' });
+  rows.forEach((row, i) => {
+    const b = batches[i]!;
+    expect(row[0]).toBe(b.batch_name);
+    const at = new Date(Math.round((row[1] as Date).getTime() / 1000) * 1000).toISOString().slice(0, 19).replace('T', ', ');
+    expect(at).toBe(newYork.format(Date.parse(b.batch_creation_date as string)));
+    expect(row[2]).toBe(b.avg_germination_rate === null ? null : Number(b.avg_germination_rate));
+    expect(row[3]).toBe(b.warnings ? 'Yes' : 'No');
+    expect(x.hyperlinks.get(`E${i + 2}`) ?? null).toBe(/^https?:/.test(String(b.analysis_link)) ? b.analysis_link : null);
+  });
+  expect(x.formulas).toBe(0);
+  const view = Object.fromEntries(x.sheets[1]!.rows.map((r) => [r[0], r[1]]));
+  expect(view).toMatchObject({ 'Time zone': 'America/New_York', 'Data complete': 'Yes', Batches: String(batches.length) });
+});
+
+test('format=xlsx follows the reader’s language', async () => {
+  const cookie = await signIn();
+  const response = await api('/api/batches/export?format=xlsx&columns=warnings', { cookie, headers: { 'accept-language': 'de-DE,de;q=0.9' } });
+  const x = await readXlsx(Buffer.from(await response.arrayBuffer()));
+  expect(x.sheets.map((s) => s.name)).toEqual(['Chargen', 'Ansicht']);
+  expect(x.sheets[0]!.rows[0]).toEqual(['Warnungen']);
+  expect(new Set(x.sheets[0]!.rows.slice(1).map((r) => r[0]))).toEqual(new Set(['Ja', 'Nein']));
+});
+
+test('an unknown format, zone or column is refused with 422 naming the field', async () => {
+  const cookie = await signIn();
+  for (const [query, field] of [['format=pdf', 'format'], ['format=xlsx&zone=Mars/Olympus', 'zone'], ['format=xlsx&columns=name,secret', 'columns'], ['format=xlsx&columns=name,name', 'columns']]) {
+    const response = await api(`/api/batches/export?${query}`, { cookie });
+    expect(response.status, query).toBe(422);
+    expect((await response.json()).detail).toMatch(new RegExp(`^${field}: `));
+  }
 });

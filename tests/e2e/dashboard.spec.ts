@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readCsv } from '../helpers/csv';
-import { APP_URL, DEMO, EDGE, api, openSignedIn, sandbox, status, withZone } from './support';
+import { APP_URL, DEMO, EDGE, api, exportFrom, openSignedIn, sandbox, status, withZone } from './support';
 /** Alerts of the page itself (Next.js adds a route announcer with role=alert outside <main>). */
 const alert = (page: Page) => page.getByRole('main').getByRole('alert');
 
@@ -146,9 +146,7 @@ test('the detail panel shows all 18 fields, labelled, and under their API names 
 });
 
 async function exportedRows(page: Page): Promise<string[][]> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-  const chunks = await (await download.createReadStream()).toArray();
-  return readCsv(Buffer.concat(chunks).toString('utf8'));
+  return readCsv((await exportFrom(page, 'CSV (API fields)')).bytes.toString('utf8'));
 }
 
 test('export holds exactly the rows the table shows, sorted, with formulas neutralized', async ({ page }) => {

@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readCsv } from '../helpers/csv';
+import { readXlsx } from '../helpers/xlsx';
 import { signInContext } from './signed-in';
-import { sandbox } from './support';
+import { exportFrom, sandbox } from './support';
 
 /** The explorer's own status line (the charts add live regions of their own further down). */
 const status = (page: Page) => page.getByRole('status').first();
@@ -9,9 +10,8 @@ const summary = (page: Page) => page.getByRole('region', { name: 'Summary' });
 const charts = (page: Page) => page.getByRole('region', { name: 'Charts', exact: true });
 
 async function exported(page: Page): Promise<{ name: string; text: string }> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-  const chunks = await (await download.createReadStream()).toArray();
-  return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
+  const { name, bytes } = await exportFrom(page, 'CSV (API fields)');
+  return { name, text: bytes.toString('utf8') };
 }
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
@@ -53,6 +53,14 @@ test('a load stopped by the service is marked incomplete on the status, the summ
   const [first, ...rest] = partial.text.split('\r\n');
   expect(readCsv(`${first}\r\n`)[0]![0]).toMatch(/^INCOMPLETE: [\d,]+ batches loaded; not loaded: /);
   expect(readCsv(rest.join('\r\n'))).toHaveLength(kept + 1);
+  // The workbook too: in its name, above the data sheet's header and on the view sheet.
+  const book = await exportFrom(page, 'Excel (.xlsx)');
+  expect(book.name).toMatch(/-INCOMPLETE\.xlsx$/);
+  const { sheets } = await readXlsx(book.bytes);
+  expect(sheets[0]!.rows[0]![0]).toMatch(/^INCOMPLETE: [\d,]+ batches loaded; not loaded: /);
+  expect(sheets[0]!.rows[1]![1]).toBe('Batch');
+  expect(sheets[0]!.rows).toHaveLength(kept + 2);
+  expect(sheets[1]!.rows.find((r) => r[0] === 'Data complete')![1]).toMatch(/^No: INCOMPLETE: /);
 
   // Retry fetches only what is missing: then the count is exact, and every note is gone.
   await sandbox('POST', '/_sandbox/faults', { latencyMs: 0 });

@@ -129,3 +129,14 @@ export async function signInRedirectOf(response: Response): Promise<string | nul
   const refresh = /<meta id="__next-page-redirect" http-equiv="refresh" content="\d+;url=(\/sign-in[^"]*)"/.exec(await response.text());
   return refresh ? refresh[1]!.replaceAll('&amp;', '&') : null;
 }
+
+/**
+ * Downloads one of the Export menu's files (the menu's and the item's names in the page's language) and returns
+ * its name and bytes.
+ */
+export async function exportFrom(page: Page, item: string, menu = 'Export'): Promise<{ name: string; bytes: Buffer }> {
+  await page.getByRole('button', { name: menu, exact: true }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: item, exact: true }).click()]);
+  const chunks = await (await download.createReadStream()).toArray();
+  return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
+}

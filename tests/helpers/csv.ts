@@ -5,10 +5,11 @@ import { parse } from 'csv-parse/sync';
  * export is checked by someone other than its writer. Records end in CRLF only; a stray quote or a record
  * with a different number of fields is an error, not something to guess around; every field is a string.
  */
-export function readCsv(text: string): string[][] {
+export function readCsv(text: string, delimiter: ',' | ';' = ','): string[][] {
   // Our writer ends every record, the last too, with CRLF: text that does not was cut off somewhere.
   if (text !== '' && !text.endsWith('\r\n')) throw new Error(`CSV does not end with CRLF: ${JSON.stringify(text.slice(-80))}`);
   return parse(text, {
+    delimiter,
     record_delimiter: '\r\n',
     relax_quotes: false,
     relax_column_count: false,

@@ -115,10 +115,21 @@ describe('median', () => {
 
 describe('groupsToCsv', () => {
   it('reads back as the table, in its order', () => {
-    const csv = readCsv(groupsToCsv(sortGroups(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS, EN), 'key', 'asc'), 'crop'));
+    const text = groupsToCsv(sortGroups(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS, EN), 'key', 'asc'), 'crop');
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    const csv = readCsv(text.slice(1));
     expect(csv[0]![0]).toBe('Crop');
     expect(csv.slice(1).map((r) => r.slice(0, 2))).toEqual([['Lettuce', '3'], ['Tomato', '1'], ['No crop recorded', '1']]);
     expect(csv[1]).toEqual(['Lettuce', '3', String(Number((39_300 / 450).toFixed(2))), '80', '10', '1', '33.33', '33.33']);
+  });
+});
+
+describe('groupsToCsv for a reader whose decimal mark is a comma', () => {
+  it('separates by semicolons, writes decimal commas and puts the INCOMPLETE note first', () => {
+    const text = groupsToCsv(sortGroups(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS, EN), 'key', 'asc'), 'crop', { separator: ';', decimal: ',' }, 'INCOMPLETE: x');
+    expect(text.startsWith('\uFEFFINCOMPLETE: x\r\n')).toBe(true);
+    const csv = readCsv(text.slice('\uFEFFINCOMPLETE: x\r\n'.length), ';');
+    expect(csv[1]).toEqual(['Lettuce', '3', String(Number((39_300 / 450).toFixed(2))).replace('.', ','), '80', '10', '1', '33,33', '33,33']);
   });
 });
 
