@@ -52,6 +52,8 @@ test('the analysis bar, the chart headings, a bin’s table figures and its dril
   await expect(bar.getByLabel('Vergleichen mit').locator('option')).toHaveText(['Nichts', 'Vorheriger Zeitraum', 'Gleicher Zeitraum im Vorjahr']);
   await expect(bar.getByLabel('Gruppieren nach').locator('option')).toHaveText(['Nichts', 'Kultur', 'Woche', 'Monat', 'Scanner', 'Kultur und Woche']);
 
+  // The charts are drawn when scrolled to.
+  await page.locator('#charts').scrollIntoViewIfNeeded();
   await expect(page.getByRole('figure', { name: /^Keimrate im Zeitverlauf \(gewichteter Wochenmittelwert je Kultur/ })).toBeVisible();
   await expect(page.getByRole('figure', { name: /^Keimrate je Kultur \(gewichteter Mittelwert; Chargen in Klammern\)/ })).toBeVisible();
   const dist = page.getByRole('figure', { name: /^Verteilung der Keimraten \(unter dem Sollwert der jeweiligen Kultur in Rot\)/ });
@@ -120,6 +122,7 @@ test('the control charts count the drifting crop out of control in German', asyn
 
   await signInContext(context, DRIFT);
   await page.goto('/batches?tz=UTC&metric=germination&spc=Tomato');
+  await page.locator('#charts').scrollIntoViewIfNeeded();
   const figure = page.getByRole('figure', { name: /^Regelkarte: Keimrate, Tomato \(jede Charge in zeitlicher Reihenfolge/ });
   await figure.scrollIntoViewIfNeeded();
   await expect(figure.getByText(/ außer Kontrolle/).first()).toHaveText(

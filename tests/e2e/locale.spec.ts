@@ -135,7 +135,7 @@ test('the language switch turns a German page Dutch and back to the browser’s 
   await expect(page.getByLabel('Sprache')).toHaveValue('');
   await page.getByLabel('Sprache').selectOption('nl');
   await expect(page).toHaveTitle(/Aanmelden/);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tray-scanbatches');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trayscan-batches');
   await expect(page.getByLabel('Taal')).toHaveValue('nl');
   await signInHere(page, 'Aanmelden', 'Client-ID', 'Clientgeheim');
   await expect(page).toHaveURL(/\/batches\?/);
