@@ -1,5 +1,6 @@
 import { useTranslations } from 'use-intl';
-import { DASH, safeHttpUrl } from './format';
+import { DASH } from '@/lib/i18n/formats';
+import { safeHttpUrl } from '@/lib/safe-url';
 
 /** A real link only for http(s); anything else is inert text. `tabbable: false` leaves it out of the Tab order. */
 export function AnalysisLink({ link, tabbable = true }: { link: string | null; tabbable?: boolean }) {
