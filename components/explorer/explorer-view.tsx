@@ -9,6 +9,7 @@ import { exportFileName, type DateRange } from '@/lib/contract';
 import { missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
 import type { DateError, ExplorerState, SortField } from '@/lib/explorer/url-state';
+import { exportWords } from '@/lib/export/strings';
 import { useReader } from '../i18n/use-formats';
 import { AnalysisBar } from './analysis-bar';
 import type { AnalysisInput, AnalysisView } from './analysis';
@@ -90,7 +91,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
   const t = useTranslations('explorer');
   const describeSpans = useDescribeSpans();
   const { state, dateError, update } = useExplorerState();
-  const words = useMessages().export;
+  const words = exportWords(useMessages());
   const reader = useReader();
   const say = useSpeech();
   const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);

@@ -23,13 +23,13 @@ const PATH = `/batches?tz=${encodeURIComponent(ZONE)}&sort=batch_name&dir=asc&hi
 
 const LANGUAGES = {
   'en-US': {
-    menu: 'Export', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API fields)', comment: 'Comment', yes: 'Yes', no: 'No', separator: ',', decimal: '.',
+    table: 'Batches table', menu: 'Export', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API fields)', comment: 'Comment', yes: 'Yes', no: 'No', separator: ',', decimal: '.',
     headers: ['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)', 'Target (%)', 'Usable (%)', 'Size CV (%)', 'Median size (mm²)', 'Images', 'Warnings', 'Germinated/tray', 'Scanned by', 'Analysis'],
     view: { zone: 'Time zone', complete: 'Data complete', columns: 'Columns' },
   },
   'de-DE': {
-    menu: 'Exportieren', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API-Felder)', comment: 'Kommentar', yes: 'Ja', no: 'Nein', separator: ';', decimal: ',',
-    headers: ['Erstellt (Europe/Berlin)', 'Charge', 'Kultur', 'Keimrate (%)', 'Ziel (%)', 'Nutzbar (%)', 'Größen-VK (%)', 'Mediangröße (mm²)', 'Bilder', 'Warnungen', 'Gekeimt/Tray', 'Gescannt von', 'Analyse'],
+    table: 'Chargentabelle', menu: 'Exportieren', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API-Felder)', comment: 'Kommentar', yes: 'Ja', no: 'Nein', separator: ';', decimal: ',',
+    headers: ['Erstellt (Europe/Berlin)', 'Charge', 'Kultur', 'Keimrate (%)', 'Sollwert (%)', 'Nutzbar (%)', 'Größen-VK (%)', 'Mediangröße (mm²)', 'Bilder', 'Warnungen', 'Gekeimt/Tray', 'Gescannt von', 'Analyse'],
     view: { zone: 'Zeitzone', complete: 'Daten vollständig', columns: 'Spalten' },
   },
 } as const;
@@ -71,7 +71,7 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
       await signInContext(context, EDGE);
       await openExplorer(page, L.comment);
       // The table's own headers are the export's, without units and zone.
-      const headers = page.getByRole('region', { name: 'Batches table' }).getByRole('columnheader');
+      const headers = page.getByRole('region', { name: L.table }).getByRole('columnheader');
       await expect
         .poll(async () => (await headers.allTextContents()).map((t) => t.replace(/[▲▼]/g, '').trim()))
         .toEqual(L.headers.map((h) => h.replace(/ \(.*\)$/, '')));

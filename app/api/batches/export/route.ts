@@ -4,6 +4,7 @@ import { csvRow, csvRows } from '@/lib/csv';
 import { EXPORT_COLUMNS, type ExportColumn } from '@/lib/export/columns';
 import { UTC } from '@/lib/explorer/zones';
 import { LANGUAGE_COOKIE, readerLocale } from '@/lib/i18n/languages';
+import { exportWords } from '@/lib/export/strings';
 import { MESSAGES } from '@/lib/i18n/messages';
 import { ExportQuerySchema, type ExportQuery } from '@/lib/server/export-query';
 import { otherMethods } from '@/lib/server/methods';
@@ -63,7 +64,7 @@ export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ quer
 
   const { language } = readerLocale(request.headers.get('accept-language'), cookies.get(LANGUAGE_COOKIE));
   const { value: targets } = await settingsStore().get(session.clientId, TARGETS_SETTING);
-  const ctx = { zone: query.zone ?? UTC, targets, words: MESSAGES[language].export };
+  const ctx = { zone: query.zone ?? UTC, targets, words: exportWords(MESSAGES[language]) };
   const source = { first: first.done ? null : first.value, next: fetchNext, stop: () => void pages.return(undefined) };
   const stream = xlsxStream(source, columnsOf(query.columns), ctx, { from: query.start_date, to: query.end_date }, request.signal);
   return new Response(stream, { headers: fileHeaders(query) });
