@@ -12,10 +12,6 @@ type AnyWorkbook = Pick<Workbook, 'addWorksheet'>;
 
 const NUM_FMT: Partial<Record<CellType, string>> = { date: 'yyyy-mm-dd hh:mm:ss', number: '0.00', int: '0' };
 const LINK_FONT = { color: { argb: 'FF0563C1' }, underline: true } as const;
-/** Excel's limit on HYPERLINK's link_location. */
-const MAX_FORMULA_LINK = 255;
-/** Text as a formula's string literal: quoted, its quotes doubled. */
-const formulaString = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
 /** One cell: numbers are numbers, a date is the zone's wall clock (what Excel shows), links only when http(s). */
 export function xlsxValue(col: ExportColumn, value: CellValue, ctx: ExportContext): XlsxValue {
@@ -29,13 +25,7 @@ export function xlsxValue(col: ExportColumn, value: CellValue, ctx: ExportContex
       return value ? ctx.words.yes : ctx.words.no;
     case 'link': {
       const href = safeHttpUrl(value as string);
-      if (!href) return value as string;
-      // A HYPERLINK formula, not a hyperlink relationship: the streaming writer keeps every relationship until
-      // the sheet ends (about 1 kB each, 140 MB at 100,000 batches), a formula leaves with its row. The only
-      // formula in the file, written by us around an http(s) URL whose quotes are doubled (it cannot end the
-      // string); Excel takes at most 255 characters there, so a longer URL keeps the relationship.
-      if (href.length > MAX_FORMULA_LINK) return { text: value as string, hyperlink: href };
-      return { formula: `HYPERLINK(${formulaString(href)},${formulaString(value as string)})`, result: value as string };
+      return href ? { text: value as string, hyperlink: href } : (value as string);
     }
     default:
       // Text stays text: an xlsx string cell is never run as a formula, so it needs no apostrophe.

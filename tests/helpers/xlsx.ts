@@ -4,7 +4,7 @@ import readExcelFile from 'read-excel-file/node';
 /**
  * Reads an xlsx back with readers that are not its writer's (exceljs): read-excel-file for the cells and their
  * types (numbers, dates from their number formats, text), fflate and the sheet's XML for what it does not
- * report (hyperlinks, whether relationships or HYPERLINK formulas; other formulas; number formats).
+ * report (hyperlinks, formulas, number formats).
  */
 export async function readXlsx(file: Buffer) {
   const sheets = await readExcelFile(file, { trim: false });
@@ -17,17 +17,10 @@ export async function readXlsx(file: Buffer) {
   const hyperlinks = new Map(
     [...sheetXml.matchAll(/<hyperlink ref="([A-Z]+\d+)" r:id="([^"]+)"/g)].map((m) => [m[1]!, targets.get(m[2]!) ?? '']),
   );
-  // Links written as HYPERLINK("target","text") formulas; any other formula is counted in `formulas`.
-  const cellFormulas = [...sheetXml.matchAll(/<c r="([A-Z]+\d+)"[^>]*>\s*<f>([^<]*)<\/f>/g)].map((m) => [m[1]!, unescapeXml(m[2]!)] as const);
-  for (const [ref, formula] of cellFormulas) {
-    const link = /^HYPERLINK\("((?:[^"]|"")*)",/.exec(formula);
-    if (link) hyperlinks.set(ref, link[1]!.replace(/""/g, '"'));
-  }
   return {
     sheets: sheets.map((s) => ({ name: s.sheet, rows: s.data as unknown[][] })),
     hyperlinks,
-    /** Formulas other than the links' HYPERLINK: none may come from the data. */
-    formulas: (sheetXml.match(/<f[ >]/g) ?? []).length - cellFormulas.filter(([, f]) => f.startsWith('HYPERLINK(')).length,
+    formulas: (sheetXml.match(/<f[ >]/g) ?? []).length,
     numFmts: [...xml('xl/styles.xml').matchAll(/formatCode="([^"]+)"/g)].map((m) => unescapeXml(m[1]!)),
     frozen: /<pane [^>]*state="frozen"/.test(sheetXml),
     autoFilter: /<autoFilter ref="/.test(sheetXml),
