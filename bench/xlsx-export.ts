@@ -11,6 +11,7 @@ import { runDirectly } from './support/main';
 import { rssBytes, sampleRss, treeRssBytes } from './support/memory';
 import { signIn, startBenchApp, startBenchSandbox, type BenchApp, type Sandbox } from './support/stack';
 import { fmtBytes, fmtMs, median, type BenchResult } from './support/stats';
+import { writerHeap } from './support/xlsx-writer-heap';
 
 const SIZES = [10_000, 100_000];
 const PORTS = { sandbox: [4620, 4621], app: [4622, 4623] };
@@ -106,6 +107,8 @@ export async function run(): Promise<BenchResult[]> {
     });
   }
   const [small, large] = server as [(typeof server)[0], (typeof server)[0]];
+  const heap = { small: await writerHeap(SIZES[0]!), large: await writerHeap(SIZES.at(-1)!), bare: await writerHeap(SIZES.at(-1)!, false) };
+  const held = (h: { start: number; peak: number }) => h.peak - h.start;
   const b = inBrowser as Awaited<ReturnType<typeof browserRun>> | null;
   const results: BenchResult[] = [
     {
@@ -120,6 +123,13 @@ export async function run(): Promise<BenchResult[]> {
       figure: noLinks ? fmtBytes((noLinks as { growth: number }).growth) : '—',
       goal: 'what the hyperlinks cost',
       ok: true,
+    },
+    {
+      target: '11a″ the workbook writer: heap held after a forced GC, 10,000 vs 100,000 batches',
+      figure: `${fmtBytes(held(heap.small))} vs ${fmtBytes(held(heap.large))} (without links ${fmtBytes(held(heap.bare))})`,
+      goal: '< 64 MB at 100,000 (what stays is the hyperlink list, ~90 B a link)',
+      ok: held(heap.large) < 64 * 2 ** 20,
+      detail: 'lib/export/xlsx.ts through exceljs\'s streaming WorkbookWriter into a sink, in this process (--expose-gc), heap sampled every 10,000 rows',
     },
     {
       target: '11b server xlsx time and size',
