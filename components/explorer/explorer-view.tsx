@@ -4,14 +4,14 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useMessages, useTranslations } from 'use-intl';
 import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
-import { drillChips, parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
+import { cropName, drillChips, parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
 import { exportFileName, type DateRange } from '@/lib/contract';
 import { missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
 import type { DateError, ExplorerState, SortField } from '@/lib/explorer/url-state';
 import { exportWords } from '@/lib/export/strings';
 import { useReader } from '../i18n/use-formats';
-import { AnalysisBar } from './analysis-bar';
+import { AnalysisBar, GROUPS } from './analysis-bar';
 import type { AnalysisInput, AnalysisView } from './analysis';
 import { BatchDetail } from './batch-detail';
 import { BatchTable } from './batch-table';
@@ -24,7 +24,7 @@ import { eachWhenIdle } from './idle';
 import type { Completeness } from './incomplete-note';
 import { lazyPart } from './lazy-part';
 import { LoadProblem, LoadStatus } from './load-status';
-import { PrintHeader } from './print-header';
+import { PrintHeader, targetLines } from './print-header';
 import { PrintReportButton } from './print-report-button';
 import { PrintTable } from './print-table';
 import { PrintingContext } from './printing';
@@ -149,6 +149,9 @@ export function ExplorerView({ organisation }: { organisation: string }) {
     (field: SortField) => update({ sort: field, dir: nextSortDir(field, state.sort, state.dir) }),
     [update, state.sort, state.dir],
   );
+  const tp = useTranslations('print');
+  const sortColumn = COLUMNS.find((c) => c.sort === state.sort);
+  const grouping = GROUPS.find(([g]) => g === state.group);
   // An export of a view whose batches have not all arrived says so in its name and its first line.
   const exportRows = (format: ExportFormat) =>
     exportTable(format, {
@@ -157,7 +160,16 @@ export function ExplorerView({ organisation }: { organisation: string }) {
       ctx: { zone: state.tz, targets, words },
       locale: reader.locale,
       completeness: { complete, loaded: sorted.length, missing, zone: state.tz },
-      view: { ...state, q: search, drill: drillChips({ bins: state.bins, days: state.days, scanner: state.scanner }, say).map((c) => c.label) },
+      // The view sheet in the reader's words: the sort column, grouping, crop and targets as the page names them.
+      view: {
+        ...state,
+        q: search,
+        drill: drillChips({ bins: state.bins, days: state.days, scanner: state.scanner }, say).map((c) => c.label),
+        sort: sortColumn ? t(`columns.${sortColumn.id}`) : state.sort,
+        group: grouping ? say.t(`bar.${grouping[1]}`) : undefined,
+        crop: state.crop === undefined ? undefined : cropName(state.crop, say.t),
+        targetsText: targetLines(targets, tp, say.f).join('; '),
+      },
       fileName: exportFileName(state.from, state.to),
     });
   const clearFilters = () => {

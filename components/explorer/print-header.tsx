@@ -4,6 +4,7 @@ import { useTranslations } from 'use-intl';
 import type { Targets, TargetPair } from '@/lib/contract/targets';
 import { drillChips } from '@/lib/explorer/drill';
 import type { ExplorerState } from '@/lib/explorer/url-state';
+import type { Formats } from '@/lib/i18n/formats';
 import { GROUPS } from './analysis-bar';
 import type { Column } from './columns';
 import type { CardComparison } from './use-comparison';
@@ -25,9 +26,16 @@ type Props = {
 
 const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
-/** Text as a CSS string: quoted, with quotes, backslashes and line ends escaped. */
+/** Text as a CSS string: quoted, control characters (line ends, form feed: they would end it) as spaces, quotes and backslashes escaped. */
 function cssString(text: string): string {
-  return `"${text.replace(/[\\"]/g, '\\$&').replace(/[\r\n]+/g, ' ')}"`;
+  return `"${text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/[\\"]/g, '\\$&')}"`;
+}
+
+/** The targets in force, a line for the general pair and one per crop: `General: germination 90.0%, usable seedlings none, …`. */
+export function targetLines(targets: Targets, t: ReturnType<typeof useTranslations<'print'>>, f: Formats): string[] {
+  const pct = (v: number | null) => (v === null ? t('none') : f.percent(v));
+  const pair = (p: TargetPair) => t('targetPair', { germination: pct(p.germination), usable: pct(p.usable), cv: pct(p.cv) });
+  return [`${t('general')}: ${pair(targets.general)}`, ...Object.entries(targets.crops).map(([crop, p]) => `${crop}: ${pair(p)}`)];
 }
 
 /**
@@ -45,8 +53,6 @@ export function PrintHeader({ organisation, state, search, targets, targetsUnsav
   const day = (d: string) => f.date(dayMs(d), 'UTC');
   const range = state.from && state.to ? `${day(state.from)} – ${day(state.to)}` : state.from ? t('fromDay', { from: day(state.from) }) : state.to ? t('toDay', { to: day(state.to) }) : t('allTime');
   const made = zone === 'UTC' ? f.dateTime(madeAt, zone) : t('madeAt', { dateTime: f.dateTime(madeAt, zone), zone });
-  const pct = (v: number | null) => (v === null ? t('none') : f.percent(v));
-  const pair = (p: TargetPair) => t('targetPair', { germination: pct(p.germination), usable: pct(p.usable), cv: pct(p.cv) });
 
   const filters = [
     ...(search.trim() ? [t('search', { text: search.trim() })] : []),
@@ -62,7 +68,7 @@ export function PrintHeader({ organisation, state, search, targets, targetsUnsav
     [t('range'), range],
     [t('zone'), zone],
     [t('filters'), [...(filters.length ? filters : [t('noFilters')]), t('sortedBy', { column: sortColumn, dir: t(state.dir === 'asc' ? 'ascending' : 'descending') })]],
-    [t('targets'), [`${t('general')}: ${pair(targets.general)}`, ...Object.entries(targets.crops).map(([crop, p]) => `${crop}: ${pair(p)}`), ...(targetsUnsaved ? [t('targetsUnsaved')] : [])]],
+    [t('targets'), [...targetLines(targets, t, f), ...(targetsUnsaved ? [t('targetsUnsaved')] : [])]],
     [t('metric'), say.t(`metrics.${state.metric}.label`)],
   ];
   if (comparison) facts.push([t('comparison'), comparison.kind === 'window' ? comparison.label : comparison.reason]);

@@ -36,8 +36,6 @@ export function toRow(batch: Batch): Row {
 export const NO_CROP = '(none)';
 /** The crop a key stands for (null: none recorded). */
 export const cropOfKey = (key: string): string | null => (key === NO_CROP ? null : key);
-/** A crop key as people read it. */
-export const cropLabel = (key: string): string => (key === NO_CROP ? 'No crop recorded' : key);
 
 /**
  * What narrows the rows: Search, crop, warnings only, below each batch's own crop's germination target, and

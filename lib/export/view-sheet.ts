@@ -19,6 +19,8 @@ export type ExportView = {
   dir?: string;
   group?: string;
   targets: Targets;
+  /** The targets as the reader reads them (the browser's words); else written as the URL's `targets=`. */
+  targetsText?: string;
   columns: readonly ExportColumn[];
   batches: number;
   /** When the file was made (ms). */
@@ -40,7 +42,7 @@ export function viewLines(v: ExportView): [string, string][] {
     [L.belowTarget, yesNo(!!v.below)],
     [L.drill, v.drill?.join('; ') || L.none],
     [L.sort, v.sort ? `${v.sort} (${v.dir === 'asc' ? L.ascending : L.descending})` : L.none],
-    [L.targets, formatTargetsParam(v.targets)],
+    [L.targets, v.targetsText ?? formatTargetsParam(v.targets)],
     [L.grouping, v.group ?? L.none],
     [L.columns, v.columns.map((c) => c.header(v)).join(', ')],
     [L.batches, String(v.batches)],

@@ -64,11 +64,16 @@ function cached<K, V>(make: (key: K) => V): (key: K) => V {
 function makeFormats(locale: string): Formats {
   const fixed = cached((digits: number) => new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
   const upTo = cached((digits: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits }));
-  const percentOf = cached((digits: number) => new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  // The unit style writes the value as given (93.45 stays 93.45 before rounding): dividing by 100 for the percent
+  // style would round a tie such as 1.15 from 0.011499999999999999.
+  const percentOf = cached((digits: number) => new Intl.NumberFormat(locale, { style: 'unit', unit: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }));
   const signed = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'always' });
   const signedPercent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'always' });
   const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
   const decimalMark = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  // The locale's own digits (Arabic-Indic, Persian, Devanagari, …) read as 0–9: inputs show and accept them.
+  const plain = new Intl.NumberFormat(locale, { useGrouping: false });
+  const digits = new Map(Array.from({ length: 10 }, (_, d) => [plain.format(d), String(d)]));
   const inZone = (options: Intl.DateTimeFormatOptions) => cached((zone: Zone) => new Intl.DateTimeFormat(locale, { ...options, timeZone: zone }));
   const dateTimeIn = inZone({ dateStyle: 'medium', timeStyle: 'short' });
   const dateIn = inZone({ dateStyle: 'medium' });
@@ -88,8 +93,7 @@ function makeFormats(locale: string): Formats {
     int: (v) => (v === null ? DASH : integer.format(v)),
     decimal: (v, digits = 1) => (given(v) ? fixed(digits).format(Number(v)) : DASH),
     number: (v, digits = 2) => upTo(digits).format(v),
-    // Divided by 100 for Intl's percent style; the rounding to `digits` hides the division's binary noise.
-    percent: (v, digits = 1) => (given(v) ? percentOf(digits).format(Number(v) / 100) : DASH),
+    percent: (v, digits = 1) => (given(v) ? percentOf(digits).format(Number(v)) : DASH),
     signed: (v) => minus(signed.format(v)),
     change: (v) => minus(signedPercent.format(v / 100)),
     area: (v) => (given(v) ? `${fixed(1).format(Number(v))} mm²` : DASH),
@@ -102,7 +106,7 @@ function makeFormats(locale: string): Formats {
     shortMonthYear: (ms, zone) => shortMonthYearIn(zone).format(ms),
     shortDate: (ms, zone) => shortDateIn(zone).format(ms),
     parseNumber: (text) => {
-      const t = text.trim().replace(decimalMark, '.');
+      const t = [...text.trim()].map((c) => digits.get(c) ?? c).join('').replace(decimalMark, '.');
       return /^[-\u2212]?\d+(\.\d+)?$|^[-\u2212]?\.\d+$/.test(t) ? Number(t.replace(MINUS, '-')) : null;
     },
   };

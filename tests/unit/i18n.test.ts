@@ -114,3 +114,17 @@ describe('the message catalogue', () => {
     }
   });
 });
+
+describe('formats at the edges', () => {
+  it('rounds a percentage tie as written, not as a division by 100 leaves it', () => {
+    expect(formatsFor('en-GB').percent('1.15')).toBe(new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(1.15) + '%');
+    expect(formatsFor('en-GB').percent('4.35')).toBe('4.4%');
+    expect(formatsFor('en-GB').percent('0.05')).toBe('0.1%');
+  });
+
+  it('reads the locale’s own digits in inputs', () => {
+    const fa = formatsFor('fa-IR');
+    expect(fa.parseNumber(fa.number(92.5))).toBe(92.5);
+    expect(formatsFor('ar-EG').parseNumber('٩٢٫٥')).toBe(92.5);
+  });
+});

@@ -63,7 +63,13 @@ export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ quer
   if (query.format === 'csv') return new Response(csvStream(pages, ahead, fetchNext), { headers: fileHeaders(query) });
 
   const { language } = readerLocale(request.headers.get('accept-language'), cookies.get(LANGUAGE_COOKIE));
-  const { value: targets } = await settingsStore().get(session.clientId, TARGETS_SETTING);
+  // The targets come from the settings store; if it fails, the page iterator is let go before the error answers.
+  const { value: targets } = await settingsStore()
+    .get(session.clientId, TARGETS_SETTING)
+    .catch(async (error: unknown) => {
+      await pages.return(undefined);
+      throw error;
+    });
   const ctx = { zone: query.zone ?? UTC, targets, words: exportWords(MESSAGES[language]) };
   const source = { first: first.done ? null : first.value, next: fetchNext, stop: () => void pages.return(undefined) };
   const stream = xlsxStream(source, columnsOf(query.columns), ctx, { from: query.start_date, to: query.end_date }, request.signal);
