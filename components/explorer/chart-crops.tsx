@@ -105,7 +105,7 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
           <Tooltip {...TOOLTIP} cursor={{ fill: 'var(--border)', fillOpacity: 0.4 }}
             labelFormatter={(_, payload) => {
               const c = payload?.[0]?.payload as CropFigure | undefined;
-              return c ? t('crops.tooltip', { crop: name(c.crop), batches: t('batches', { count: c.count }) }) : '';
+              return c ? t('crops.tooltip', { crop: name(c.crop), batches: t('batches', { count: c.count, countText: f.count(c.count) }) }) : '';
             }}
             formatter={(v, series) => [typeof v === 'number' ? value(v) : '—', series]} />
           <Scatter dataKey="target" name={header} shape={<TargetMark />} isAnimationActive={false} />

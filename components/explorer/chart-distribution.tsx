@@ -93,7 +93,7 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
               <Tooltip {...TOOLTIP} cursor={{ fill: 'var(--border)', fillOpacity: 0.5 }}
                 labelFormatter={(_, payload) => {
                   const b = payload?.[0]?.payload as HistogramBin | undefined;
-                  return b ? t('distribution.tooltip', { bin: bin(b), batches: t('batches', { count: b.count }) }) : '';
+                  return b ? t('distribution.tooltip', { bin: bin(b), batches: t('batches', { count: b.count, countText: f.count(b.count) }) }) : '';
                 }}
                 formatter={(v, name) => [f.count(Number(v)), name]} />
               {sharedTarget !== null && (
@@ -127,7 +127,7 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
                 <span className={styles.swatch} style={{ background: 'var(--meets)' }} aria-hidden="true" /> {meetLabel} ·{' '}
               </>
             )}
-            {t('distribution.note', { batches: t('batches', { count: data.values }), width: value(data.width) })}
+            {t('distribution.note', { batches: t('batches', { count: data.values, countText: f.count(data.values) }), width: value(data.width) })}
           </p>
         </>
       )}

@@ -212,7 +212,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
           {series.crops.map((c, ci) => {
             const colour = colours.get(c.crop) ?? 'var(--fg)';
             const cropTarget = cropTargets[ci] ?? null;
-            const batches = t('batches', { count: c.count });
+            const batches = t('batches', { count: c.count, countText: f.count(c.count) });
             const name = cropName(c.crop, t);
             return (
               <div key={c.crop} className={styles.panel} data-crop={c.crop}>

@@ -133,7 +133,7 @@ function ControlCharts({ input }: Props) {
       </figure>
       <table className={styles.crops}>
         <caption>
-          {t('control.total', { metric: t(`metrics.${metric}.short`), total })}
+          {t('control.total', { metric: t(`metrics.${metric}.short`), total, totalText: f.count(total) })}
         </caption>
         <thead>
           <tr>

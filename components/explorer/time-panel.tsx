@@ -161,7 +161,7 @@ function TimePanel(p: Props) {
       {hover !== null && (
         <p className={styles.timeReadout} aria-hidden="true">
           {hv !== null
-            ? t('timePanel.readout', { bucket: p.bucketLabel(p.starts[hover]!), value: p.valueLabel(hv), batches: t('batches', { count: p.counts[hover]! }) })
+            ? t('timePanel.readout', { bucket: p.bucketLabel(p.starts[hover]!), value: p.valueLabel(hv), batches: t('batches', { count: p.counts[hover]!, countText: f.count(p.counts[hover]!) }) })
             : t(p.gaps[hover] ? 'timePanel.readoutNotLoaded' : 'timePanel.readoutEmpty', { bucket: p.bucketLabel(p.starts[hover]!) })}
           {p.compare && (p.compare[hover] == null ? t('timePanel.comparedNone') : t('timePanel.compared', { value: p.valueLabel(p.compare[hover]!) }))}
         </p>

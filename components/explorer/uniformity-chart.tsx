@@ -25,7 +25,7 @@ const EMPTY = densityMarks([]);
  */
 function UniformityChart({ input }: { input: AnalysisInput }) {
   const { targets, colours, completeness, zone, drill, openBatch, view } = input;
-  const { t } = useSpeech();
+  const { t, f } = useSpeech();
   // After the paint that shows a change (a drill-down's table and charts first, then this); drawn without its own
   // drill-down (germination and CV bins), so a drilled cell keeps its neighbours, as the other charts do.
   const rows = useAfterPaint(input.cross.allUniformity);
@@ -99,9 +99,9 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
         )}
         <div className={own.foot}>
           <p className={own.caption}>
-            {t('uniformity.points', { count: density.points.length })}
-            {density.cells.length > 0 && t('uniformity.inCells', { batches: t('batches', { count: inCells }), cells: density.cells.length })}
-            {density.undrawn > 0 && t('uniformity.undrawn', { batches: t('batches', { count: density.undrawn }) })}.
+            {t('uniformity.points', { count: density.points.length, countText: f.count(density.points.length) })}
+            {density.cells.length > 0 && t('uniformity.inCells', { batches: t('batches', { count: inCells, countText: f.count(inCells) }), cells: density.cells.length, cellsText: f.count(density.cells.length) })}
+            {density.undrawn > 0 && t('uniformity.undrawn', { batches: t('batches', { count: density.undrawn, countText: f.count(density.undrawn) }) })}.
             {threshold === null && t('uniformity.noThreshold')}
           </p>
           <button type="button" className="button" aria-pressed={asTable} onClick={() => setAsTable((t) => !t)}>

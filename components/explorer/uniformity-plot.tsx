@@ -111,7 +111,7 @@ function Tooltip({ density, mark }: { density: Density; mark: Mark }) {
   const c = density.cells[mark.index]!;
   return (
     <>
-      <strong>{t('uniformity.cellBatches', { count: c.count })}</strong>
+      <strong>{t('uniformity.cellBatches', { count: c.count, countText: f.count(c.count) })}</strong>
       <span>{c.crop === MIXED ? t('mixedCrops') : t('uniformity.mostly', { crop: cropName(c.crop, t) })}</span>
       <span>{t('uniformity.tipGerminationRange', { lo: f.number(c.g0), hi: f.number(c.g1) })}</span>
       <span>{t('uniformity.tipCvRange', { lo: f.number(c.c0), hi: f.number(c.c1) })}</span>

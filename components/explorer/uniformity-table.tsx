@@ -30,7 +30,7 @@ export function UniformityTable({ density, onMark }: { density: Density; onMark:
             <tr key={`c${index}`}>
               <td>
                 <button type="button" className={own.linkButton} onClick={() => onMark({ kind: 'cell', index })}>
-                  {t('uniformity.showCell', { count: c.count })}
+                  {t('uniformity.showCell', { count: c.count, countText: f.count(c.count) })}
                 </button>
               </td>
               <td>{c.crop === MIXED ? t('mixedCrops') : cropName(c.crop, t)}</td>
