@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { safeParse, strictObject, type core } from 'zod';
 import type { Batch } from '../contract';
 import { firstIssue } from '../zod-issue';
 import type { ConcurrencyGate, GateOutcome } from './adaptive-limit';
@@ -159,12 +159,12 @@ export class BatchApiClient {
    * - The deadline counts the call's own time: the token fetch and every wait, not the time spent queued at
    *   the gate behind other requests of the same load.
    */
-  private async get<S extends z.ZodType>(
+  private async get<S extends core.$ZodType>(
     path: string,
     query: Record<string, string | undefined>,
     schema: S,
     { signal, onRetry, gate }: RequestOptions = {},
-  ): Promise<z.infer<S>> {
+  ): Promise<core.output<S>> {
     const startedAt = Date.now();
     let queuedMs = 0;
     let token: CachedToken | undefined;
@@ -181,7 +181,7 @@ export class BatchApiClient {
       if (held) gate!.release(outcome);
       held = false;
     };
-    const attempt = async (): Promise<z.infer<S>> => {
+    const attempt = async (): Promise<core.output<S>> => {
       await enter();
       let renewed = false;
       token ??= await transient(this.tokens.get(this.tokenKey, () => this.fetchToken()));
@@ -291,15 +291,15 @@ function safeJson(text: string): unknown {
   }
 }
 
-function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, status: number): z.infer<S> {
-  const parsed = schema.safeParse(value);
+function parseWith<S extends core.$ZodType>(schema: S, value: unknown, what: string, status: number): core.output<S> {
+  const parsed = safeParse(schema, value);
   if (parsed.success) return parsed.data;
   const { field, message } = firstIssue(parsed.error, what);
   throw new BadResponseError(`${field}: ${message} (in the service's ${what})`, { field, status });
 }
 
 /** Built once: zod compiles a schema on first use, about 0.1 ms, which `.strict()` per call paid every time. */
-const StrictBatchQuerySchema = BatchQuerySchema.strict();
+const StrictBatchQuerySchema = strictObject(BatchQuerySchema.shape);
 
 function validateQuery(query: BatchQuery): Record<string, string | undefined> {
   const parsed = StrictBatchQuerySchema.safeParse(query);

@@ -1,4 +1,4 @@
-import { z } from '../zod';
+import * as z from '../zod';
 import { parseUtcDate } from '../utc-date';
 import { UtcDateString } from './batch';
 import { dateRange, type DateRange } from './range';
@@ -18,33 +18,33 @@ export function formatParts(parts: readonly DateRange[]): string {
 
 /** Parses `parts`; `maxParts` is the most a load can leave unfinished (see maxUnfinishedParts). */
 export function partsSchema(maxParts: number) {
-  return z
-    .string()
-    .max(maxParts * (MAX_PART_CHARS + PAIRS.length), `at most ${maxParts} parts`)
-    .transform((text, ctx) => {
+  return z.pipe(
+    z.string().check(z.maxLength(maxParts * (MAX_PART_CHARS + PAIRS.length), `at most ${maxParts} parts`)),
+    z.transform((text: string, ctx) => {
       const parts: DateRange[] = [];
       for (const [i, pair] of text.split(PAIRS).entries()) {
         const sides = pair.split(SIDES);
         if (sides.length !== 2) {
-          ctx.addIssue({ code: 'custom', message: `part ${i + 1} must be start${SIDES}end (either side may be empty)` });
+          ctx.issues.push({ code: 'custom', message: `part ${i + 1} must be start${SIDES}end (either side may be empty)`, input: text });
           return z.NEVER;
         }
         for (const [side, value] of [['start_date', sides[0]!], ['end_date', sides[1]!]] as const) {
           if (value === '') continue;
           const date = UtcDateString.safeParse(value);
           if (!date.success) {
-            ctx.addIssue({ code: 'custom', message: `part ${i + 1} ${side}: ${date.error.issues[0]!.message}` });
+            ctx.issues.push({ code: 'custom', message: `part ${i + 1} ${side}: ${date.error.issues[0]!.message}`, input: text });
             return z.NEVER;
           }
         }
         parts.push(dateRange(sides[0] || undefined, sides[1] || undefined));
       }
       if (parts.length > maxParts) {
-        ctx.addIssue({ code: 'custom', message: `at most ${maxParts} parts` });
+        ctx.issues.push({ code: 'custom', message: `at most ${maxParts} parts`, input: text });
         return z.NEVER;
       }
       return parts;
-    });
+    }),
+  );
 }
 
 const msOf = (date: string | undefined): number | undefined => {

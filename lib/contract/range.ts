@@ -1,4 +1,4 @@
-import { z } from '../zod';
+import * as z from '../zod';
 import { UtcDateString } from './batch';
 
 /**
@@ -6,8 +6,8 @@ import { UtcDateString } from './batch';
  * service filters on, what our API takes, and what the range loader cuts into parts.
  */
 export const DateRangeSchema = z.object({
-  start_date: UtcDateString.optional(),
-  end_date: UtcDateString.optional(),
+  start_date: z.optional(UtcDateString),
+  end_date: z.optional(UtcDateString),
 });
 export type DateRange = z.infer<typeof DateRangeSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from '../zod';
+import * as z from '../zod';
 import { BatchSchema, type Batch } from './batch';
 
 /** Newline-delimited JSON, as a text type so that Next's compression takes it (see the stream route). */
@@ -6,24 +6,24 @@ export const NDJSON_TYPE = 'text/x-ndjson; charset=utf-8';
 
 /** What the browser needs to explain a failure: our status, our sentence, and the service's advice in seconds. */
 export const ProblemSchema = z.object({
-  status: z.number().int(),
+  status: z.int(),
   detail: z.string(),
-  retryAfterS: z.number().int().positive().nullable(),
+  retryAfterS: z.nullable(z.int().check(z.positive())),
 });
 export type Problem = z.infer<typeof ProblemSchema>;
 
-function streamLineSchema<B extends z.ZodType<Batch>>(batch: B) {
+function streamLineSchema<B extends z.ZodMiniType<Batch>>(batch: B) {
   return z.union([
     /**
      * Batches as their pages arrive, in no particular order, each batch of the range once; `pending` names the
      * parts still being loaded after these (for the page to say what is missing; a retry does not resume from it:
      * lines sent before it may not have arrived).
      */
-    z.object({ batches: z.array(batch), pending: z.string().optional() }).strict(),
+    z.strictObject({ batches: z.array(batch), pending: z.optional(z.string()) }),
     /** The last line of a complete range: `count` batches in all. */
-    z.object({ done: z.literal(true), count: z.number().int().nonnegative() }).strict(),
+    z.strictObject({ done: z.literal(true), count: z.int().check(z.nonnegative()) }),
     /** The last line of an interrupted range: why, and the parts still to fetch (`parts=` of the retry). */
-    z.object({ error: ProblemSchema, remaining: z.string() }).strict(),
+    z.strictObject({ error: ProblemSchema, remaining: z.string() }),
   ]);
 }
 

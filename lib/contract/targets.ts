@@ -1,4 +1,4 @@
-import { z } from '../zod';
+import * as z from '../zod';
 
 /**
  * An organisation's QA targets: a general germination and usable-seedling target and a CV threshold, and per
@@ -16,19 +16,19 @@ export const MAX_CROP_NAME = 100;
 /** Crops a target set can name: far more than any organisation grows, small enough for a URL. */
 export const MAX_CROP_TARGETS = 200;
 
-const Percent = z
-  .number({ error: 'must be a number from 0 to 100' })
-  .min(0, 'must be from 0 to 100')
-  .max(100, 'must be from 0 to 100')
-  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'must have at most two decimals');
+const Percent = z.number({ error: 'must be a number from 0 to 100' }).check(
+  z.minimum(0, 'must be from 0 to 100'),
+  z.maximum(100, 'must be from 0 to 100'),
+  z.refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'must have at most two decimals'),
+);
+/** A percent of its own, or null: none (absent reads as none). */
+const OwnPercent = z._default(z.nullable(Percent), null);
 
 /**
  * Germination and usable targets and the CV threshold, in percent; null: none of its own. Settings saved
  * before the CV threshold existed have no `cv`, and read as none.
  */
-export const TargetPairSchema = z
-  .object({ germination: Percent.nullable().default(null), usable: Percent.nullable().default(null), cv: Percent.nullable().default(null) })
-  .strict();
+export const TargetPairSchema = z.strictObject({ germination: OwnPercent, usable: OwnPercent, cv: OwnPercent });
 export type TargetPair = z.infer<typeof TargetPairSchema>;
 
 /** Why a crop name cannot be kept, or null. Checked on the record rather than its keys, so the issue names the crop. */
@@ -39,13 +39,11 @@ function cropNameProblem(name: string): string | null {
   return null;
 }
 
-export const TargetsSchema = z
-  .object({
-    general: TargetPairSchema,
-    crops: z
-      .record(z.string(), TargetPairSchema)
-      .default({})
-      .superRefine((crops, ctx) => {
+export const TargetsSchema = z.strictObject({
+  general: TargetPairSchema,
+  crops: z._default(
+    z.record(z.string(), TargetPairSchema).check(
+      z.superRefine((crops, ctx) => {
         const names = Object.keys(crops);
         if (names.length > MAX_CROP_TARGETS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_CROP_TARGETS} crops` });
         for (const name of names) {
@@ -53,14 +51,16 @@ export const TargetsSchema = z
           if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [name] });
         }
       }),
-  })
-  .strict();
+    ),
+    {},
+  ),
+});
 export type Targets = z.infer<typeof TargetsSchema>;
 
 /** What `/api/settings/targets` answers: the organisation's targets and when they last changed (null: never saved). */
 export const TargetSettingsSchema = z.object({
   targets: TargetsSchema,
-  updatedAt: z.string().nullable(),
+  updatedAt: z.nullable(z.string()),
 });
 export type TargetSettings = z.infer<typeof TargetSettingsSchema>;
 
@@ -68,16 +68,13 @@ export type TargetSettings = z.infer<typeof TargetSettingsSchema>;
  * The body of a save. `expectedUpdatedAt` is the `updatedAt` the editor started from: when a colleague has
  * saved since, the save is refused (409) instead of silently undoing their change. Absent: save regardless.
  */
-export const TargetSaveSchema = z
-  .object({
-    targets: TargetsSchema,
-    // Checked as a time here, so that no string of the client's ever reaches the database's date parser.
-    expectedUpdatedAt: z.iso
-      .datetime({ offset: true, error: 'must be the updatedAt the edit started from, an ISO 8601 time, or null' })
-      .nullable()
-      .optional(),
-  })
-  .strict();
+export const TargetSaveSchema = z.strictObject({
+  targets: TargetsSchema,
+  // Checked as a time here, so that no string of the client's ever reaches the database's date parser.
+  expectedUpdatedAt: z.optional(
+    z.nullable(z.iso.datetime({ offset: true, error: 'must be the updatedAt the edit started from, an ISO 8601 time, or null' })),
+  ),
+});
 export type TargetSave = z.infer<typeof TargetSaveSchema>;
 
 /** Before an organisation saves any: 90 % germination for every crop (the dashboard's old single target), no usable target, no CV threshold. */

@@ -1,5 +1,5 @@
 import { ExplorerStateSchema, queryString } from '../explorer/url-state';
-import { z } from '../zod';
+import * as z from '../zod';
 
 /**
  * Saved views: a name for an explorer view (everything in its URL), kept for the organisation, visible to
@@ -51,19 +51,17 @@ export function defaultViewTarget(viewQuery: string, params: URLSearchParams): s
 
 export const ViewNameSchema = z
   .string({ error: 'must be a text' })
-  .trim()
-  .min(1, 'must not be empty')
-  .max(MAX_VIEW_NAME, `must be at most ${MAX_VIEW_NAME} characters`);
+  .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(MAX_VIEW_NAME, `must be at most ${MAX_VIEW_NAME} characters`));
 
 /** What follows `?` on /batches (a leading `?` is dropped), its parameters only the explorer's own. */
-export const ViewQuerySchema = z
-  .string({ error: 'must be a text, the query string of /batches' })
-  .max(MAX_VIEW_QUERY, `must be at most ${MAX_VIEW_QUERY} characters`)
-  .transform((q) => (q.startsWith('?') ? q.slice(1) : q))
-  .superRefine((q, ctx) => {
+export const ViewQuerySchema = z.string({ error: 'must be a text, the query string of /batches' }).check(
+  z.maxLength(MAX_VIEW_QUERY, `must be at most ${MAX_VIEW_QUERY} characters`),
+  z.overwrite((q) => (q.startsWith('?') ? q.slice(1) : q)),
+  z.superRefine((q, ctx) => {
     const problem = viewQueryProblem(q);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  }),
+);
 
 export const SavedViewSchema = z.object({
   id: z.string(),
@@ -79,14 +77,11 @@ export type SavedView = z.infer<typeof SavedViewSchema>;
 export const SavedViewListSchema = z.object({ views: z.array(SavedViewSchema) });
 export type SavedViewList = z.infer<typeof SavedViewListSchema>;
 
-export const ViewCreateSchema = z
-  .object({ name: ViewNameSchema, query: ViewQuerySchema, isDefault: z.boolean({ error: 'must be true or false' }).optional() })
-  .strict();
+export const ViewCreateSchema = z.strictObject({ name: ViewNameSchema, query: ViewQuerySchema, isDefault: z.optional(z.boolean({ error: 'must be true or false' })) });
 export type ViewCreate = z.infer<typeof ViewCreateSchema>;
 
 /** A rename, a change of default, or both. */
 export const ViewChangeSchema = z
-  .object({ name: ViewNameSchema.optional(), isDefault: z.boolean({ error: 'must be true or false' }).optional() })
-  .strict()
-  .refine((c) => c.name !== undefined || c.isDefault !== undefined, 'must name a new name or isDefault');
+  .strictObject({ name: z.optional(ViewNameSchema), isDefault: z.optional(z.boolean({ error: 'must be true or false' })) })
+  .check(z.refine((c) => c.name !== undefined || c.isDefault !== undefined, 'must name a new name or isDefault'));
 export type ViewChange = z.infer<typeof ViewChangeSchema>;

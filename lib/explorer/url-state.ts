@@ -1,4 +1,4 @@
-import { z } from '../zod';
+import * as z from '../zod';
 import { parseDay } from './date-range';
 import { METRICS } from './metrics';
 import { zoneOfParam } from './zones';
@@ -19,44 +19,55 @@ export type Comparison = (typeof COMPARISONS)[number];
 export const GROUP_SORTABLE = ['key', 'count', 'germination', 'usable', 'cv', 'below', 'belowShare', 'warningShare'] as const;
 export type GroupSortField = (typeof GROUP_SORTABLE)[number];
 
-const day = z.string().refine((v) => parseDay(v) !== null, 'must be a real calendar day as YYYY-MM-DD');
+const day = z.string().check(z.refine((v) => parseDay(v) !== null, 'must be a real calendar day as YYYY-MM-DD'));
+
+/** A parameter the page can do without: anything it cannot read counts as absent. */
+const loose = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+/** A parameter with a default: absent or unreadable, the default. */
+const withDefault = <T extends z.ZodMiniType<string>>(schema: T, value: z.output<T>) => {
+  // Never undefined: T outputs a string (zod's own NoUndefined cannot see that through the generic).
+  const fallback = value as z.core.util.NoUndefined<z.output<T>>;
+  return z._default(z.catch(schema, fallback), fallback);
+};
+const text = (max: number) => z.string().check(z.maxLength(max));
+const direction = (value: 'asc' | 'desc') => withDefault(z.enum(['asc', 'desc']), value);
 
 /** Everything a person would share about the explorer lives in the URL; this is its shape. */
 export const ExplorerStateSchema = z.object({
-  from: day.optional(),
-  to: day.optional(),
-  tz: z.string().optional().catch(undefined).transform(zoneOfParam),
-  q: z.string().max(200).catch('').default(''),
-  crop: z.string().max(100).optional().catch(undefined),
-  warn: z.literal('1').optional().catch(undefined),
-  below: z.literal('1').optional().catch(undefined),
-  sort: z.enum(SORTABLE).catch('batch_creation_date').default('batch_creation_date'),
-  dir: z.enum(['asc', 'desc']).catch('desc').default('desc'),
+  from: z.optional(day),
+  to: z.optional(day),
+  tz: z.pipe(loose(z.string()), z.transform(zoneOfParam)),
+  q: withDefault(text(200), ''),
+  crop: loose(text(100)),
+  warn: loose(z.literal('1')),
+  below: loose(z.literal('1')),
+  sort: withDefault(z.enum(SORTABLE), 'batch_creation_date'),
+  dir: direction('desc'),
   /** Targets that differ from the organisation's saved ones (see formatTargetsParam); absent: the saved ones. */
-  targets: z.string().max(20_000).optional().catch(undefined),
+  targets: loose(text(20_000)),
   /** The one germination target of links made before targets per crop: overrides the general germination target. */
-  target: z.coerce.number().min(0).max(100).optional().catch(undefined),
-  hide: z.string().max(500).catch('').default(''),
+  target: loose(z.coerce.number().check(z.minimum(0), z.maximum(100))),
+  hide: withDefault(text(500), ''),
   /** The batch whose detail dialog is open (its batch_id), so the dialog has a link of its own. */
-  batch: z.string().max(200).optional().catch(undefined),
+  batch: loose(text(200)),
   /** What every chart shows. */
-  metric: z.enum(METRICS).catch('germination').default('germination'),
+  metric: withDefault(z.enum(METRICS), 'germination'),
   /** The over-time chart: a small panel per crop, or one chart with the `focus` crops in colour. */
-  chart: z.enum(['panels', 'focus']).catch('panels').default('panels'),
+  chart: withDefault(z.enum(['panels', 'focus']), 'panels'),
   /** The crops in colour in focus mode: crop keys, each percent-encoded, joined by `,`. */
-  focus: z.string().max(5_000).optional().catch(undefined),
-  compare: z.enum(COMPARISONS).optional().catch(undefined),
-  group: z.enum(GROUPINGS).optional().catch(undefined),
-  gsort: z.enum(GROUP_SORTABLE).catch('count').default('count'),
-  gdir: z.enum(['asc', 'desc']).catch('desc').default('desc'),
+  focus: loose(text(5_000)),
+  compare: loose(z.enum(COMPARISONS)),
+  group: loose(z.enum(GROUPINGS)),
+  gsort: withDefault(z.enum(GROUP_SORTABLE), 'count'),
+  gdir: direction('desc'),
   /** Drill-downs (see drill.ts): metric bins, the days of a time bucket, a scanner. */
-  bins: z.string().max(500).optional().catch(undefined),
-  days: z.string().max(30).optional().catch(undefined),
-  scanner: z.string().max(320).optional().catch(undefined),
+  bins: loose(text(500)),
+  days: loose(text(30)),
+  scanner: loose(text(320)),
   /** The crop whose control chart is shown (absent: the crop filter's, else the one with most batches). */
-  spc: z.string().max(100).optional().catch(undefined),
+  spc: loose(text(100)),
   /** The control charts' baseline period (`from..to` days); absent: the first batches of the range. */
-  base: z.string().max(30).optional().catch(undefined),
+  base: loose(text(30)),
 });
 export type ExplorerState = z.infer<typeof ExplorerStateSchema>;
 

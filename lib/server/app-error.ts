@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { core } from 'zod';
 import { CodedError } from '../coded-error';
 import { firstIssue } from '../zod-issue';
 
@@ -47,7 +47,7 @@ const MAX_FIELD = 160;
  * A zod failure as the AppError every 422 of ours is: the first issue's field (under `prefix` when the value
  * sits inside a larger body), and what is wrong with it.
  */
-export function invalidInput(error: z.ZodError, fallback: string, prefix?: string): AppError {
+export function invalidInput(error: core.$ZodError, fallback: string, prefix?: string): AppError {
   const { field, message, unknownKey } = firstIssue(error, fallback);
   const placed = prefix && field !== fallback ? `${prefix}.${field}` : field;
   // Keys are the sender's text: a detail never echoes more than a readable part of one.

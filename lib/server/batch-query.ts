@@ -5,12 +5,13 @@ import { maxUnfinishedParts } from '../batch-api/range-parts';
 import { DateRangeSchema, partsProblem, partsSchema } from '../contract';
 
 /** Query of /api/batches/export: a date range by the service's rules, checked before any upstream call. */
-export const RangeQuerySchema = DateRangeSchema.strict();
+export const RangeQuerySchema = z.strictObject(DateRangeSchema.shape);
 
 /** Query of /api/batches: the range and the cursor of the page after the last one (none for the first). */
-export const PageQuerySchema = DateRangeSchema.extend({
+export const PageQuerySchema = z.strictObject({
+  ...DateRangeSchema.shape,
   cursor: z.string().max(4096, 'at most 4096 characters').optional(),
-}).strict();
+});
 
 /**
  * The most parts an interrupted load can name, whatever BATCH_API_CONCURRENCY is (the retry may reach an
@@ -19,8 +20,8 @@ export const PageQuerySchema = DateRangeSchema.extend({
 const MAX_RESUME_PARTS = maxUnfinishedParts(MAX_CONCURRENCY);
 
 /** Query of /api/batches/stream: the range, or the parts of it still to fetch after an interruption. */
-export const StreamQuerySchema = DateRangeSchema.extend({ parts: partsSchema(MAX_RESUME_PARTS).optional() })
-  .strict()
+export const StreamQuerySchema = z
+  .strictObject({ ...DateRangeSchema.shape, parts: z.optional(partsSchema(MAX_RESUME_PARTS)) })
   .superRefine((query, ctx) => {
     // Only parts that parsed (a `parts` refused for its length arrives here as the text it was).
     if (!Array.isArray(query.parts)) return;

@@ -27,9 +27,10 @@ const zone = z.string().transform((text, ctx) => {
  * default) or xlsx (the table's columns, typed); for xlsx the `zone` dates are written in (UTC unless given)
  * and the `columns` (table column ids, in the order wanted; every column unless given).
  */
-export const ExportQuerySchema = DateRangeSchema.extend({
+export const ExportQuerySchema = z.strictObject({
+  ...DateRangeSchema.shape,
   format: z.enum(['csv', 'xlsx']).default('csv'),
   zone: zone.optional(),
   columns: columnList.optional(),
-}).strict();
+});
 export type ExportQuery = z.infer<typeof ExportQuerySchema>;

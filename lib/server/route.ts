@@ -1,5 +1,5 @@
 import 'server-only';
-import type { z } from 'zod';
+import { safeParse, type core } from 'zod';
 import { AppError, invalidInput } from './app-error';
 import { getConfig } from './config';
 import { loggedProblemOf, problemResponse } from './error-table';
@@ -20,7 +20,7 @@ type Context<Q, B, Auth extends boolean> = {
   cookies: SessionCookies;
 };
 
-type Options<QS extends z.ZodType | undefined, BS extends z.ZodType | undefined, Auth extends boolean> = {
+type Options<QS extends core.$ZodType | undefined, BS extends core.$ZodType | undefined, Auth extends boolean> = {
   auth: Auth;
   query?: QS;
   body?: BS;
@@ -28,7 +28,7 @@ type Options<QS extends z.ZodType | undefined, BS extends z.ZodType | undefined,
   maxBodyBytes?: number;
 };
 
-type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type Infer<S> = S extends core.$ZodType ? core.output<S> : undefined;
 
 /** Same-origin check for state-changing requests: Origin first, Sec-Fetch-Site when Origin is absent. */
 function checkOrigin(request: Request) {
@@ -51,7 +51,7 @@ function requestOrigin(request: Request): string {
 }
 
 /** Query parameters by the schema; a repeated parameter is refused, an empty one counts as absent. */
-function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
+function parseQuery<S extends core.$ZodType>(request: Request, schema: S): core.output<S> {
   const params = new URL(request.url).searchParams;
   const entries: [string, string][] = [];
   for (const key of new Set(params.keys())) {
@@ -60,14 +60,14 @@ function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S
     if (values[0] !== '') entries.push([key, values[0]!]);
   }
   // Own properties, whatever their names (`__proto__` included): a name the schema does not know is refused.
-  const parsed = schema.safeParse(Object.fromEntries(entries));
+  const parsed = safeParse(schema, Object.fromEntries(entries));
   if (!parsed.success) throw invalidInput(parsed.error, 'query');
   return parsed.data;
 }
 
 const tooLarge = (limit: number) => new AppError('body_too_large', `larger than ${limit} bytes`, { field: 'body' });
 
-async function parseBody(request: Request, schema: z.ZodType, limit: number): Promise<unknown> {
+async function parseBody(request: Request, schema: core.$ZodType, limit: number): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.toLowerCase().startsWith('application/json')) throw new AppError('unsupported_body', 'must be application/json', { field: 'body' });
   const declared = Number(request.headers.get('content-length') ?? 0);
@@ -79,7 +79,7 @@ async function parseBody(request: Request, schema: z.ZodType, limit: number): Pr
   } catch {
     throw new AppError('invalid_input', 'not valid JSON', { field: 'body' });
   }
-  const parsed = schema.safeParse(value);
+  const parsed = safeParse(schema, value);
   if (!parsed.success) throw invalidInput(parsed.error, 'body');
   return parsed.data;
 }
@@ -108,8 +108,8 @@ async function readLimited(request: Request, limit: number): Promise<string> {
  * path. It takes a plain Request and returns a plain Response: Vitest calls it as Next.js does.
  */
 export function route<
-  QS extends z.ZodType | undefined = undefined,
-  BS extends z.ZodType | undefined = undefined,
+  QS extends core.$ZodType | undefined = undefined,
+  BS extends core.$ZodType | undefined = undefined,
   Auth extends boolean = true,
 >(
   options: Options<QS, BS, Auth>,

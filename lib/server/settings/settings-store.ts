@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql } from 'kysely';
-import type { z } from 'zod';
+import { safeParse, type core } from 'zod';
 import { AppError, invalidInput } from '../app-error';
 import { logLine } from '../log';
 import { isUnreachable, openDatabase, type DatabasePlace, type SettingsDb } from './database';
@@ -8,7 +8,7 @@ import { migrateToLatest } from './migrations';
 import { SavedViewsStore } from './saved-views-store';
 
 /** One kind of organisation setting: its row name, what a valid value is, and what applies before any save. */
-export type Setting<T> = { name: string; schema: z.ZodType<T>; fallback: T };
+export type Setting<T> = { name: string; schema: core.$ZodType<T>; fallback: T };
 
 /** A setting's value and when it last changed (ISO 8601, milliseconds; null: never saved, the fallback applies). */
 export type Saved<T> = { value: T; updatedAt: string | null };
@@ -65,7 +65,7 @@ export class SettingsStore {
    * answer is an `edit_conflict` naming when. Absent: the save replaces whatever is there.
    */
   async put<T>(clientId: string, setting: Setting<T>, value: unknown, expectedUpdatedAt?: string | null): Promise<Saved<T>> {
-    const parsed = setting.schema.safeParse(value);
+    const parsed = safeParse(setting.schema, value);
     if (!parsed.success) throw invalidInput(parsed.error, setting.name, setting.name);
     if (typeof expectedUpdatedAt === 'string' && Number.isNaN(Date.parse(expectedUpdatedAt))) {
       throw new AppError('invalid_input', 'must be the updatedAt the edit started from', { field: 'expectedUpdatedAt' });
@@ -136,7 +136,7 @@ export class SettingsStore {
 
 /** A stored row as the setting's value; a row the schema no longer accepts is a bug of ours (500), not the user's. */
 function savedOf<T>(setting: Setting<T>, row: { value: unknown; updated_at: Date }): Saved<T> {
-  const parsed = setting.schema.safeParse(row.value);
+  const parsed = safeParse(setting.schema, row.value);
   if (!parsed.success) throw new Error(`stored setting ${setting.name} does not match its schema: ${parsed.error.issues[0]?.message}`);
   return { value: parsed.data, updatedAt: row.updated_at.toISOString() };
 }
