@@ -82,6 +82,9 @@ export async function run(): Promise<BenchResult[]> {
     const before = scripts.filter((s) => !s.charts);
     const charts = scripts.filter((s) => s.charts);
     const chartsInHtml = scripts.some((s) => s.initial && s.holds.includes('recharts'));
+    if (process.env.BENCH_VERBOSE) {
+      for (const s of scripts) console.log(`${s.charts ? 'lazy ' : 'first'} ${s.start.toFixed(0).padStart(6)} ms ${fmtBytes(s.gzip).padStart(9)} ${s.url.split('/').pop()} ${s.holds.join(', ')}`);
+    }
     const largest = [...scripts]
       .sort((a, b) => b.gzip - a.gzip)
       .slice(0, 5)

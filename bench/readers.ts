@@ -6,13 +6,14 @@
  */
 import { runDirectly } from './support/main';
 import { rssBytes } from './support/memory';
-import { signIn, startBenchApp, startBenchSandbox } from './support/stack';
+import { signIn, startBenchApp, startBenchSandbox, startMinimalProxy } from './support/stack';
 import { fmtBytes, fmtMs, median, percentile, type BenchResult } from './support/stats';
 
 const READERS = Number(process.env.BENCH_READERS ?? 50);
 const ROUND_S = Number(process.env.BENCH_READERS_S ?? 30);
 const TOKEN_TTL_S = 10;
 const APP_PORT = 4654;
+const PROXY_PORT = 4690;
 
 type Round = { latencies: number[]; errors: number; requests: number };
 
@@ -31,10 +32,11 @@ async function round(appUrl: string, cookies: string[]): Promise<Round> {
         const started = performance.now();
         try {
           const response = await fetch(`${appUrl}/api/batches?${params}`, { headers: { cookie }, signal: AbortSignal.timeout(10_000) });
-          const body = (await response.json()) as { nextCursor?: string | null };
+          // The app answers `nextCursor`; the minimal proxy pipes the service's `next_token`.
+          const body = (await response.json()) as { nextCursor?: string | null; next_token?: string | null };
           latencies.push(performance.now() - started);
           if (response.status !== 200) errors++;
-          cursor = body.nextCursor ?? null;
+          cursor = body.nextCursor ?? body.next_token ?? null;
         } catch {
           errors++;
           cursor = null;
@@ -48,6 +50,7 @@ async function round(appUrl: string, cookies: string[]): Promise<Round> {
 export async function run(): Promise<BenchResult[]> {
   const sandbox = await startBenchSandbox({ batches: 20_000, pageSize: 100, latencyMs: 20, tokenTtlS: TOKEN_TTL_S, seed: 'bench' });
   const app = await startBenchApp({ port: APP_PORT, sandboxUrl: sandbox.url, env: { SIGNIN_ATTEMPTS_PER_IP: '100000' } });
+  const proxy = await startMinimalProxy({ port: PROXY_PORT, sandboxUrl: sandbox.url });
   try {
     const cookies: string[] = [];
     for (let i = 0; i < READERS; i++) cookies.push(await signIn(app.url));
@@ -62,6 +65,11 @@ export async function run(): Promise<BenchResult[]> {
     await new Promise((r) => setTimeout(r, 3000));
     const afterSecond = rssBytes(app.pid);
     const grants = Object.values(sandbox.stats.tokensIssuedByOrg).reduce((a, b) => a + b, 0);
+    // The yardstick: the same readers, the same cookies, against the minimal node:http proxy (after a warm-up).
+    await round(proxy.url, cookies.slice(0, 5));
+    const bare = await round(proxy.url, cookies);
+    const appRate = (first.requests + second.requests) / (2 * ROUND_S);
+    const bareRate = bare.requests / ROUND_S;
     // The client renews a token at the latest 5 s before it expires (at half its life for short ones).
     const renewEveryS = Math.max(TOKEN_TTL_S - 5, TOKEN_TTL_S / 2);
     const allowed = Math.ceil(elapsedS / renewEveryS) + 1;
@@ -77,6 +85,15 @@ export async function run(): Promise<BenchResult[]> {
         detail: `sandbox 20,000 batches, 20 ms per request; ${((first.requests + second.requests) / elapsedS).toFixed(0)} req/s`,
       },
       {
+        target: `12.6 capacity: ${READERS} readers, the app vs a minimal node:http proxy`,
+        figure: `${(appRate / bareRate).toFixed(2)}× (${appRate.toFixed(0)} vs ${bareRate.toFixed(0)} req/s)`,
+        goal: '≥ 0.5×',
+        ok: appRate / bareRate >= 0.5 && bare.errors === 0,
+        detail:
+          `the proxy (bench/support/minimal-proxy.mjs): the same session check and upstream call, the service's answer piped; ` +
+          `p50/p99 ${fmtMs(median(bare.latencies))}/${fmtMs(percentile(bare.latencies, 99))}, ${bare.errors} errors, one ${ROUND_S} s round`,
+      },
+      {
         target: 'load: app memory from one round to the next',
         figure: `${growth >= 0 ? '+' : ''}${fmtBytes(growth)} (RSS ${fmtBytes(baseline)} warm, ${fmtBytes(afterFirst)} after round 1, ${fmtBytes(afterSecond)} after round 2)`,
         goal: 'flat (< 32 MB growth)',
@@ -90,6 +107,7 @@ export async function run(): Promise<BenchResult[]> {
       },
     ];
   } finally {
+    await proxy.stop();
     await app.stop();
     await sandbox.close();
   }

@@ -46,6 +46,27 @@ export async function startBenchSandbox(options: SandboxOptions = {}): Promise<S
   return startSandbox({ ...options, host: BENCH_HOST, port });
 }
 
+/** A server in a child process of ours (killed when this process exits), its last output kept for errors. */
+function spawnServer(args: string[], cwd: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void ended.then(() => children.delete(child));
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const stop = async () => {
+    if (exited()) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await ended;
+    clearTimeout(killer);
+  };
+  return { pid: child.pid!, stop, output: () => output, exited };
+}
+
 /** The production build (`npm run build` first) in its own process; resolves once it answers HTTP. */
 export async function startBenchApp(opts: {
   port: number;
@@ -55,34 +76,13 @@ export async function startBenchApp(opts: {
   nodeArgs?: string[];
 }): Promise<BenchApp> {
   checkPort(opts.port);
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'node_modules/next/dist/bin/next', 'start', '-p', String(opts.port), '-H', BENCH_HOST], {
-    cwd: APP_DIR,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      BATCH_API_BASE_URL: opts.sandboxUrl,
-      SESSION_SECRET: BENCH_SESSION_SECRET,
-      NEXT_TELEMETRY_DISABLED: '1',
-      ...opts.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { pid, stop, output, exited } = spawnServer([...(opts.nodeArgs ?? []), 'node_modules/next/dist/bin/next', 'start', '-p', String(opts.port), '-H', BENCH_HOST], APP_DIR, {
+    NODE_ENV: 'production',
+    BATCH_API_BASE_URL: opts.sandboxUrl,
+    SESSION_SECRET: BENCH_SESSION_SECRET,
+    NEXT_TELEMETRY_DISABLED: '1',
+    ...opts.env,
   });
-  children.add(child);
-  let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  void exited.then(() => children.delete(child));
-
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(killer);
-  };
-
   const url = `http://${BENCH_HOST}:${opts.port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -90,14 +90,14 @@ export async function startBenchApp(opts: {
       await (await fetch(`${url}/api/session`)).arrayBuffer();
       break;
     } catch {
-      if (child.exitCode !== null || Date.now() > deadline) {
+      if (exited() || Date.now() > deadline) {
         await stop();
-        throw new Error(`the app on port ${opts.port} did not start (was \`npm run build\` run?)\n${output}`);
+        throw new Error(`the app on port ${opts.port} did not start (was \`npm run build\` run?)\n${output()}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  return { url, pid: child.pid!, stop };
+  return { url, pid, stop };
 }
 
 /** Signs in through the BFF, as the sign-in page does, and returns the `Cookie` header value. */
@@ -123,4 +123,24 @@ export async function sandboxToken(sandboxUrl: string, credentials: { clientId: 
   });
   if (response.status !== 200) throw new Error(`sandbox auth: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * The minimal `node:http` proxy of issue 12's capacity target (bench/support/minimal-proxy.mjs) in its own
+ * process, with the app's session secret, so the same cookies open in both.
+ */
+export async function startMinimalProxy(opts: { port: number; sandboxUrl: string }): Promise<BenchApp> {
+  checkPort(opts.port);
+  const script = fileURLToPath(new URL('./minimal-proxy.mjs', import.meta.url));
+  const { pid, stop, output, exited } = spawnServer([script], ROOT, { PORT: String(opts.port), UPSTREAM: opts.sandboxUrl, SESSION_SECRET: BENCH_SESSION_SECRET });
+  const url = `http://${BENCH_HOST}:${opts.port}`;
+  const deadline = Date.now() + 10_000;
+  while (!output().includes('minimal proxy on')) {
+    if (exited() || Date.now() > deadline) {
+      await stop();
+      throw new Error(`the minimal proxy did not start\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url, pid, stop };
 }
