@@ -7,6 +7,11 @@ const nextConfig = {
   // PGlite loads its WebAssembly and data files from its own package directory at run time: bundled, it
   // would look for them in .next and fail. (pg is on Next's own list of packages kept external.)
   serverExternalPackages: ['@electric-sql/pglite'],
+  // Messages reach use-intl compiled ahead (lib/i18n/compiled.ts): its formatter without the ICU parser, as
+  // next-intl's own precompile option does. Everywhere, so that the server's render and the browser's agree.
+  turbopack: {
+    resolveAlias: { 'use-intl/format-message': 'use-intl/format-message/format-only' },
+  },
   async headers() {
     return [
       // Every answer, static assets, redirects and 404s included (pages get a per-request nonce CSP in proxy.ts).

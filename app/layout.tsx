@@ -1,7 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { I18nProvider } from '@/components/i18n/i18n-provider';
-import { MESSAGES } from '@/lib/i18n/messages';
+import { compiledMessages } from '@/lib/i18n/compiled';
 import { requestReader, serverTranslator } from '@/lib/server/reader-locale';
 import './globals.css';
 import './print.css';
@@ -23,7 +23,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang={reader.language}>
       <body>
-        <I18nProvider reader={reader} messages={MESSAGES[reader.language]}>
+        <I18nProvider reader={reader} messages={compiledMessages(reader.language)}>
           {children}
         </I18nProvider>
       </body>

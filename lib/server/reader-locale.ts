@@ -2,7 +2,8 @@ import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { createTranslator } from 'use-intl/core';
 import { isLanguage, LANGUAGE_COOKIE, messageLocale, readerLocale, type Language, type ReaderLocale } from '@/lib/i18n/languages';
-import { MESSAGES, type Messages } from '@/lib/i18n/messages';
+import { compiledMessages } from '@/lib/i18n/compiled';
+import type { Messages } from '@/lib/i18n/messages';
 
 /** This request's reader: the browser's Accept-Language and the language switch's cookie. */
 export async function requestReader(): Promise<ReaderLocale> {
@@ -13,7 +14,7 @@ export async function requestReader(): Promise<ReaderLocale> {
 /** A translator for server components (pages, metadata) in this request's language. */
 export async function serverTranslator<N extends keyof Messages>(namespace: N) {
   const reader = await requestReader();
-  return createTranslator({ locale: messageLocale(reader), messages: MESSAGES[reader.language], namespace });
+  return createTranslator({ locale: messageLocale(reader), messages: compiledMessages(reader.language), namespace });
 }
 
 /** What the language switch shows: the cookie's choice ('' for none) and the language the browser asks for. */

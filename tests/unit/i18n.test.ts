@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import formatCompiled, { type CompiledMessage } from 'icu-minify/format';
 import { createTranslator } from 'use-intl/core';
 import { formatsFor } from '@/lib/i18n/formats';
 import { acceptedTags, LANGUAGES, readerLocale } from '@/lib/i18n/languages';
+import { compiledMessages } from '@/lib/i18n/compiled';
 import { MESSAGES } from '@/lib/i18n/messages';
 
 const NBSP = /[\u00a0\u202f]/g;
@@ -112,6 +114,40 @@ describe('the message catalogue', () => {
       }
       expect(errors, language).toEqual([]);
     }
+  });
+});
+
+describe('the compiled catalogue the pages format with (lib/i18n/compiled.ts)', () => {
+  const flat = (o: object, prefix = ''): [string, unknown][] =>
+    Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? flat(v, `${prefix}${k}.`) : [[prefix + k, v] as [string, unknown]]));
+  const formatters = {
+    getDateTimeFormat: (...a: ConstructorParameters<typeof Intl.DateTimeFormat>) => new Intl.DateTimeFormat(...a),
+    getNumberFormat: (...a: ConstructorParameters<typeof Intl.NumberFormat>) => new Intl.NumberFormat(...a),
+    getPluralRules: (...a: ConstructorParameters<typeof Intl.PluralRules>) => new Intl.PluralRules(...a),
+  };
+
+  it('says exactly what the ICU parser says, for every message, language and plural form', () => {
+    for (const language of LANGUAGES) {
+      const t = createTranslator({ locale: language, messages: MESSAGES[language] });
+      const compiled = new Map(flat(compiledMessages(language)));
+      for (const [namespace, messages] of Object.entries(MESSAGES[language])) {
+        for (const [key, message] of flat(messages as object) as [string, string][]) {
+          for (const n of [0, 1, 2, 21]) {
+            const values = Object.fromEntries(
+              [...message.matchAll(/\{(\w+)|<(\w+)>/g)].map((m) => (m[1] ? [m[1], n] : [m[2], (chunks: string[]) => `[${chunks.join('')}]`])),
+            );
+            const parsed = t.markup(`${namespace}.${key}` as never, values as never);
+            const quick = formatCompiled(compiled.get(`${namespace}.${key}`) as CompiledMessage, language, values, { formatters });
+            expect([quick].flat().join(''), `${language} ${namespace}.${key} (${n})`).toBe(parsed);
+          }
+        }
+      }
+    }
+  });
+
+  it('leaves a message without arguments as its text (useMessages reads the export words as strings)', () => {
+    expect(compiledMessages('de').export).toEqual(MESSAGES.de.export);
+    expect(compiledMessages('nl').explorer.columns).toEqual(MESSAGES.nl.explorer.columns);
   });
 });
 
