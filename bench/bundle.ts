@@ -1,11 +1,15 @@
 /**
  * Target 6a, what the browser downloads: every script of the signed-in `/batches` page (demo sandbox, 3,000
  * batches) loaded in Chromium until the charts are drawn and the network is idle. Sizes are each body gzipped
- * here at level 9 (the served, compressed size is printed beside it). "Before the charts" is every script
- * requested before the first lazily loaded chunk holding recharts; "total" adds the charts' chunks.
+ * here at level 9 (the served, compressed size is printed beside it). "Before the lazy parts" is every script
+ * requested before the table's first row was on screen: what it takes to show the batches. What comes later
+ * (the charts when scrolled to, and the parts preloaded in idle moments: print, grouped summary, targets
+ * editor, detail dialog) is lazy; "total" adds them. Marking the boundary at the first chunk holding recharts
+ * instead mislabelled the explorer's own chunk whenever it was asked for a millisecond after a shared chunk.
  */
 import { gzipSync } from 'node:zlib';
 import { launchChromium, signedInContext } from './support/browser';
+import { installMarks, readMarks } from './support/page-marks';
 import { runDirectly } from './support/main';
 import { freeBenchPort, signIn, startBenchApp, startBenchSandbox } from './support/stack';
 import { fmtBytes, type BenchResult } from './support/stats';
@@ -29,6 +33,7 @@ export async function collectScripts(appUrl: string, cookie: string): Promise<{ 
   try {
     const context = await signedInContext(browser, appUrl, cookie);
     const page = await context.newPage();
+    await installMarks(page);
     const bodies = new Map<string, Promise<Buffer>>();
     page.on('response', (response) => {
       if (response.request().resourceType() === 'script') bodies.set(response.url(), response.body().catch(() => Buffer.alloc(0)));
@@ -61,9 +66,9 @@ export async function collectScripts(appUrl: string, cookie: string): Promise<{ 
         holds: MARKERS.filter(([, re]) => re.test(text)).map(([n]) => n),
       });
     }
-    // The charts' lazy wave starts with the first chunk holding recharts that the HTML did not ask for.
-    const chartStart = Math.min(...scripts.filter((s) => !s.initial && s.holds.includes('recharts')).map((s) => s.start));
-    for (const s of scripts) s.charts = s.start >= chartStart;
+    const { firstRow } = await readMarks(page);
+    if (firstRow === undefined) throw new Error('no table row appeared');
+    for (const s of scripts) s.charts = s.start > firstRow;
     return { scripts: scripts.sort((a, b) => a.start - b.start), htmlGzip: gzipSync(html, { level: 9 }).length, chartsDrawn };
   } finally {
     await browser.close();
@@ -92,7 +97,7 @@ export async function run(): Promise<BenchResult[]> {
     const conditions = `signed-in /batches, demo sandbox 3,000 batches, Chromium, gzip level 9 per script`;
     return [
       {
-        target: '6a JS before the charts (gzip)',
+        target: '6a JS before the lazy parts (gzip)',
         figure: `${fmtBytes(sum(before, 'gzip'))} in ${before.length} scripts`,
         goal: '≤ 200 kB',
         ok: sum(before, 'gzip') <= GOAL_BYTES,
@@ -101,8 +106,8 @@ export async function run(): Promise<BenchResult[]> {
           `payload ${fmtBytes(htmlGzip)}${chartsInHtml ? '; recharts is in the HTML scripts: the charts are NOT lazy' : ''}`,
       },
       {
-        target: '6a JS total with the charts (gzip)',
-        figure: `${fmtBytes(sum(scripts, 'gzip'))} in ${scripts.length} scripts (charts ${fmtBytes(sum(charts, 'gzip'))})`,
+        target: '6a JS total with the lazy parts (gzip)',
+        figure: `${fmtBytes(sum(scripts, 'gzip'))} in ${scripts.length} scripts (lazy ${fmtBytes(sum(charts, 'gzip'))})`,
         goal: 'charts lazy, drawn',
         ok: chartsDrawn && !chartsInHtml && charts.length > 0,
         detail: `${chartsDrawn ? 'charts drawn' : 'charts NOT drawn within 60 s'}; largest: ${largest.join('; ')}`,

@@ -4,7 +4,10 @@ import { runInNewContext } from 'node:vm';
 import ExcelJS from 'exceljs';
 import { DEFAULT_TARGETS, type Batch } from '@/lib/contract';
 import { EXPORT_COLUMNS } from '@/lib/export/columns';
-import { ENGLISH_WORDS } from '@/lib/export/strings';
+import { exportWords } from '@/lib/export/strings';
+import { MESSAGES } from '@/lib/i18n/messages';
+
+const ENGLISH_WORDS = exportWords(MESSAGES.en);
 import { startDataSheet } from '@/lib/export/xlsx';
 
 setFlagsFromString('--expose-gc');

@@ -9,7 +9,7 @@ import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import { useSpeech } from './use-speech';
 import styles from './explorer.module.css';
-import { FitWidth } from './printing';
+import { FitWidth } from './fit-width';
 
 type Props = {
   crops: readonly CropFigure[];

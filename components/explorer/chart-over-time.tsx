@@ -14,7 +14,7 @@ import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import TimePanel, { isolated } from './time-panel';
 import { useSpeech } from './use-speech';
 import styles from './explorer.module.css';
-import { FitWidth } from './printing';
+import { FitWidth } from './fit-width';
 
 type Props = {
   series: TimeSeries;

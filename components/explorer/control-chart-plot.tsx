@@ -10,7 +10,7 @@ import type { Row } from '@/lib/explorer/rows';
 import { drawnLine, type ControlChart, type SpcPoint } from '@/lib/explorer/spc';
 import { useSpeech } from './use-speech';
 import styles from './control-charts.module.css';
-import { FitWidth } from './printing';
+import { FitWidth } from './fit-width';
 
 type Props = { chart: ControlChart; metric: Metric; zone: Zone; colour: string; onOpen: (row: Row) => void };
 

@@ -13,26 +13,21 @@ import { exportWords } from '@/lib/export/strings';
 import { useReader } from '../i18n/use-formats';
 import { AnalysisBar, GROUPS } from './analysis-bar';
 import type { AnalysisInput, AnalysisView } from './analysis';
-import { BatchDetail } from './batch-detail';
 import { BatchTable } from './batch-table';
 import { COLUMNS } from './columns';
-import { exportTable, type ExportFormat } from './exports';
+import type { ExportFormat } from './exports';
 import { DrillChips } from './drill-chips';
 import { FiltersBar } from './filters-bar';
-import { GroupedSummary } from './grouped-summary';
 import { eachWhenIdle } from './idle';
 import type { Completeness } from './incomplete-note';
-import { lazyPart } from './lazy-part';
+import { lazyNamed, lazyPart } from './lazy-part';
 import { LoadProblem, LoadStatus } from './load-status';
-import { PrintHeader, targetLines } from './print-header';
 import { PrintReportButton } from './print-report-button';
-import { PrintTable } from './print-table';
 import { PrintingContext } from './printing';
 import { RangePicker } from './range-picker';
 import { useRangeRows } from './range-query';
 import { SavedViews } from './saved-views';
 import { SummaryCards } from './summary-cards';
-import { TargetsPanel } from './targets-panel';
 import { useComparison } from './use-comparison';
 import { useExplorerState } from './use-explorer-state';
 import { useOpenBatch } from './use-open-batch';
@@ -67,6 +62,17 @@ function Loading({ what }: { what: 'loadingCharts' | 'loadingControlCharts' }) {
 const Charts = lazyPart(() => import('./charts'), <Loading what="loadingCharts" />);
 const ControlCharts = lazyPart(() => import('./control-charts'), <Loading what="loadingControlCharts" />);
 const UniformityChart = lazyPart(() => import('./uniformity-chart'));
+/*
+ * What only some visits use loads on first use, and otherwise in an idle moment after the charts' code (so the
+ * browser's own print finds the report's parts): the printed report's header and table, the grouped summary,
+ * the targets editor, the detail dialog. The first screen's JavaScript stays within its budget (issue 12).
+ */
+const PrintHeader = lazyNamed(() => import('./print-header').then((m) => m.PrintHeader));
+const PrintTable = lazyNamed(() => import('./print-table').then((m) => m.PrintTable));
+const GroupedSummary = lazyNamed(() => import('./grouped-summary').then((m) => m.GroupedSummary));
+const TargetsPanel = lazyNamed(() => import('./targets-panel').then((m) => m.TargetsPanel));
+const BatchDetail = lazyNamed(() => import('./batch-detail').then((m) => m.BatchDetail));
+const LATER_PARTS = [PrintHeader.preload, PrintTable.preload, GroupedSummary.preload, TargetsPanel.preload, BatchDetail.preload];
 
 /** What is wrong with the URL's days, in the reader's words. */
 function InvalidDate({ error }: { error: DateError }) {
@@ -142,8 +148,11 @@ export function ExplorerView({ organisation }: { organisation: string }) {
   // The charts' code in an idle moment once they can be drawn, so that the browser's own print (which cannot
   // wait for code) finds them.
   useEffect(() => {
-    if (chartsShown) return eachWhenIdle([Charts.preload, ControlCharts.preload, UniformityChart.preload]);
+    if (chartsShown) return eachWhenIdle([Charts.preload, ControlCharts.preload, UniformityChart.preload, ...LATER_PARTS]);
   }, [chartsShown]);
+  // The dialog's code comes with its first opening (a link may open it at once); it then stays mounted.
+  const [detailUsed, setDetailUsed] = useState(false);
+  if (!detailUsed && (detail.row !== null || detail.missing !== null)) setDetailUsed(true);
 
   const onSort = useCallback(
     (field: SortField) => update({ sort: field, dir: nextSortDir(field, state.sort, state.dir) }),
@@ -153,8 +162,9 @@ export function ExplorerView({ organisation }: { organisation: string }) {
   const sortColumn = COLUMNS.find((c) => c.sort === state.sort);
   const grouping = GROUPS.find(([g]) => g === state.group);
   // An export of a view whose batches have not all arrived says so in its name and its first line.
-  const exportRows = (format: ExportFormat) =>
-    exportTable(format, {
+  const exportRows = async (format: ExportFormat) => {
+    const [{ exportTable }, { targetLines }] = await Promise.all([import('./exports'), import('./print-header')]);
+    return exportTable(format, {
       rows: sorted,
       hidden,
       ctx: { zone: state.tz, targets, words },
@@ -172,6 +182,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
       },
       fileName: exportFileName(state.from, state.to),
     });
+  };
   const clearFilters = () => {
     setSearch('');
     update({ q: '', crop: undefined, warn: undefined, below: undefined, bins: undefined, days: undefined, scanner: undefined });
@@ -279,7 +290,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
             ))}
         </>
       )}
-      <BatchDetail row={detail.row} missing={detail.missing} rows={sorted} zone={state.tz} targets={targets} onShow={detail.show} onClose={detail.close} />
+      {detailUsed && <BatchDetail row={detail.row} missing={detail.missing} rows={sorted} zone={state.tz} targets={targets} onShow={detail.show} onClose={detail.close} />}
     </div>
     </PrintingContext>
   );

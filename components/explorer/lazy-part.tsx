@@ -27,3 +27,8 @@ export function lazyPart<P extends object>(load: () => Promise<{ default: Compon
   }
   return Object.assign(LazyPart, { preload });
 }
+
+/** lazyPart of a module's named component: `lazyNamed(() => import('./x').then((m) => m.X))`. */
+export function lazyNamed<P extends object>(load: () => Promise<ComponentType<P>>) {
+  return lazyPart<P>(() => load().then((component) => ({ default: component })));
+}

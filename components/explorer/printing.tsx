@@ -1,7 +1,6 @@
 'use client';
 
-import { cloneElement, createContext, useContext, type ReactElement } from 'react';
-import { ResponsiveContainer } from 'recharts';
+import { createContext, useContext } from 'react';
 
 /**
  * True while a report is being printed (Print report, or the browser's own print with Ctrl+P): lazy parts draw
@@ -18,17 +17,3 @@ export const PRINT_WIDTH = 660;
 
 /** Marks a part not drawn yet: Print report waits until none is left (use-print-report.ts). */
 export const PENDING = { 'data-print-pending': '' } as const;
-
-/**
- * A recharts chart the width of its box on screen, and PRINT_WIDTH on paper: a ResponsiveContainer measures
- * after layout, which a print does not wait for.
- */
-export function FitWidth({ height, children }: { height: number; children: ReactElement<{ width?: number; height?: number }> }) {
-  const printing = usePrinting();
-  if (printing) return cloneElement(children, { width: PRINT_WIDTH, height });
-  return (
-    <ResponsiveContainer width="100%" height={height}>
-      {children}
-    </ResponsiveContainer>
-  );
-}

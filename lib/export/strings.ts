@@ -1,5 +1,7 @@
-import enExplorer from '@/messages/en/explorer.json';
-import enExport from '@/messages/en/export.json';
+// Types only: the catalogue itself reaches the browser through the page's provider (importing the JSON here put
+// the English explorer messages into /batches' first JavaScript).
+type EnExplorer = typeof import('@/messages/en/explorer.json');
+type EnExport = typeof import('@/messages/en/export.json');
 
 /**
  * The export's words in one language: the `export` namespace of the message catalogue (the menu, the view
@@ -7,13 +9,12 @@ import enExport from '@/messages/en/export.json';
  * table's. The exports are made in the reader's language; English where there is no reader (a script calling
  * the API without a language).
  */
-export type ExportWords = typeof enExport & { columns: typeof enExplorer.columns };
+export type ExportWords = EnExport & { columns: EnExplorer['columns'] };
 export type ColumnId = keyof ExportWords['columns'];
 
 /** The export's words out of one language's catalogue. */
-export const exportWords = (messages: { export: typeof enExport; explorer: typeof enExplorer }): ExportWords => ({
+export const exportWords = (messages: { export: EnExport; explorer: EnExplorer }): ExportWords => ({
   ...messages.export,
   columns: messages.explorer.columns,
 });
 
-export const ENGLISH_WORDS: ExportWords = exportWords({ export: enExport, explorer: enExplorer });

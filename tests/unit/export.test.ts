@@ -5,7 +5,10 @@ import { EXPORT_COLUMNS, shownColumns, wallClockIn } from '@/lib/export/columns'
 import { offsetAt } from '@/lib/explorer/zones';
 import { dialectFor } from '@/lib/export/dialect';
 import { rowsToReaderCsv } from '@/lib/export/reader-csv';
-import { ENGLISH_WORDS } from '@/lib/export/strings';
+import { exportWords } from '@/lib/export/strings';
+import { MESSAGES } from '@/lib/i18n/messages';
+
+const ENGLISH_WORDS = exportWords(MESSAGES.en);
 import { viewLines } from '@/lib/export/view-sheet';
 import { addViewSheet, startDataSheet } from '@/lib/export/xlsx';
 import { toRow } from '@/lib/explorer/rows';
