@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchApiClient } from '@/lib/batch-api/client';
 import { MAX_CONCURRENCY, RangeLoad } from '@/lib/batch-api/range-load';
-import { maxUnfinishedParts, planParts } from '@/lib/batch-api/range-parts';
+import { maxUnfinishedParts, plannedParts, planParts } from '@/lib/batch-api/range-parts';
 import { formatParts, type Batch, type DateRange } from '@/lib/contract';
 import { StreamQuerySchema } from '@/lib/server/batch-query';
 
@@ -74,7 +74,7 @@ describe('RangeLoad whatever order the service pages in', () => {
   it('the plan for an open start on a newest-first service fits what a Retry may send, in a URL Node accepts', async () => {
     const { client } = service('newest');
     const first = await client.page({}, null);
-    const plan = planParts({}, MAX_CONCURRENCY, first.data, T0 + N * STEP_MS);
+    const plan = planParts({}, plannedParts(MAX_CONCURRENCY), first.data, T0 + N * STEP_MS);
     expect(plan.length).toBeGreaterThan(128); // the old fixed limit of 128 refused the Retry of such a load
     expect(plan.length).toBeLessThanOrEqual(maxUnfinishedParts(MAX_CONCURRENCY));
     const parts = formatParts(plan);
