@@ -3,7 +3,7 @@ import { Workers } from '../async/workers';
 import type { Batch } from '../contract';
 import { AdaptiveLimit } from './adaptive-limit';
 import type { BatchApiClient } from './client';
-import { estimatePages, inAnyPart, mergeParts, partCount, planParts, splitPart, spanOf, type RangePart } from './range-parts';
+import { estimatePages, inAnyPart, mergeParts, partBounds, partCount, planParts, recutCount, splitPart, spanOf, type RangePart } from './range-parts';
 import type { BatchQuery } from './schemas';
 
 /** Requests one load starts with in flight unless told otherwise (`BATCH_API_CONCURRENCY`). */
@@ -167,7 +167,7 @@ export class RangeLoad {
         const span = spanOf(page.data);
         lo = Math.min(lo, span.lo ?? Infinity);
         hi = Math.max(hi, span.hi ?? -Infinity);
-        if (this.recut(part, workers, lo, hi)) break;
+        if (this.recut(part, workers, walked, lo, hi)) break;
       }
       cursor = page.next_token;
     }
@@ -180,14 +180,18 @@ export class RangeLoad {
    * it alone. The new parts fetch what was walked again (its batches are already given out), which is why
    * only a part walked for a few pages is cut. Nothing here assumes the order of the service's pages.
    */
-  private recut(part: RangePart, workers: Workers<RangePart>, lo: number, hi: number): boolean {
+  private recut(part: RangePart, workers: Workers<RangePart>, walked: number, lo: number, hi: number): boolean {
     // Only while nothing is queued: walkers woken together (a slow reader let them all go) would otherwise
     // each cut for the same idle slots, and the unfinished parts could outgrow what a resume may send back.
     if (workers.idle === 0 || this.queue.length > 0) return false;
     // Slots the limit allows now that no part holds: a part more than those only waits at the gate.
     const spare = Math.min(workers.idle, this.limit.limit - this.active.size);
     if (spare < 1) return false;
-    const parts = splitPart(part, spare + 1, { lo: Number.isFinite(lo) ? lo : undefined, hi: Math.max(this.now(), hi) });
+    const known = { lo: Number.isFinite(lo) ? lo : undefined, hi: Math.max(this.now(), hi) };
+    const bounds = partBounds(part);
+    const count = recutCount(spare, walked, { lo, hi }, { from: bounds.from ?? known.lo, to: bounds.to ?? known.hi });
+    if (count < 2) return false;
+    const parts = splitPart(part, count, known);
     if (parts.length < 2) return false;
     this.queue.unshift(...parts.reverse());
     workers.wake();

@@ -87,6 +87,26 @@ export function partCount(start: number, max: number, estimatedPages?: number): 
 }
 
 /**
+ * Parts to cut a part into when `spare` request slots sit idle: at most one per slot, and (when the pages
+ * walked so far let the part's pages be guessed: `walked` pages spanned `lo`..`hi` of its `from`..`to`) no
+ * more than keep each MIN_PAGES_PER_PART pages long, since each new part ends in a partial page and the
+ * pages walked are fetched again. Below 2, cutting costs more than it saves.
+ */
+export function recutCount(spare: number, walked: number, span: { lo: number; hi: number }, bounds: { from?: number; to?: number }): number {
+  const from = bounds.from ?? span.lo;
+  const to = bounds.to ?? span.hi;
+  const most = spare + 1;
+  if (!(span.hi > span.lo) || !Number.isFinite(from) || !Number.isFinite(to)) return most;
+  const pages = (walked * (to - from)) / (span.hi - span.lo);
+  return Math.min(most, Math.floor(pages / MIN_PAGES_PER_PART));
+}
+
+/** A part's bounds in ms, its open ends undefined. */
+export function partBounds(part: RangePart): { from?: number; to?: number } {
+  return { from: boundMs(part.start_date, 'start'), to: boundMs(part.end_date, 'end') };
+}
+
+/**
  * Pages the whole range holds, guessed from its first page when that page came in creation order (either
  * way) and the range's span is known from it: the span of the range over the span of one page. Undefined when
  * it cannot be told (no order, one instant, a newest-first page with an open start).
