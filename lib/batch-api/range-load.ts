@@ -111,12 +111,10 @@ export class RangeLoad {
         return;
       }
       // Newest parts first: tables open newest first, so the top of the view settles soonest.
+      // A resume's parts, merged to no more than a fresh plan of the whole range would walk.
       const now = this.now();
-      this.queue = (
-        resumed
-          ? mergeParts(resumed, partCount(this.start, this.slots))
-          : planParts(whole, partCount(this.start, this.slots, estimatePages(whole, first.data, now)), first.data, now)
-      ).reverse();
+      const count = partCount(this.start, this.slots, estimatePages(whole, first.data, now));
+      this.queue = (resumed ? mergeParts(resumed, count) : planParts(whole, count, first.data, now)).reverse();
 
       // A part counts as active from the moment a worker takes it, so no other worker sees an empty moment.
       const take = () => {
