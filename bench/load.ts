@@ -25,6 +25,8 @@ const LATENCIES = (process.env.BENCH_LOAD_LATENCIES ?? '40,150').split(',').map(
 /** App and sandbox ports per phase: the 40 ms phase keeps the app on 4651 as before. */
 const PORTS: Record<number, { app: number; sandbox: number }> = { 40: { app: 4651, sandbox: 4672 }, 150: { app: 4670, sandbox: 4671 } };
 const OTHER_PORTS = { app: 4673, sandbox: 4674 };
+/** The app's BATCH_API_MAX_CONCURRENCY (e.g. 8: no growth, for a before/after); unset: the app's default. */
+const MAX_CONCURRENCY = process.env.BENCH_LOAD_MAX_CONCURRENCY;
 
 async function token(sandbox: Sandbox): Promise<string> {
   const auth = await fetch(`${sandbox.url}/v2/auth`, {
@@ -115,7 +117,8 @@ type Phase = { latencyMs: number; results: BenchResult[]; firstBig: number[]; fi
 async function phase(latencyMs: number): Promise<Phase> {
   const ports = PORTS[latencyMs] ?? OTHER_PORTS;
   const sandboxOptions = { batches: BATCHES, pageSize: PAGE_SIZE, latencyMs, seed: 'bench', port: ports.sandbox };
-  return withBrowserStack({ sandbox: sandboxOptions, appPort: ports.app }, async ({ sandbox, appUrl, browser, cookie, total }) => {
+  const appEnv = MAX_CONCURRENCY ? { BATCH_API_MAX_CONCURRENCY: MAX_CONCURRENCY } : undefined;
+  return withBrowserStack({ sandbox: sandboxOptions, appPort: ports.app, appEnv }, async ({ sandbox, appUrl, browser, cookie, total }) => {
     // One quiet day of the newest week: a range that fits in a single page.
     const day = sandbox.organisations[0]!.batches.at(-1)!.batch_creation_date.slice(0, 10);
     const smallPath = `/batches?from=${day}&to=${day}&tz=utc`;
