@@ -7,7 +7,7 @@ import { CursorCodec } from './cursor';
 import { Faults, type FaultKind } from './faults';
 import { HttpError, readBody, sendError, sendJson, sendText, sleep, streamJsonArray } from './http';
 import { buildOrganisations, type Organisation } from './organisations';
-import { emptyStats, type SandboxStats } from './stats';
+import { emptyStats, InFlightMeter, type SandboxStats } from './stats';
 import { TokenStore } from './tokens';
 
 export type Sandbox = {
@@ -45,6 +45,7 @@ export async function startSandbox(
   const faults = new Faults(config);
   const tokens = new TokenStore(config.tokenTtlS);
   let stats = emptyStats();
+  let meter = new InFlightMeter(() => performance.now());
 
   async function serveFault(kind: FaultKind, req: IncomingMessage, res: ServerResponse) {
     stats.faultsServed++;
@@ -154,7 +155,13 @@ export async function startSandbox(
     const method = resource === 'auth' ? 'POST' : 'GET';
     if (req.method !== method) throw new HttpError(405, 'Method Not Allowed', { allow: method });
     if (resource === 'auth') stats.authRequests++;
-    else stats.batchRequests++;
+    else {
+      stats.batchRequests++;
+      // Counted from arrival to the answer's end (latency included): what a client has in flight.
+      const [counted, by] = [stats, meter];
+      by.start(counted);
+      res.once('close', () => by.end(counted));
+    }
     if (resource === 'batches' && !admit(req, res, version)) return;
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
     const fault = faults.pick(resource);
@@ -164,6 +171,7 @@ export async function startSandbox(
 
   function resetStats() {
     stats = emptyStats();
+    meter = new InFlightMeter(() => performance.now());
   }
 
   const server: Server = createServer((req, res) => {

@@ -20,12 +20,12 @@ export type BrowserStack = { sandbox: Sandbox; appUrl: string; browser: Browser;
  * The sandbox, the built app on it and Chromium, with a signed-in session of the demo organisation (`total`
  * batches) for `work`; all three are stopped afterwards, whatever happens.
  */
-export async function withBrowserStack<T>(options: { sandbox: SandboxOptions; appPort: number }, work: (stack: BrowserStack) => Promise<T>): Promise<T> {
+export async function withBrowserStack<T>(options: { sandbox: SandboxOptions; appPort: number; appEnv?: Record<string, string> }, work: (stack: BrowserStack) => Promise<T>): Promise<T> {
   const sandbox = await startBenchSandbox(options.sandbox);
   let app: BenchApp | undefined;
   let browser: Browser | undefined;
   try {
-    app = await startBenchApp({ port: options.appPort, sandboxUrl: sandbox.url });
+    app = await startBenchApp({ port: options.appPort, sandboxUrl: sandbox.url, env: options.appEnv });
     browser = await launchChromium();
     const cookie = await signIn(app.url);
     return await work({ sandbox, appUrl: app.url, browser, cookie, total: sandbox.organisations[0]!.batches.length });

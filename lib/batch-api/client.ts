@@ -44,6 +44,8 @@ export type BatchApiClientOptions = {
   onCall?: (call: UpstreamCall) => void;
   /** Jitter source, injectable for deterministic tests. */
   random?: () => number;
+  /** Clock in ms for timing exchanges (told to the gate, see AdaptiveLimit); default performance.now. */
+  now?: () => number;
 };
 
 export type RequestOptions = {
@@ -72,6 +74,7 @@ export class BatchApiClient {
   private tokens: TokenCache;
   private tokenKey: string;
   private random: () => number;
+  private now: () => number;
 
   constructor(private options: BatchApiClientOptions) {
     this.version = options.version ?? 'v2';
@@ -85,6 +88,7 @@ export class BatchApiClient {
     this.tokens = options.tokenCache ?? new TokenCache();
     this.tokenKey = TokenCache.keyFor({ ...options, version: this.version });
     this.random = options.random ?? Math.random;
+    this.now = options.now ?? (() => performance.now());
   }
 
   /**
@@ -170,6 +174,8 @@ export class BatchApiClient {
     let token: CachedToken | undefined;
     let held = false;
     let requeued = false;
+    /** How long the last exchange took: the service's pace, told to the gate with a success. */
+    let exchangeMs: number | undefined;
     const enter = async () => {
       if (!gate || held) return;
       const since = Date.now();
@@ -178,7 +184,7 @@ export class BatchApiClient {
       held = true;
     };
     const leave = (outcome: GateOutcome) => {
-      if (held) gate!.release(outcome);
+      if (held) gate!.release(outcome, outcome === 'ok' ? exchangeMs : undefined);
       held = false;
     };
     const attempt = async (): Promise<core.output<S>> => {
@@ -186,7 +192,9 @@ export class BatchApiClient {
       let renewed = false;
       token ??= await transient(this.tokens.get(this.tokenKey, () => this.fetchToken()));
       for (;;) {
+        const sent = this.now();
         const response = await this.exchange(path, query, token.token, signal);
+        exchangeMs = this.now() - sent;
         if (response.status === 401) {
           if (renewed) throw new TokenRejectedError(`${path} refused an access token renewed for this very request`, { status: 401 });
           renewed = true;

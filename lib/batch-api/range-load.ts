@@ -3,17 +3,24 @@ import { Workers } from '../async/workers';
 import type { Batch } from '../contract';
 import { AdaptiveLimit } from './adaptive-limit';
 import type { BatchApiClient } from './client';
-import { inAnyPart, mergeParts, plannedParts, planParts, splitPart, spanOf, type RangePart } from './range-parts';
+import { estimatePages, inAnyPart, mergeParts, partBounds, partCount, planParts, recutCount, splitPart, spanOf, type RangePart } from './range-parts';
 import type { BatchQuery } from './schemas';
 
-/** Requests one load keeps in flight unless told otherwise (`BATCH_API_CONCURRENCY`). */
+/** Requests one load starts with in flight unless told otherwise (`BATCH_API_CONCURRENCY`). */
 export const DEFAULT_CONCURRENCY = 8;
-/** The most a setting may ask for; it also bounds the parts a resumed load may send back (see maxUnfinishedParts). */
+/** The most a load may grow to while the service keeps pace (`BATCH_API_MAX_CONCURRENCY`). */
+export const DEFAULT_MAX_CONCURRENCY = 32;
+/** The most either setting may ask for; it also bounds the parts a resumed load may send back (see maxUnfinishedParts). */
 export const MAX_CONCURRENCY = 32;
 
 export type RangeLoadOptions = {
-  /** Most upstream requests in flight at once (the service's rate limits are unknown). Default DEFAULT_CONCURRENCY. */
+  /** Upstream requests in flight at first (the service's rate limits are unknown). Default DEFAULT_CONCURRENCY. */
   concurrency?: number;
+  /**
+   * The most requests in flight it may grow to while exchanges stay as fast as at the start and nothing is
+   * refused (see AdaptiveLimit). Default: `concurrency` (no growth).
+   */
+  maxConcurrency?: number;
   /** Resume: fetch only these parts (from `remaining()` of a load that failed) instead of the whole range. */
   parts?: RangePart[];
   signal?: AbortSignal;
@@ -45,6 +52,8 @@ export class RangeLoad {
   private seen = new Set<string>();
   private started = false;
   private finished = false;
+  private readonly start: number;
+  /** Workers, one per request the limit may grow to. */
   private readonly slots: number;
   private readonly limit: AdaptiveLimit;
   private readonly now: () => number;
@@ -54,8 +63,9 @@ export class RangeLoad {
     private readonly query: BatchQuery,
     private readonly options: RangeLoadOptions = {},
   ) {
-    this.slots = options.concurrency ?? DEFAULT_CONCURRENCY;
-    this.limit = new AdaptiveLimit(this.slots);
+    this.start = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.slots = Math.max(this.start, options.maxConcurrency ?? this.start);
+    this.limit = new AdaptiveLimit(this.start, { max: this.slots });
     this.now = options.now ?? Date.now;
   }
 
@@ -101,7 +111,10 @@ export class RangeLoad {
         return;
       }
       // Newest parts first: tables open newest first, so the top of the view settles soonest.
-      this.queue = (resumed ? mergeParts(resumed, plannedParts(this.slots)) : planParts(whole, this.slots, first.data, this.now())).reverse();
+      // A resume's parts, merged to no more than a fresh plan of the whole range would walk.
+      const now = this.now();
+      const count = partCount(this.start, this.slots, estimatePages(whole, first.data, now));
+      this.queue = (resumed ? mergeParts(resumed, count) : planParts(whole, count, first.data, now)).reverse();
 
       // A part counts as active from the moment a worker takes it, so no other worker sees an empty moment.
       const take = () => {
@@ -152,7 +165,7 @@ export class RangeLoad {
         const span = spanOf(page.data);
         lo = Math.min(lo, span.lo ?? Infinity);
         hi = Math.max(hi, span.hi ?? -Infinity);
-        if (this.recut(part, workers, lo, hi)) break;
+        if (this.recut(part, workers, walked, lo, hi)) break;
       }
       cursor = page.next_token;
     }
@@ -161,15 +174,22 @@ export class RangeLoad {
   }
 
   /**
-   * More to walk in `part` while other slots sit idle: cut it into that many more parts instead of walking
+   * More to walk in `part` while request slots sit idle: cut it into that many more parts instead of walking
    * it alone. The new parts fetch what was walked again (its batches are already given out), which is why
    * only a part walked for a few pages is cut. Nothing here assumes the order of the service's pages.
    */
-  private recut(part: RangePart, workers: Workers<RangePart>, lo: number, hi: number): boolean {
+  private recut(part: RangePart, workers: Workers<RangePart>, walked: number, lo: number, hi: number): boolean {
     // Only while nothing is queued: walkers woken together (a slow reader let them all go) would otherwise
     // each cut for the same idle slots, and the unfinished parts could outgrow what a resume may send back.
     if (workers.idle === 0 || this.queue.length > 0) return false;
-    const parts = splitPart(part, workers.idle + 1, { lo: Number.isFinite(lo) ? lo : undefined, hi: Math.max(this.now(), hi) });
+    // Slots the limit allows now that no part holds: a part more than those only waits at the gate.
+    const spare = Math.min(workers.idle, this.limit.limit - this.active.size);
+    if (spare < 1) return false;
+    const known = { lo: Number.isFinite(lo) ? lo : undefined, hi: Math.max(this.now(), hi) };
+    const bounds = partBounds(part);
+    const count = recutCount(spare, walked, { lo, hi }, { from: bounds.from ?? known.lo, to: bounds.to ?? known.hi });
+    if (count < 2) return false;
+    const parts = splitPart(part, count, known);
     if (parts.length < 2) return false;
     this.queue.unshift(...parts.reverse());
     workers.wake();

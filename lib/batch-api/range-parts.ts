@@ -70,6 +70,59 @@ export function plannedParts(concurrency: number): number {
   return concurrency * PARTS_PER_SLOT;
 }
 
+/** A part planned smaller than this many pages (by estimate) costs more in its last, partial page than it gains. */
+const MIN_PAGES_PER_PART = 3;
+
+/**
+ * How many parts to plan for a load starting at `start` requests in flight and allowed to grow to `max`:
+ * PARTS_PER_SLOT a starting slot (uneven parts even out), at least one per slot it may grow to, but no more
+ * than keep parts MIN_PAGES_PER_PART pages long when the first page lets the pages be counted (see
+ * estimatePages): every part ends in a partial page, so the requests stay near the page count. Never more
+ * than plannedParts(max), the bound a resume is held to.
+ */
+export function partCount(start: number, max: number, estimatedPages?: number): number {
+  const most = Math.max(start * PARTS_PER_SLOT, max);
+  if (estimatedPages === undefined || !Number.isFinite(estimatedPages)) return most;
+  return Math.max(2, Math.min(most, Math.ceil(estimatedPages / MIN_PAGES_PER_PART)));
+}
+
+/**
+ * Parts to cut a part into when `spare` request slots sit idle: at most one per slot, and (when the pages
+ * walked so far let the part's pages be guessed: `walked` pages spanned `lo`..`hi` of its `from`..`to`) no
+ * more than keep each MIN_PAGES_PER_PART pages long, since each new part ends in a partial page and the
+ * pages walked are fetched again. Below 2, cutting costs more than it saves.
+ */
+export function recutCount(spare: number, walked: number, span: { lo: number; hi: number }, bounds: { from?: number; to?: number }): number {
+  const from = bounds.from ?? span.lo;
+  const to = bounds.to ?? span.hi;
+  const most = spare + 1;
+  if (!(span.hi > span.lo) || !Number.isFinite(from) || !Number.isFinite(to)) return most;
+  const pages = (walked * (to - from)) / (span.hi - span.lo);
+  return Math.min(most, Math.floor(pages / MIN_PAGES_PER_PART));
+}
+
+/** A part's bounds in ms, its open ends undefined. */
+export function partBounds(part: RangePart): { from?: number; to?: number } {
+  return { from: boundMs(part.start_date, 'start'), to: boundMs(part.end_date, 'end') };
+}
+
+/**
+ * Pages the whole range holds, guessed from its first page when that page came in creation order (either
+ * way) and the range's span is known from it: the span of the range over the span of one page. Undefined when
+ * it cannot be told (no order, one instant, a newest-first page with an open start).
+ */
+export function estimatePages(whole: RangePart, first: readonly { batch_creation_date: string }[], now: number): number | undefined {
+  if (first.length < 2) return undefined;
+  const seen = spanOf(first);
+  if (seen.lo === undefined || seen.hi === undefined || seen.hi <= seen.lo) return undefined;
+  const ascending = oldestFirst(first);
+  if (!ascending && !oldestFirst([...first].reverse())) return undefined;
+  const lo = boundMs(whole.start_date, 'start') ?? (ascending ? seen.lo : undefined);
+  const hi = boundMs(whole.end_date, 'end') ?? Math.max(now, seen.hi);
+  if (lo === undefined || hi <= lo) return undefined;
+  return (hi - lo) / (seen.hi - seen.lo);
+}
+
 /**
  * The most parts a load with `concurrency` request slots can have unfinished, and so the most a resumed load
  * can send back: its plan (the recent span in PARTS_PER_SLOT parts a slot, the steps back and the open part
@@ -92,15 +145,14 @@ export function oldestFirst(batches: readonly { batch_creation_date: string }[])
 }
 
 /**
- * The plan for a range whose first page showed it holds more than a page, for `concurrency` request slots.
+ * The plan for a range whose first page showed it holds more than a page, in `count` parts (see partCount).
  * With a start date, or when the first page came oldest first (so its earliest batch is where the history
  * begins), equal parts from there to the end; the first part keeps the open start, so nothing earlier is lost.
  * Otherwise (a service that answers newest first, or in no order: the contract does not say) the first page
  * only shows the recent end: equal parts over that, and behind it parts that widen 4× per step, each cut in
  * four, then one open part.
  */
-export function planParts(whole: RangePart, concurrency: number, first: readonly { batch_creation_date: string }[], now: number): RangePart[] {
-  const count = plannedParts(concurrency);
+export function planParts(whole: RangePart, count: number, first: readonly { batch_creation_date: string }[], now: number): RangePart[] {
   const seen = spanOf(first);
   const hi = Math.max(now, seen.hi ?? 0);
   if (whole.start_date !== undefined || seen.lo === undefined || oldestFirst(first)) return splitPart(whole, count, { lo: seen.lo, hi });

@@ -2,7 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../batch-api/range-load';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY } from '../batch-api/range-load';
 import { ApiVersionSchema } from '../batch-api/schemas';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -14,8 +14,10 @@ export const EnvSchema = z.object({
   BATCH_API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   BATCH_API_VERSION: ApiVersionSchema.default('v2'),
   BATCH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-  /** Most requests one range load keeps in flight at once; the service's rate limits are not published. */
+  /** Requests one range load starts with in flight at once; the service's rate limits are not published. */
   BATCH_API_CONCURRENCY: z.coerce.number().int().min(1).max(MAX_CONCURRENCY).default(DEFAULT_CONCURRENCY),
+  /** The most it may grow to while the service answers as fast as at the start (at least BATCH_API_CONCURRENCY). */
+  BATCH_API_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(MAX_CONCURRENCY).optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Comma-separated older secrets still accepted for reading cookies (rotation). */
   SESSION_SECRET_PREVIOUS: z.string().optional(),
@@ -44,7 +46,9 @@ export type AppConfig = {
   baseUrl: string;
   version: z.infer<typeof ApiVersionSchema>;
   timeoutMs: number;
+  /** Upstream requests one range load starts with in flight, and the most it may grow to. */
   concurrency: number;
+  maxConcurrency: number;
   signInPerIp: number;
   redisUrl?: string;
   signInFailuresPerIp: number;
@@ -68,6 +72,13 @@ function load(env: Record<string, string | undefined>): AppConfig {
     throw new Error(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
   }
   const e = parsed.data;
+  // Unset, the most follows a start set above its default; set, it must leave room for the start.
+  const maxConcurrency = e.BATCH_API_MAX_CONCURRENCY ?? Math.max(DEFAULT_MAX_CONCURRENCY, e.BATCH_API_CONCURRENCY);
+  if (maxConcurrency < e.BATCH_API_CONCURRENCY) {
+    throw new Error(
+      `Invalid configuration: BATCH_API_MAX_CONCURRENCY (${maxConcurrency}) must be at least BATCH_API_CONCURRENCY (${e.BATCH_API_CONCURRENCY}), the level a load starts at`,
+    );
+  }
   const demo = e.DASHBOARD_DEMO === '1';
   if (cleaned.SIGNIN_FAILURES_PER_CLIENT !== undefined) {
     // Failures counted per client ID could lock an organisation out; they count per address now.
@@ -99,6 +110,7 @@ function load(env: Record<string, string | undefined>): AppConfig {
     version: e.BATCH_API_VERSION,
     timeoutMs: e.BATCH_API_TIMEOUT_MS,
     concurrency: e.BATCH_API_CONCURRENCY,
+    maxConcurrency,
     signInPerIp: e.SIGNIN_ATTEMPTS_PER_IP,
     redisUrl: e.REDIS_URL,
     signInFailuresPerIp: e.SIGNIN_FAILURES_PER_IP,

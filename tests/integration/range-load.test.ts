@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RangeLoad, type RangeLoadOptions } from '@/lib/batch-api/range-load';
-import { ServiceUnavailableError, type BatchApiClientOptions, type BatchQuery, type UpstreamCall } from '@/lib/batch-api';
-import type { Batch } from '@/lib/contract';
+import { maxUnfinishedParts, MAX_CONCURRENCY, ServiceUnavailableError, type BatchApiClientOptions, type BatchQuery, type UpstreamCall } from '@/lib/batch-api';
+import { formatParts, type Batch } from '@/lib/contract';
+import { StreamQuerySchema } from '@/lib/server/batch-query';
 import { organisationOf } from '@/sandbox/organisations';
 import { demoClient } from '../helpers/client';
 import { control, sandboxForFile, tokenFor, walkV2 } from '../helpers/sandbox';
@@ -186,5 +187,99 @@ describe('RangeLoad: parallel parts give exactly the batches of sequential pagin
     ).rejects.toThrow('left the page');
     expect(seen.length).toBeGreaterThan(0);
     expect(load.remaining().length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * A clock for the client's exchange times that advances 10 ms a reading: every exchange takes exactly 10 ms,
+ * so the latency stays flat and the limit grows, whatever the machine's load (no real clock decides).
+ */
+const steadyClock = () => {
+  let t = 0;
+  return () => (t += 10);
+};
+
+/** fetch that counts the batch requests in flight at once. */
+function countingFetch() {
+  let inFlight = 0;
+  let most = 0;
+  const fetchCounting: typeof fetch = async (input, init) => {
+    const batches = String(input).includes('/batches');
+    if (batches) most = Math.max(most, ++inFlight);
+    try {
+      return await fetch(input, init);
+    } finally {
+      if (batches) inFlight--;
+    }
+  };
+  return { fetch: fetchCounting, most: () => most };
+}
+
+describe('RangeLoad growing its concurrency: still exactly the batches of sequential paging', () => {
+  const all = () => sandbox().organisations[0]!.batches.map((b) => b.batch_id).sort();
+
+  it('grows past its start while exchanges keep their pace, never past its most', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/faults', { latencyMs: 5 });
+    const counting = countingFetch();
+    const load = loadOf({}, { concurrency: 2, maxConcurrency: 6 }, { fetch: counting.fetch, now: steadyClock() });
+    expectSameBatches((await collect(load)).batches, all());
+    expect(counting.most()).toBeGreaterThan(2);
+    expect(counting.most()).toBeLessThanOrEqual(6);
+  });
+
+  it.each([
+    ['an open start', { end_date: '2025-09-30T12:00:00Z' }],
+    ['an open end', { start_date: '2025-03-01T00:00:00.000Z' }],
+  ])('%s', async (_name, query: BatchQuery) => {
+    const { batches } = await collect(loadOf(query, { concurrency: 2, maxConcurrency: 16 }, { now: steadyClock() }));
+    expectSameBatches(batches, await reference(query));
+  });
+
+  it('keeps batches on the seams once while growing', async () => {
+    const query = { start_date: iso(T0), end_date: iso(T0 + 8000) };
+    const client = demoClient(sandbox(), { ...SEAM_CREDENTIALS, now: steadyClock() });
+    const { batches } = await collect(new RangeLoad(client, query, { concurrency: 1, maxConcurrency: 12 }));
+    expectSameBatches(batches, await reference(query, SEAM_CREDENTIALS));
+  });
+
+  it('a gateway answering 429 above 5 at once, met while growing: every batch once', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/faults', { latencyMs: 5, rateLimitConcurrent: 5, rateLimitRetryAfterS: 0 });
+    const calls: UpstreamCall[] = [];
+    const load = loadOf({}, { concurrency: 4, maxConcurrency: 16 }, { onCall: (c) => calls.push(c), now: steadyClock() });
+    expectSameBatches((await collect(load)).batches, all());
+    const limited = calls.filter((c) => c.status === 429).length;
+    expect(limited).toBeGreaterThan(0);
+    // Each 429 drops the limit to what was carried: far fewer refusals than requests.
+    expect(limited).toBeLessThan(calls.filter((c) => c.status === 200).length / 2);
+  });
+
+  it('503s mid-way while growing halve it; every batch once', async () => {
+    await control(sandbox(), 'POST', '/_sandbox/faults', { fail503Every: 9 });
+    const calls: UpstreamCall[] = [];
+    const load = loadOf({}, { concurrency: 2, maxConcurrency: 16 }, { onCall: (c) => calls.push(c), now: steadyClock() });
+    expectSameBatches((await collect(load)).batches, all());
+    expect(calls.filter((c) => c.status === 503).length).toBeGreaterThan(1);
+  });
+
+  it('an outage mid-way at the most slots: remaining() is a query the stream accepts, and resumes without a duplicate', async () => {
+    const given: Batch[] = [];
+    const first = loadOf({}, { concurrency: 8, maxConcurrency: MAX_CONCURRENCY }, { retry: { maxAttempts: 1 }, now: steadyClock() });
+    await expect(
+      (async () => {
+        for await (const chunk of first.chunks()) {
+          given.push(...chunk);
+          if (given.length >= 600) await control(sandbox(), 'POST', '/_sandbox/faults', { outage: true });
+        }
+      })(),
+    ).rejects.toBeInstanceOf(ServiceUnavailableError);
+    const parts = first.remaining();
+    expect(parts.length).toBeGreaterThan(0);
+    expect(parts.length).toBeLessThanOrEqual(maxUnfinishedParts(MAX_CONCURRENCY));
+    expect(StreamQuerySchema.safeParse({ parts: formatParts(parts) }).success).toBe(true);
+
+    await control(sandbox(), 'POST', '/_sandbox/faults', { outage: false });
+    const { batches: rest } = await collect(loadOf({}, { parts, concurrency: 8, maxConcurrency: MAX_CONCURRENCY }, { now: steadyClock() }));
+    const known = new Set(given.map((b) => b.batch_id));
+    expectSameBatches([...given, ...rest.filter((b) => !known.has(b.batch_id))], all());
   });
 });

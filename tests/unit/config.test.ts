@@ -10,6 +10,13 @@ describe('configuration, validated once with the bad variable named', () => {
     expect(load({ ...base, TRUSTED_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
   });
 
+  it('starts range loads at 8 requests in flight and lets them grow to 32; an unset most follows a higher start', () => {
+    expect(load(base)).toMatchObject({ concurrency: 8, maxConcurrency: 32 });
+    expect(load({ ...base, BATCH_API_CONCURRENCY: '4', BATCH_API_MAX_CONCURRENCY: '4' })).toMatchObject({ concurrency: 4, maxConcurrency: 4 });
+    expect(load({ ...base, BATCH_API_CONCURRENCY: '32' })).toMatchObject({ concurrency: 32, maxConcurrency: 32 });
+    expect(() => load({ ...base, BATCH_API_CONCURRENCY: '12', BATCH_API_MAX_CONCURRENCY: '10' })).toThrow(/must be at least BATCH_API_CONCURRENCY \(12\)/);
+  });
+
   it('keeps settings in the embedded database under the working directory, or in PostgreSQL when DATABASE_URL is set', () => {
     expect(load(base)).toMatchObject({ databaseUrl: undefined, settingsDataDir: `${process.cwd()}/.data/settings` });
     expect(load({ ...base, SETTINGS_DATA_DIR: '/var/lib/dashboard' }).settingsDataDir).toBe('/var/lib/dashboard');
@@ -30,6 +37,9 @@ describe('configuration, validated once with the bad variable named', () => {
     [{ SIGNIN_AUTH_CALLS_PER_CLIENT: '1.5' }, 'SIGNIN_AUTH_CALLS_PER_CLIENT'],
     [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'db:5432' }, 'DATABASE_URL'],
+    [{ BATCH_API_MAX_CONCURRENCY: '33' }, 'BATCH_API_MAX_CONCURRENCY'],
+    [{ BATCH_API_MAX_CONCURRENCY: 'many' }, 'BATCH_API_MAX_CONCURRENCY'],
+    [{ BATCH_API_CONCURRENCY: '12', BATCH_API_MAX_CONCURRENCY: '10' }, 'BATCH_API_MAX_CONCURRENCY'],
   ])('names the variable in %j', (override, name) => {
     expect(() => load({ ...base, ...override })).toThrow(new RegExp(`Invalid configuration: ${name}`));
   });

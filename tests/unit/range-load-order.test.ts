@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { RequestOptions } from '@/lib/batch-api';
 import type { BatchApiClient } from '@/lib/batch-api/client';
 import { MAX_CONCURRENCY, RangeLoad } from '@/lib/batch-api/range-load';
-import { maxUnfinishedParts, planParts } from '@/lib/batch-api/range-parts';
+import { maxUnfinishedParts, plannedParts, planParts } from '@/lib/batch-api/range-parts';
 import { formatParts, type Batch, type DateRange } from '@/lib/contract';
 import { StreamQuerySchema } from '@/lib/server/batch-query';
 
@@ -74,7 +76,7 @@ describe('RangeLoad whatever order the service pages in', () => {
   it('the plan for an open start on a newest-first service fits what a Retry may send, in a URL Node accepts', async () => {
     const { client } = service('newest');
     const first = await client.page({}, null);
-    const plan = planParts({}, MAX_CONCURRENCY, first.data, T0 + N * STEP_MS);
+    const plan = planParts({}, plannedParts(MAX_CONCURRENCY), first.data, T0 + N * STEP_MS);
     expect(plan.length).toBeGreaterThan(128); // the old fixed limit of 128 refused the Retry of such a load
     expect(plan.length).toBeLessThanOrEqual(maxUnfinishedParts(MAX_CONCURRENCY));
     const parts = formatParts(plan);
@@ -82,4 +84,68 @@ describe('RangeLoad whatever order the service pages in', () => {
     const url = `/api/batches/stream?${new URLSearchParams({ parts })}`;
     expect(url.length).toBeLessThan(16 * 1024 - 1024); // Node refuses request heads over 16 kB
   });
+});
+
+/**
+ * Batches on few instants (ties on every cut), ranges with either end open, any order, and a service whose
+ * exchanges slow down as more are in flight (so the limit grows, then steps back): the loader still gives
+ * exactly the batches a sequential walk would, once each. The gate is told times computed from the requests
+ * in flight, never read from a clock.
+ */
+describe('RangeLoad growing and stepping back, as a property', () => {
+  const SMALL_PAGE = 20;
+  const at = (second: number) => new Date(T0 + second * 1000).toISOString();
+
+  function pacedService(all: Batch[], order: 'oldest' | 'newest' | 'scrambled') {
+    let inFlight = 0;
+    let most = 0;
+    const client = {
+      async page(query: DateRange, cursor: string | null, { gate, signal }: RequestOptions = {}) {
+        await gate?.acquire(signal);
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setImmediate(r));
+        const ms = 10 + 4 * inFlight; // a service that queues what it cannot serve at once
+        inFlight--;
+        const from = query.start_date ? Date.parse(query.start_date) : -Infinity;
+        const to = query.end_date ? Date.parse(query.end_date) : Infinity;
+        let match = all.filter((b) => Date.parse(b.batch_creation_date) >= from && Date.parse(b.batch_creation_date) <= to);
+        if (order === 'newest') match = match.reverse();
+        if (order === 'scrambled') match = match.map((b, i) => [b, (i * 7919) % match.length] as const).sort((a, b) => a[1] - b[1]).map(([b]) => b);
+        const offset = cursor ? Number(cursor) : 0;
+        gate?.release('ok', ms);
+        return { data: match.slice(offset, offset + SMALL_PAGE), next_token: offset + SMALL_PAGE < match.length ? String(offset + SMALL_PAGE) : null };
+      },
+    };
+    return { client: client as unknown as BatchApiClient, most: () => most };
+  }
+
+  it('every batch of the range once, whatever the ties, open ends, order and growth', () =>
+    fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 700 }),
+        fc.constantFrom('oldest' as const, 'newest' as const, 'scrambled' as const),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),
+        async (seconds, order, start, extra, from, to) => {
+          const all = seconds
+            .map((s, i) => ({ batch_id: `p${String(i).padStart(4, '0')}`, batch_creation_date: at(s) }) as Batch)
+            .sort((a, b) => a.batch_creation_date.localeCompare(b.batch_creation_date) || a.batch_id.localeCompare(b.batch_id));
+          const query: DateRange = { start_date: from === undefined ? undefined : at(from), end_date: to === undefined ? undefined : at(to) };
+          const expected = all
+            .filter((b) => (from === undefined || b.batch_creation_date >= at(from)) && (to === undefined || b.batch_creation_date <= at(to)))
+            .map((b) => b.batch_id)
+            .sort();
+          const { client, most } = pacedService(all, order);
+          const load = new RangeLoad(client, query, { concurrency: start, maxConcurrency: start + extra, now: () => T0 + 61_000 });
+          const ids: string[] = [];
+          for await (const chunk of load.chunks()) for (const b of chunk) ids.push(b.batch_id);
+          expect(new Set(ids).size).toBe(ids.length);
+          expect(ids.sort()).toEqual(expected);
+          expect(most()).toBeLessThanOrEqual(start + extra);
+        },
+      ),
+      { seed: 16, numRuns: 60 },
+    ));
 });

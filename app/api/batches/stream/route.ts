@@ -26,7 +26,8 @@ const STREAM_HEADERS = {
  */
 export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ query, session, request }) => {
   const { parts, ...range } = query;
-  const load = new RangeLoad(clientFor(session), range, { concurrency: getConfig().concurrency, parts, signal: request.signal });
+  const { concurrency, maxConcurrency } = getConfig();
+  const load = new RangeLoad(clientFor(session), range, { concurrency, maxConcurrency, parts, signal: request.signal });
   const chunks = load.chunks();
   const first = await chunks.next();
   const encoder = new TextEncoder();
