@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BatchSchema, DateRangeSchema } from '../contract';
+import { BatchSchema, DateRangeSchema } from '../contract/schemas';
 
 /** v1 answers the whole range as one flat list (docs/batch-data-service.md#listing-batches). */
 export const BatchListSchema = z.array(BatchSchema);

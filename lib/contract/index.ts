@@ -8,3 +8,4 @@ export * from './parts';
 export * from './range';
 export * from './stream';
 export * from './targets';
+// Not the schemas (schemas.ts): the browser imports this index, and they are the server's (zod).

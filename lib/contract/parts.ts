@@ -1,50 +1,17 @@
-import * as z from '../zod';
 import { parseUtcDate } from '../utc-date';
-import { UtcDateString } from './batch';
-import { dateRange, type DateRange } from './range';
+import type { DateRange } from './range';
 
 /**
  * The parts of a range still to fetch after a stream was interrupted, as the stream's `remaining` names them
  * and the retry's `parts=` sends them back: `start~end` pairs joined by commas, either side empty when open.
  */
-const PAIRS = ',';
-const SIDES = '~';
+export const PAIRS = ',';
+export const SIDES = '~';
 /** The longest date the service's rules accept is 35 characters (nine fraction digits and `+00:00`). */
-const MAX_PART_CHARS = 2 * 35 + 1;
+export const MAX_PART_CHARS = 2 * 35 + 1;
 
 export function formatParts(parts: readonly DateRange[]): string {
   return parts.map((p) => `${p.start_date ?? ''}${SIDES}${p.end_date ?? ''}`).join(PAIRS);
-}
-
-/** Parses `parts`; `maxParts` is the most a load can leave unfinished (see maxUnfinishedParts). */
-export function partsSchema(maxParts: number) {
-  return z.pipe(
-    z.string().check(z.maxLength(maxParts * (MAX_PART_CHARS + PAIRS.length), `at most ${maxParts} parts`)),
-    z.transform((text: string, ctx) => {
-      const parts: DateRange[] = [];
-      for (const [i, pair] of text.split(PAIRS).entries()) {
-        const sides = pair.split(SIDES);
-        if (sides.length !== 2) {
-          ctx.issues.push({ code: 'custom', message: `part ${i + 1} must be start${SIDES}end (either side may be empty)`, input: text });
-          return z.NEVER;
-        }
-        for (const [side, value] of [['start_date', sides[0]!], ['end_date', sides[1]!]] as const) {
-          if (value === '') continue;
-          const date = UtcDateString.safeParse(value);
-          if (!date.success) {
-            ctx.issues.push({ code: 'custom', message: `part ${i + 1} ${side}: ${date.error.issues[0]!.message}`, input: text });
-            return z.NEVER;
-          }
-        }
-        parts.push(dateRange(sides[0] || undefined, sides[1] || undefined));
-      }
-      if (parts.length > maxParts) {
-        ctx.issues.push({ code: 'custom', message: `at most ${maxParts} parts`, input: text });
-        return z.NEVER;
-      }
-      return parts;
-    }),
-  );
 }
 
 const msOf = (date: string | undefined): number | undefined => {

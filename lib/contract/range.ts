@@ -1,15 +1,8 @@
-import * as z from '../zod';
-import { UtcDateString } from './batch';
-
 /**
  * A span of creation instants, each end optional and inclusive, written by the service's date rules: what the
- * service filters on, what our API takes, and what the range loader cuts into parts.
+ * service filters on, what our API takes, and what the range loader cuts into parts (DateRangeSchema checks it).
  */
-export const DateRangeSchema = z.object({
-  start_date: z.optional(UtcDateString),
-  end_date: z.optional(UtcDateString),
-});
-export type DateRange = z.infer<typeof DateRangeSchema>;
+export type DateRange = { start_date?: string; end_date?: string };
 
 /** The range with only the ends that are set (an absent end stays open, and is not written as `undefined`). */
 export function dateRange(start_date: string | undefined, end_date: string | undefined): DateRange {

@@ -1,5 +1,3 @@
-import * as z from '../zod';
-
 /**
  * An organisation's QA targets: a general germination and usable-seedling target and a CV threshold, and per
  * crop any of them overriding the general one. A batch is judged against its own crop's target (an empty crop
@@ -16,66 +14,38 @@ export const MAX_CROP_NAME = 100;
 /** Crops a target set can name: far more than any organisation grows, small enough for a URL. */
 export const MAX_CROP_TARGETS = 200;
 
-const Percent = z.number({ error: 'must be a number from 0 to 100' }).check(
-  z.minimum(0, 'must be from 0 to 100'),
-  z.maximum(100, 'must be from 0 to 100'),
-  z.refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'must have at most two decimals'),
-);
-/** A percent of its own, or null: none (absent reads as none). */
-const OwnPercent = z._default(z.nullable(Percent), null);
-
+/** Germination and usable targets and the CV threshold, in percent; null: none of its own (TargetPairSchema checks it). */
+export type TargetPair = { germination: number | null; usable: number | null; cv: number | null };
+export type Targets = { general: TargetPair; crops: Record<string, TargetPair> };
+/** What `/api/settings/targets` answers: the organisation's targets and when they last changed (null: never saved). */
+export type TargetSettings = { targets: Targets; updatedAt: string | null };
 /**
- * Germination and usable targets and the CV threshold, in percent; null: none of its own. Settings saved
- * before the CV threshold existed have no `cv`, and read as none.
+ * The body of a save. `expectedUpdatedAt` is the `updatedAt` the editor started from: when a colleague has
+ * saved since, the save is refused (409) instead of silently undoing their change. Absent: save regardless.
  */
-export const TargetPairSchema = z.strictObject({ germination: OwnPercent, usable: OwnPercent, cv: OwnPercent });
-export type TargetPair = z.infer<typeof TargetPairSchema>;
+export type TargetSave = { targets: Targets; expectedUpdatedAt?: string | null };
+
+/** A percent with at most two decimals (the only precision a target is kept in). */
+export function hasTwoDecimalsAtMost(v: number): boolean {
+  return Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
+}
+
+const isPercent = (v: unknown) => v === null || (typeof v === 'number' && v >= 0 && v <= 100 && hasTwoDecimalsAtMost(v));
+
+/** Whether targets read from a link hold what TargetsSchema would keep (the browser's check: it carries no zod). */
+export function validTargets(t: Targets): boolean {
+  const pairs = [t.general, ...Object.values(t.crops)];
+  const names = Object.keys(t.crops);
+  return names.length <= MAX_CROP_TARGETS && names.every((n) => cropNameProblem(n) === null) && pairs.every((p) => isPercent(p.germination) && isPercent(p.usable) && isPercent(p.cv));
+}
 
 /** Why a crop name cannot be kept, or null. Checked on the record rather than its keys, so the issue names the crop. */
-function cropNameProblem(name: string): string | null {
+export function cropNameProblem(name: string): string | null {
   if (name.trim() === '') return 'a crop name must not be empty';
   if (name.trim() !== name) return 'a crop name must not start or end with spaces';
   if (name.length > MAX_CROP_NAME) return `a crop name must be at most ${MAX_CROP_NAME} characters`;
   return null;
 }
-
-export const TargetsSchema = z.strictObject({
-  general: TargetPairSchema,
-  crops: z._default(
-    z.record(z.string(), TargetPairSchema).check(
-      z.superRefine((crops, ctx) => {
-        const names = Object.keys(crops);
-        if (names.length > MAX_CROP_TARGETS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_CROP_TARGETS} crops` });
-        for (const name of names) {
-          const problem = cropNameProblem(name);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [name] });
-        }
-      }),
-    ),
-    {},
-  ),
-});
-export type Targets = z.infer<typeof TargetsSchema>;
-
-/** What `/api/settings/targets` answers: the organisation's targets and when they last changed (null: never saved). */
-export const TargetSettingsSchema = z.object({
-  targets: TargetsSchema,
-  updatedAt: z.nullable(z.string()),
-});
-export type TargetSettings = z.infer<typeof TargetSettingsSchema>;
-
-/**
- * The body of a save. `expectedUpdatedAt` is the `updatedAt` the editor started from: when a colleague has
- * saved since, the save is refused (409) instead of silently undoing their change. Absent: save regardless.
- */
-export const TargetSaveSchema = z.strictObject({
-  targets: TargetsSchema,
-  // Checked as a time here, so that no string of the client's ever reaches the database's date parser.
-  expectedUpdatedAt: z.optional(
-    z.nullable(z.iso.datetime({ offset: true, error: 'must be the updatedAt the edit started from, an ISO 8601 time, or null' })),
-  ),
-});
-export type TargetSave = z.infer<typeof TargetSaveSchema>;
 
 /** Before an organisation saves any: 90 % germination for every crop (the dashboard's old single target), no usable target, no CV threshold. */
 export const DEFAULT_TARGETS: Targets = { general: { germination: 90, usable: null, cv: null }, crops: {} };
@@ -147,6 +117,31 @@ export function parseTargetsParam(text: string): Targets | null {
     }
   }
   if (!general) return null;
-  const parsed = TargetsSchema.safeParse({ general, crops });
-  return parsed.success ? parsed.data : null;
+  const targets = { general, crops };
+  return validTargets(targets) ? targets : null;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A pair as our API sends it (a pair saved before the CV threshold existed may lack `cv`: none), or null. */
+function pairOf(v: unknown): TargetPair | null {
+  if (!isRecord(v)) return null;
+  const pair = { germination: v.germination ?? null, usable: v.usable ?? null, cv: v.cv ?? null } as TargetPair;
+  return isPercent(pair.germination) && isPercent(pair.usable) && isPercent(pair.cv) ? pair : null;
+}
+
+/** Our API's answer about the targets, read by the browser (TargetSettingsSchema is the server's), or null. */
+export function readTargetSettings(v: unknown): TargetSettings | null {
+  if (!isRecord(v) || !isRecord(v.targets) || !(v.updatedAt === null || typeof v.updatedAt === 'string')) return null;
+  const general = pairOf(v.targets.general);
+  const rawCrops = v.targets.crops ?? {};
+  if (!general || !isRecord(rawCrops)) return null;
+  const crops: Record<string, TargetPair> = {};
+  for (const [name, raw] of Object.entries(rawCrops)) {
+    const pair = pairOf(raw);
+    if (!pair) return null;
+    crops[name] = pair;
+  }
+  const targets = { general, crops };
+  return validTargets(targets) ? { targets, updatedAt: v.updatedAt } : null;
 }

@@ -1,5 +1,4 @@
-import { ExplorerStateSchema, queryString } from '../explorer/url-state';
-import * as z from '../zod';
+import { EXPLORER_KEYS, queryString } from '../explorer/url-state';
 
 /**
  * Saved views: a name for an explorer view (everything in its URL), kept for the organisation, visible to
@@ -17,7 +16,7 @@ export const MAX_VIEWS = 100;
  * The parameters the explorer reads, from its schema at run time: the explorer gains parameters (a new chart,
  * a grouping) and a view saved with them must be accepted without this file changing.
  */
-export const viewKeys = (): ReadonlySet<string> => new Set(Object.keys(ExplorerStateSchema.shape));
+export const viewKeys = (): ReadonlySet<string> => new Set(EXPLORER_KEYS);
 
 /** Why `query` cannot be a view's query string, or null. */
 export function viewQueryProblem(query: string): string | null {
@@ -49,39 +48,21 @@ export function defaultViewTarget(viewQuery: string, params: URLSearchParams): s
   return query === queryString(params) ? null : `/batches${query ? `?${query}` : ''}`;
 }
 
-export const ViewNameSchema = z
-  .string({ error: 'must be a text' })
-  .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(MAX_VIEW_NAME, `must be at most ${MAX_VIEW_NAME} characters`));
-
-/** What follows `?` on /batches (a leading `?` is dropped), its parameters only the explorer's own. */
-export const ViewQuerySchema = z.string({ error: 'must be a text, the query string of /batches' }).check(
-  z.maxLength(MAX_VIEW_QUERY, `must be at most ${MAX_VIEW_QUERY} characters`),
-  z.overwrite((q) => (q.startsWith('?') ? q.slice(1) : q)),
-  z.superRefine((q, ctx) => {
-    const problem = viewQueryProblem(q);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  }),
-);
-
-export const SavedViewSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  query: z.string(),
-  isDefault: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type SavedView = z.infer<typeof SavedViewSchema>;
-
+/** A saved view as `/api/settings/views` answers it (SavedViewSchema in schemas.ts). */
+export type SavedView = { id: string; name: string; query: string; isDefault: boolean; createdAt: string; updatedAt: string };
 /** What `GET /api/settings/views` answers: the organisation's views by name. */
-export const SavedViewListSchema = z.object({ views: z.array(SavedViewSchema) });
-export type SavedViewList = z.infer<typeof SavedViewListSchema>;
-
-export const ViewCreateSchema = z.strictObject({ name: ViewNameSchema, query: ViewQuerySchema, isDefault: z.optional(z.boolean({ error: 'must be true or false' })) });
-export type ViewCreate = z.infer<typeof ViewCreateSchema>;
-
+export type SavedViewList = { views: SavedView[] };
+export type ViewCreate = { name: string; query: string; isDefault?: boolean };
 /** A rename, a change of default, or both. */
-export const ViewChangeSchema = z
-  .strictObject({ name: z.optional(ViewNameSchema), isDefault: z.optional(z.boolean({ error: 'must be true or false' })) })
-  .check(z.refine((c) => c.name !== undefined || c.isDefault !== undefined, 'must name a new name or isDefault'));
-export type ViewChange = z.infer<typeof ViewChangeSchema>;
+export type ViewChange = { name?: string; isDefault?: boolean };
+
+const VIEW_TEXTS = ['id', 'name', 'query', 'createdAt', 'updatedAt'] as const;
+
+/** A saved view as our API sends it, read by the browser (SavedViewSchema is the server's), or null. */
+export function readSavedView(v: unknown): SavedView | null {
+  if (typeof v !== 'object' || v === null) return null;
+  const o = v as Record<string, unknown>;
+  if (!VIEW_TEXTS.every((k) => typeof o[k] === 'string') || typeof o.isDefault !== 'boolean') return null;
+  const { id, name, query, isDefault, createdAt, updatedAt } = o as SavedView;
+  return { id, name, query, isDefault, createdAt, updatedAt };
+}

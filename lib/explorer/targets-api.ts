@@ -1,13 +1,13 @@
-import { TargetSettingsSchema, type Targets, type TargetSettings } from '../contract';
+import { readTargetSettings, type Targets, type TargetSettings } from '../contract';
 import { ApiFailure } from './api-failure';
 
 const PATH = '/api/settings/targets';
 
 async function answer(response: Response): Promise<TargetSettings> {
   if (!response.ok) throw await ApiFailure.of(response);
-  const parsed = TargetSettingsSchema.safeParse(await response.json().catch(() => null));
-  if (!parsed.success) throw ApiFailure.client('unreadableTargets');
-  return parsed.data;
+  const settings = readTargetSettings(await response.json().catch(() => null));
+  if (!settings) throw ApiFailure.client('unreadableTargets');
+  return settings;
 }
 
 const unreachable = () => ApiFailure.client('unreachable');

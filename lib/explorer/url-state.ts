@@ -1,4 +1,3 @@
-import * as z from '../zod';
 import { parseDay } from './date-range';
 import { METRICS } from './metrics';
 import { zoneOfParam } from './zones';
@@ -19,57 +18,74 @@ export type Comparison = (typeof COMPARISONS)[number];
 export const GROUP_SORTABLE = ['key', 'count', 'germination', 'usable', 'cv', 'below', 'belowShare', 'warningShare'] as const;
 export type GroupSortField = (typeof GROUP_SORTABLE)[number];
 
-const day = z.string().check(z.refine((v) => parseDay(v) !== null, 'must be a real calendar day as YYYY-MM-DD'));
+/**
+ * How the explorer reads each parameter of its URL. Anything a parameter cannot be read as counts as absent (or
+ * its default): a link mangled in transit still opens, on what it can say. Only the days are reported when
+ * broken (readState), so the page can say which day it could not read.
+ *
+ * Written by hand rather than with zod: this is the only schema the first screen needs, and zod was 22 kB of its
+ * gzipped JavaScript (the server keeps zod for everything it is sent).
+ */
+type Reader<T> = (raw: string | undefined) => T;
 
-/** A parameter the page can do without: anything it cannot read counts as absent. */
-const loose = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
-/** A parameter with a default: absent or unreadable, the default. */
-const withDefault = <T extends z.ZodMiniType<string>>(schema: T, value: z.output<T>) => {
-  // Never undefined: T outputs a string (zod's own NoUndefined cannot see that through the generic).
-  const fallback = value as z.core.util.NoUndefined<z.output<T>>;
-  return z._default(z.catch(schema, fallback), fallback);
+const text = (max: number): Reader<string | undefined> => (raw) => (raw !== undefined && raw.length <= max ? raw : undefined);
+const withDefault = <T extends string>(read: Reader<T | undefined>, fallback: T): Reader<T> => (raw) => read(raw) ?? fallback;
+const oneOf = <T extends string>(values: readonly T[]): Reader<T | undefined> => (raw) => (values as readonly string[]).includes(raw!) ? (raw as T) : undefined;
+const direction = withDefault(oneOf(['asc', 'desc'] as const), 'desc');
+/** A number as `Number()` reads it (an empty text is 0), from 0 to 100. */
+const percent: Reader<number | undefined> = (raw) => {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  return n >= 0 && n <= 100 ? n : undefined;
 };
-const text = (max: number) => z.string().check(z.maxLength(max));
-const direction = (value: 'asc' | 'desc') => withDefault(z.enum(['asc', 'desc']), value);
+/** A real calendar day as YYYY-MM-DD; null when present but not one (reported, not dropped). */
+const day: Reader<string | undefined | null> = (raw) => (raw === undefined ? undefined : parseDay(raw) !== null ? raw : null);
 
-/** Everything a person would share about the explorer lives in the URL; this is its shape. */
-export const ExplorerStateSchema = z.object({
-  from: z.optional(day),
-  to: z.optional(day),
-  tz: z.pipe(loose(z.string()), z.transform(zoneOfParam)),
+const READERS = {
+  from: day,
+  to: day,
+  tz: (raw: string | undefined) => zoneOfParam(raw),
   q: withDefault(text(200), ''),
-  crop: loose(text(100)),
-  warn: loose(z.literal('1')),
-  below: loose(z.literal('1')),
-  sort: withDefault(z.enum(SORTABLE), 'batch_creation_date'),
-  dir: direction('desc'),
+  crop: text(100),
+  warn: oneOf(['1'] as const),
+  below: oneOf(['1'] as const),
+  sort: withDefault(oneOf(SORTABLE), 'batch_creation_date'),
+  dir: direction,
   /** Targets that differ from the organisation's saved ones (see formatTargetsParam); absent: the saved ones. */
-  targets: loose(text(20_000)),
+  targets: text(20_000),
   /** The one germination target of links made before targets per crop: overrides the general germination target. */
-  target: loose(z.coerce.number().check(z.minimum(0), z.maximum(100))),
+  target: percent,
   hide: withDefault(text(500), ''),
   /** The batch whose detail dialog is open (its batch_id), so the dialog has a link of its own. */
-  batch: loose(text(200)),
+  batch: text(200),
   /** What every chart shows. */
-  metric: withDefault(z.enum(METRICS), 'germination'),
+  metric: withDefault(oneOf(METRICS), 'germination'),
   /** The over-time chart: a small panel per crop, or one chart with the `focus` crops in colour. */
-  chart: withDefault(z.enum(['panels', 'focus']), 'panels'),
+  chart: withDefault(oneOf(['panels', 'focus'] as const), 'panels'),
   /** The crops in colour in focus mode: crop keys, each percent-encoded, joined by `,`. */
-  focus: loose(text(5_000)),
-  compare: loose(z.enum(COMPARISONS)),
-  group: loose(z.enum(GROUPINGS)),
-  gsort: withDefault(z.enum(GROUP_SORTABLE), 'count'),
-  gdir: direction('desc'),
+  focus: text(5_000),
+  compare: oneOf(COMPARISONS),
+  group: oneOf(GROUPINGS),
+  gsort: withDefault(oneOf(GROUP_SORTABLE), 'count'),
+  gdir: direction,
   /** Drill-downs (see drill.ts): metric bins, the days of a time bucket, a scanner. */
-  bins: loose(text(500)),
-  days: loose(text(30)),
-  scanner: loose(text(320)),
+  bins: text(500),
+  days: text(30),
+  scanner: text(320),
   /** The crop whose control chart is shown (absent: the crop filter's, else the one with most batches). */
-  spc: loose(text(100)),
+  spc: text(100),
   /** The control charts' baseline period (`from..to` days); absent: the first batches of the range. */
-  base: loose(text(30)),
-});
-export type ExplorerState = z.infer<typeof ExplorerStateSchema>;
+  base: text(30),
+};
+
+type Read<K extends keyof typeof READERS> = Exclude<ReturnType<(typeof READERS)[K]>, null>;
+/** Everything a person would share about the explorer lives in the URL; this is its shape. */
+export type ExplorerState = { [K in keyof typeof READERS as undefined extends Read<K> ? K : never]?: Read<K> } & {
+  [K in keyof typeof READERS as undefined extends Read<K> ? never : K]: Read<K>;
+};
+
+/** The parameters the explorer reads, in the order its URLs write them. */
+export const EXPLORER_KEYS = Object.keys(READERS) as (keyof ExplorerState)[];
 
 /**
  * What is wrong with the URL's days, for the page to say in the reader's language: From after To, or a
@@ -81,25 +97,24 @@ export type ParsedState = { state: ExplorerState; dateError: DateError | null };
 
 /** Reads the URL; a broken date is reported (not silently dropped) so the page can say so. */
 export function readState(params: URLSearchParams): ParsedState {
-  const raw = Object.fromEntries(params.entries());
-  const parsed = ExplorerStateSchema.safeParse(raw);
-  if (parsed.success) {
-    const { from, to } = parsed.data;
-    if (from && to && from > to) return { state: { ...parsed.data }, dateError: { kind: 'order', from, to } };
-    return { state: parsed.data, dateError: null };
+  const state: Record<string, unknown> = {};
+  let broken: 'from' | 'to' | null = null;
+  for (const key of EXPLORER_KEYS) {
+    // The last value of a repeated parameter, as the page has always read it.
+    const raw = params.getAll(key).at(-1);
+    const value = READERS[key](raw);
+    if (value === null) broken ??= key as 'from' | 'to';
+    // A parameter given but unreadable is there as undefined (as zod's catch left it); one not given, absent.
+    else if (value !== undefined || raw !== undefined) state[key] = value;
   }
-  // Only from/to can fail (every other field falls back); drop the broken ones and say which.
-  const field = parsed.error.issues[0]!.path[0] === 'from' ? 'from' : 'to';
-  const broken = new Set(parsed.error.issues.map((i) => String(i.path[0])));
-  const rest = Object.fromEntries(Object.entries(raw).filter(([k]) => !broken.has(k)));
-  const fallback = ExplorerStateSchema.safeParse(rest);
-  return {
-    state: fallback.success ? fallback.data : ExplorerStateSchema.parse({}),
-    dateError: { kind: 'invalid', field, value: raw[field] ?? '' },
-  };
+  const read = state as ExplorerState;
+  if (broken) return { state: read, dateError: { kind: 'invalid', field: broken, value: params.getAll(broken).at(-1) ?? '' } };
+  const { from, to } = read;
+  if (from && to && from > to) return { state: read, dateError: { kind: 'order', from, to } };
+  return { state: read, dateError: null };
 }
 
-const DEFAULTS = ExplorerStateSchema.parse({});
+const DEFAULTS = readState(new URLSearchParams()).state;
 
 /**
  * Only what differs from the defaults goes into the URL, in a stable order; the zone always does, so that a
@@ -107,7 +122,7 @@ const DEFAULTS = ExplorerStateSchema.parse({});
  */
 export function writeState(state: ExplorerState): string {
   const params = new URLSearchParams();
-  for (const key of Object.keys(ExplorerStateSchema.shape) as (keyof ExplorerState)[]) {
+  for (const key of EXPLORER_KEYS) {
     const value = state[key];
     if (value === undefined || value === '' || (key !== 'tz' && value === DEFAULTS[key])) continue;
     params.set(key, String(value));

@@ -1,4 +1,4 @@
-import { SavedViewListSchema, SavedViewSchema, type SavedView, type ViewChange } from '../contract/views';
+import { readSavedView, type SavedView, type ViewChange } from '../contract/views';
 import { ApiFailure } from './api-failure';
 
 const PATH = '/api/settings/views';
@@ -16,17 +16,19 @@ async function call(path: string, init: RequestInit): Promise<Response> {
 }
 
 async function viewOf(response: Response): Promise<SavedView> {
-  const parsed = SavedViewSchema.safeParse(await response.json().catch(() => null));
-  if (!parsed.success) throw unreadable();
-  return parsed.data;
+  const view = readSavedView(await response.json().catch(() => null));
+  if (!view) throw unreadable();
+  return view;
 }
 
 /** The organisation's saved views, by name. */
 export async function fetchViews(signal?: AbortSignal): Promise<SavedView[]> {
   const response = await call(PATH, { signal, headers: { accept: 'application/json' } });
-  const parsed = SavedViewListSchema.safeParse(await response.json().catch(() => null));
-  if (!parsed.success) throw unreadable();
-  return parsed.data.views;
+  const body: unknown = await response.json().catch(() => null);
+  const list = typeof body === 'object' && body !== null ? (body as { views?: unknown }).views : null;
+  const views = Array.isArray(list) ? list.map(readSavedView) : null;
+  if (!views || views.includes(null)) throw unreadable();
+  return views as SavedView[];
 }
 
 /** Names `query` (the explorer's query string) for the whole organisation; 409 when the name is taken. */

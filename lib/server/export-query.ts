@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { DateRangeSchema } from '../contract';
+import { DateRangeSchema } from '../contract/schemas';
 import { COLUMN_IDS, isColumnId } from '../export/columns';
 import type { ColumnId } from '../export/strings';
 import { canonicalZone, UTC } from '../explorer/zones';

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { StreamLineSchema, type StreamLine } from '../../lib/contract';
+import type { StreamLine } from '../../lib/contract';
+import { StreamLineSchema } from '../../lib/contract/schemas';
 import { SANDBOX_URL } from '../../playwright.config';
 
 export const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT ?? 3510}`;

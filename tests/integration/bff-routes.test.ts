@@ -8,7 +8,8 @@ import * as session from '@/app/api/session/route';
 import * as targets from '@/app/api/settings/targets/route';
 import * as viewById from '@/app/api/settings/views/[id]/route';
 import * as views from '@/app/api/settings/views/route';
-import { StreamLineSchema, type StreamLine } from '@/lib/contract';
+import { type StreamLine } from '@/lib/contract';
+import { StreamLineSchema } from '@/lib/contract/schemas';
 import { APP, bffForFile, DEMO, detailOf, request, sessionCookieOf } from '../helpers/bff';
 import { control, tokenFor, walkV2 } from '../helpers/sandbox';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BatchPageSchema } from '@/lib/batch-api/schemas';
-import { BATCH_FIELDS, BatchSchema } from '@/lib/contract';
+import { BATCH_FIELDS } from '@/lib/contract';
+import { BatchSchema } from '@/lib/contract/schemas';
 import { EDGE_CREDENTIALS, OTHER_CREDENTIALS } from '@/sandbox/organisations';
 import { getBatches, tokenFor, sandboxForFile, walkV2 } from '../helpers/sandbox';
 

@@ -7,7 +7,7 @@ import {
   TimeoutError,
   UnexpectedError,
 } from '@/lib/batch-api/errors';
-import { ProblemSchema } from '@/lib/contract';
+import { ProblemSchema } from '@/lib/contract/schemas';
 import { AppError, type AppErrorCode } from '@/lib/server/app-error';
 import { ERROR_STATUS, problemOf, problemResponse } from '@/lib/server/error-table';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchSchema } from '@/lib/contract';
+import { BatchSchema } from '@/lib/contract/schemas';
 import { generateBatches } from '@/sandbox/data/generate';
 
 const options = {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DEFAULT_TARGETS, formatTargetsParam, parseTargetsParam, sameTargets, targetFor, TargetSaveSchema, TargetsSchema, type Targets } from '@/lib/contract';
+import { DEFAULT_TARGETS, formatTargetsParam, parseTargetsParam, sameTargets, targetFor, type Targets } from '@/lib/contract';
+import { TargetSaveSchema, TargetsSchema } from '@/lib/contract/schemas';
 import { legalMinimum, withLegalMinimums } from '@/lib/explorer/legal-minimums';
 
 const set = (crops: Targets['crops'], general: Targets['general'] = { germination: 90, usable: null, cv: null }): Targets => ({ general, crops });

@@ -1,5 +1,6 @@
 import 'server-only';
-import { DEFAULT_TARGETS, TargetsSchema, type Targets } from '../../contract/targets';
+import { DEFAULT_TARGETS, type Targets } from '../../contract/targets';
+import { TargetsSchema } from '../../contract/schemas';
 import { getConfig } from '../config';
 import { SettingsStore, type Setting } from './settings-store';
 

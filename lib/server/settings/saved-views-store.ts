@@ -1,6 +1,7 @@
 import 'server-only';
 import { sql, type Selectable, type Transaction } from 'kysely';
-import { MAX_VIEWS, ViewChangeSchema, ViewCreateSchema, type SavedView } from '../../contract/views';
+import { MAX_VIEWS, type SavedView } from '../../contract/views';
+import { ViewChangeSchema, ViewCreateSchema } from '../../contract/schemas';
 import { AppError, invalidInput } from '../app-error';
 import type { SavedViewsTable, SettingsDb, SettingsTables } from './database';
 

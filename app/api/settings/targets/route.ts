@@ -1,4 +1,5 @@
-import { MAX_CROP_NAME, MAX_CROP_TARGETS, TargetSaveSchema, type Targets, type TargetSettings } from '@/lib/contract/targets';
+import { MAX_CROP_NAME, MAX_CROP_TARGETS, type Targets, type TargetSettings } from '@/lib/contract/targets';
+import { TargetSaveSchema } from '@/lib/contract/schemas';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { settingsStore, TARGETS_SETTING, type Saved } from '@/lib/server/settings';

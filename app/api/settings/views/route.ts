@@ -1,4 +1,5 @@
-import { ViewCreateSchema, type SavedView, type SavedViewList } from '@/lib/contract/views';
+import { type SavedView, type SavedViewList } from '@/lib/contract/views';
+import { ViewCreateSchema } from '@/lib/contract/schemas';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { settingsStore } from '@/lib/server/settings';

@@ -1,4 +1,5 @@
-import { ViewChangeSchema, type SavedView } from '@/lib/contract/views';
+import { type SavedView } from '@/lib/contract/views';
+import { ViewChangeSchema } from '@/lib/contract/schemas';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { settingsStore } from '@/lib/server/settings';
