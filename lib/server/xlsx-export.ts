@@ -5,14 +5,16 @@ import ExcelJS from 'exceljs';
 import type { Batch } from '../contract';
 import type { ExportContext, ExportColumn } from '../export/columns';
 import { addViewSheet, startDataSheet } from '../export/xlsx';
+import { deferSheetLinks, drained } from '../export/xlsx-streaming';
 
 /** The first batches (in the order to write), how to ask for the next ones, how to stop asking. */
 type Source = { first: Batch[]; next: () => Promise<IteratorResult<Batch[]>>; stop: () => void };
 
 /**
- * The workbook streamed as pages arrive: exceljs's WorkbookWriter commits every row as it is written (no
- * shared strings, so nothing grows with the rows but the list of hyperlinks), and waits for the response to
- * drain before the next page, so a slow download holds back the service rather than filling memory. The next
+ * The workbook streamed as batches arrive: exceljs's WorkbookWriter commits every row as it is written (no
+ * shared strings, so nothing grows with the rows but the list of hyperlinks, kept as their targets until the
+ * sheet ends: see xlsx-streaming.ts), and waits for zlib to take the rows and for the response to drain
+ * before the next batches, so a slow download holds back the service rather than filling memory. The next
  * batches are asked for before these are written. A failure midway aborts the
  * download, never ending it short with a workbook that looks whole.
  */
@@ -22,6 +24,7 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
   workbook.created = new Date();
   const write = async () => {
     const data = startDataSheet(workbook, columns, ctx, null);
+    const links = deferSheetLinks(data.sheet);
     let batches = 0;
     for (let chunk: Batch[] | null = source.first; chunk; ) {
       // Only what the cells need (a table Row also parses numbers and builds a search text).
@@ -29,11 +32,13 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
       batches += chunk.length;
       if (signal.aborted) throw signal.reason;
       const ahead = source.next();
+      await drained(data.sheet, signal);
       if (out.writableNeedDrain) await once(out, 'drain', { signal });
       const result = await ahead;
       chunk = result.done ? null : result.value;
     }
     data.sheet.commit();
+    await links?.write(signal);
     addViewSheet(workbook, { ...range, ...ctx, columns, batches, made: Date.now(), incomplete: null });
     await workbook.commit();
   };

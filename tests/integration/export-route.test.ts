@@ -46,9 +46,13 @@ describe('the export in creation order, fetched in parallel', () => {
     const want = await reference();
     const response = await exportOf({ format: 'xlsx', columns: 'name,analysis' });
     expect(response.status).toBe(200);
-    const { sheets } = await readXlsx(Buffer.from(await response.arrayBuffer()));
+    const { sheets, hyperlinks } = await readXlsx(Buffer.from(await response.arrayBuffer()));
     const rows = sheets[0]!.rows.slice(1);
     expect(rows.map((r) => [r[0] ?? null, r[1] ?? null])).toEqual(want.map((b) => [b.batch_name, b.analysis_link]));
+    // The links' relationships are written after the sheet (lib/export/xlsx-streaming.ts): each still its row's.
+    const links = want.flatMap((b, i) => (b.analysis_link ? [[`B${i + 2}`, b.analysis_link]] : []));
+    expect(links.length).toBeGreaterThan(2000);
+    expect([...hyperlinks.entries()]).toEqual(links);
   });
 
   it('429s and 503s mid-way are retried by the client: the same CSV', async () => {
