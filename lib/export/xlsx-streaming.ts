@@ -14,6 +14,9 @@ import type { Worksheet } from 'exceljs';
  *   waits in a buffer, about 500 bytes a link (50 MB at 100,000 rows). `deferSheetLinks` keeps them as their
  *   targets (a string a link) and writes them after the sheet, a slice at a time, each once the archiver has
  *   taken the one before.
+ * - The sheet's own `<hyperlinks>` list (cell and relationship id, written after the rows) is built by
+ *   exceljs as one XML document of objects at the end: tens of MB of garbage at once for 100,000 links. It is
+ *   written here from the cells' addresses, a slice of plain text at a time.
  */
 
 type Piped = { _writableState?: { needDrain?: boolean } };
@@ -34,6 +37,7 @@ export function drained(sheet: Worksheet, signal?: AbortSignal): Promise<void> {
 type Relationship = { Id?: string; Type: string; Target: string; TargetMode?: string };
 type SheetRelsWriter = {
   count: number;
+  addHyperlink(hyperlink: { address: string; target: string }): void;
   _writeRelationship(relationship: Relationship): string;
   commit(): void;
   readonly stream: StreamBufLike;
@@ -57,15 +61,39 @@ function xmlOf(rId: number, r: string | Relationship): string {
  * before the workbook is. Returns null (and changes nothing) when exceljs is not the one this was written for.
  */
 export function deferSheetLinks(sheet: Worksheet): { write(signal?: AbortSignal): Promise<void> } | null {
-  const rels = (sheet as unknown as { _sheetRelsWriter?: SheetRelsWriter })._sheetRelsWriter;
-  if (!rels || typeof rels._writeRelationship !== 'function' || typeof rels.commit !== 'function' || rels.count !== 0) return null;
-  // A hyperlink as its target alone; anything else (none in our sheets) as it is.
+  const writer = sheet as unknown as { _sheetRelsWriter?: SheetRelsWriter; _writeHyperlinks?: () => void; stream?: StreamBufLike };
+  const rels = writer._sheetRelsWriter;
+  if (!rels || typeof rels._writeRelationship !== 'function' || typeof rels.addHyperlink !== 'function' || typeof rels.commit !== 'function') return null;
+  if (typeof writer._writeHyperlinks !== 'function' || rels.count !== 0) return null;
+  // A hyperlink's relationship as its target alone; anything else (none in our sheets) as it is.
   const kept: (string | Relationship)[] = [];
+  // The sheet's hyperlinks: the cell's address and the number of its relationship.
+  const cells: string[] = [];
+  const ids: number[] = [];
   rels._writeRelationship = (r) => {
     kept.push(r.Type === HYPERLINK && r.TargetMode === 'External' ? r.Target : r);
     return `rId${++rels.count}`;
   };
+  rels.addHyperlink = ({ address, target }) => {
+    rels._writeRelationship({ Type: HYPERLINK, Target: target, TargetMode: 'External' });
+    cells.push(address);
+    ids.push(rels.count);
+  };
   rels.commit = () => undefined;
+  writer._writeHyperlinks = () => {
+    if (cells.length === 0) return;
+    let xml = '<hyperlinks>';
+    for (let i = 0; i < cells.length; i++) {
+      xml += `<hyperlink ref="${cells[i]}" r:id="rId${ids[i]}"/>`;
+      if ((i + 1) % SLICE === 0) {
+        writer.stream!.write(xml);
+        xml = '';
+      }
+    }
+    writer.stream!.write(`${xml}</hyperlinks>`);
+    cells.length = 0;
+    ids.length = 0;
+  };
   return {
     async write(signal) {
       if (kept.length === 0) return;
