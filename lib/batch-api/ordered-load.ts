@@ -13,9 +13,9 @@ export type OrderedLoadOptions = {
   signal?: AbortSignal;
   /** Clock, for planning open-ended ranges. */
   now?: () => number;
-  /** Pages a part is cut to hold, about. Default 4. */
+  /** Pages a part is cut to hold, about. Default 6. */
   pagesPerPart?: number;
-  /** Parts fetched at once ahead of the one being given out, that one included. Default 2 × concurrency. */
+  /** Parts fetched at once ahead of the one being given out, that one included. Default 2 × concurrency, at most MAX_WINDOW. */
   window?: number;
 };
 
@@ -79,6 +79,8 @@ type Slot = {
 
 /** A part held whole (the service answered out of order) and grown past this many pages is cut and fetched again. */
 const MAX_HELD_PAGES_FACTOR = 2;
+/** Parts held at most by default, whatever the concurrency (about 6 pages each). */
+const MAX_WINDOW = 24;
 /** A recut makes at most this many parts at once (they are cut again if they turn out big). */
 const MAX_RECUT = 16;
 
@@ -127,8 +129,8 @@ export class OrderedLoad {
     this.slotsCount = options.concurrency ?? DEFAULT_CONCURRENCY;
     this.gate = options.gate ?? new AdaptiveLimit(this.slotsCount);
     this.now = options.now ?? Date.now;
-    this.perPart = options.pagesPerPart ?? 4;
-    this.window = options.window ?? 2 * this.slotsCount;
+    this.perPart = options.pagesPerPart ?? 6;
+    this.window = options.window ?? Math.min(2 * this.slotsCount, MAX_WINDOW);
   }
 
   /**
