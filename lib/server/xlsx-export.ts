@@ -32,6 +32,7 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
       batches += chunk.length;
       if (signal.aborted) throw signal.reason;
       const ahead = source.next();
+      ahead.catch(() => undefined); // awaited below; unobserved only when the download was cancelled meanwhile
       await drained(data.sheet, signal);
       if (out.writableNeedDrain) await once(out, 'drain', { signal });
       const result = await ahead;
