@@ -46,3 +46,14 @@ export function sampleRss(pid: number, everyMs = 50): RssSampler {
     },
   };
 }
+
+/** CPU time (user + system) a process has used so far, in seconds (/proc/PID/stat, 100 ticks a second). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}

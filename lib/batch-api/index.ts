@@ -9,3 +9,4 @@ export { MemoryTokenStore, TokenCache, type CachedToken, type TokenStore } from 
 export type { UpstreamCall } from './transport';
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, RangeLoad, type RangeLoadOptions } from './range-load';
 export { maxUnfinishedParts, type RangePart } from './range-parts';
+export { OrderedLoad, type OrderedLoadOptions } from './ordered-load';

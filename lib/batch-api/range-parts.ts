@@ -195,3 +195,11 @@ export function mergeParts(parts: readonly RangePart[], max: number): RangePart[
   }
   return merged;
 }
+
+/**
+ * A part's bounds as whole milliseconds, both inclusive: `-Infinity`/`Infinity` for an open end. A batch
+ * created at or after the next part's `start` belongs to that part (see OrderedLoad).
+ */
+export function partBoundsMs(part: RangePart): { start: number; end: number } {
+  return { start: startMs(part), end: endMs(part) };
+}

@@ -2,18 +2,20 @@ import 'server-only';
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { BatchPage } from '../batch-api';
+import type { Batch } from '../contract';
 import type { ExportContext, ExportColumn } from '../export/columns';
 import { addViewSheet, startDataSheet } from '../export/xlsx';
+import { deferSheetLinks, drained } from '../export/xlsx-streaming';
 
-/** The first page (null: none), how to ask for the next, how to stop asking. */
-type Source = { first: BatchPage | null; next: () => Promise<IteratorResult<BatchPage>>; stop: () => void };
+/** The first batches (in the order to write), how to ask for the next ones, how to stop asking. */
+type Source = { first: Batch[]; next: () => Promise<IteratorResult<Batch[]>>; stop: () => void };
 
 /**
- * The workbook streamed as pages arrive: exceljs's WorkbookWriter commits every row as it is written (no
- * shared strings, so nothing grows with the rows but the list of hyperlinks), and waits for the response to
- * drain before the next page, so a slow download holds back the service rather than filling memory. The next
- * page is asked for before this one is written (`next` is already in flight). A failure midway aborts the
+ * The workbook streamed as batches arrive: exceljs's WorkbookWriter commits every row as it is written (no
+ * shared strings, so nothing grows with the rows but the list of hyperlinks, kept as their targets until the
+ * sheet ends: see xlsx-streaming.ts), and waits for zlib to take the rows and for the response to drain
+ * before the next batches, so a slow download holds back the service rather than filling memory. The next
+ * batches are asked for before these are written. A failure midway aborts the
  * download, never ending it short with a workbook that looks whole.
  */
 export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx: ExportContext, range: { from?: string; to?: string }, signal: AbortSignal): ReadableStream<Uint8Array> {
@@ -22,19 +24,22 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
   workbook.created = new Date();
   const write = async () => {
     const data = startDataSheet(workbook, columns, ctx, null);
+    const links = deferSheetLinks(data.sheet);
     let batches = 0;
-    let page: BatchPage | null = source.first;
-    while (page) {
+    for (let chunk: Batch[] | null = source.first; chunk; ) {
       // Only what the cells need (a table Row also parses numbers and builds a search text).
-      for (const batch of page.data) data.add({ batch, time: Date.parse(batch.batch_creation_date) });
-      batches += page.data.length;
+      for (const batch of chunk) data.add({ batch, time: Date.parse(batch.batch_creation_date) });
+      batches += chunk.length;
       if (signal.aborted) throw signal.reason;
       const ahead = source.next();
+      ahead.catch(() => undefined); // awaited below; unobserved only when the download was cancelled meanwhile
+      await drained(data.sheet, signal);
       if (out.writableNeedDrain) await once(out, 'drain', { signal });
       const result = await ahead;
-      page = result.done ? null : result.value;
+      chunk = result.done ? null : result.value;
     }
     data.sheet.commit();
+    await links?.write(signal);
     addViewSheet(workbook, { ...range, ...ctx, columns, batches, made: Date.now(), incomplete: null });
     await workbook.commit();
   };
