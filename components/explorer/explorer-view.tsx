@@ -95,7 +95,11 @@ export function ExplorerView({ organisation }: { organisation: string }) {
   const reader = useReader();
   const say = useSpeech();
   const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
-  const { rows, complete, pending, error, loading, retry } = useRangeRows(range, !dateError);
+  const { rows, complete, pending, error, loading, retry, asOf, refreshing, refreshFailed } = useRangeRows(range, !dateError);
+  const copy = useMemo(
+    () => (asOf === undefined ? undefined : { asOf, refreshing, failed: refreshFailed, zone: state.tz, onRefresh: retry }),
+    [asOf, refreshing, refreshFailed, state.tz, retry],
+  );
   useSignInOnExpiry(error);
   const detail = useOpenBatch(state.batch, rows, complete, update);
   const targetSet = useTargets(state, update);
@@ -103,8 +107,8 @@ export function ExplorerView({ organisation }: { organisation: string }) {
   const [targetsOpen, setTargetsOpen] = useState(false);
   const missing = useMemo(() => missingSpans(range, complete, pending), [range, complete, pending]);
   const completeness = useMemo<Completeness>(
-    () => ({ missing, loaded: rows.length, stopped: error !== null, onRetry: retry }),
-    [missing, rows.length, error, retry],
+    () => ({ missing, loaded: rows.length, stopped: error !== null, onRetry: retry, asOf }),
+    [missing, rows.length, error, retry, asOf],
   );
 
   const [search, setSearch] = useSearchText(state.q, update);
@@ -159,7 +163,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
       hidden,
       ctx: { zone: state.tz, targets, words },
       locale: reader.locale,
-      completeness: { complete, loaded: sorted.length, missing, zone: state.tz },
+      completeness: { complete, loaded: sorted.length, missing, zone: state.tz, asOf },
       // The view sheet in the reader's words: the sort column, grouping, crop and targets as the page names them.
       view: {
         ...state,
@@ -212,7 +216,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
           <AnalysisBar state={state} update={update} />
           <DrillChips state={state} update={update} />
           <div className={styles.statusBar}>
-            <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} stopped={error !== null} />
+            <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} stopped={error !== null} copy={copy} />
             <PrintReportButton preparing={report.preparing} onPrint={report.print} disabled={loading} />
           </div>
           <div className="print-part">
