@@ -48,6 +48,7 @@ function AsOf({ copy }: { copy: Copy }) {
       <div role="alert" className={`${styles.error} print-part`} data-testid="as-of">
         <p>{t('status.asOfFailed', { time })}</p>
         <p>{describe(copy.failed, 0, t, failureText)}</p>
+        {copy.failed.status === 503 && copy.failed.retryAfterS !== null && <p>{t('status.waitAdvice', { seconds: String(copy.failed.retryAfterS) })}</p>}
         <button type="button" className="button" onClick={copy.onRefresh}>
           {t('status.refresh')}
         </button>

@@ -140,3 +140,37 @@ export async function exportFrom(page: Page, item: string, menu = 'Export'): Pro
   const chunks = await (await download.createReadStream()).toArray();
   return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
 }
+
+/** The cache's entries as IndexedDB holds them (metadata only; the batches are sealed). */
+export function cachedEntries(page: Page) {
+  return page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((d) => d.name === 'tsb-range-cache')) return [];
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('tsb-range-cache');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    try {
+      const all = db.transaction('meta').objectStore('meta').getAll();
+      const metas = await new Promise<{ id: string; scope: string; keyId: string; count: number }[]>((resolve) => (all.onsuccess = () => resolve(all.result)));
+      return metas.map(({ id, scope, keyId, count }) => ({ id, scope, keyId, count }));
+    } finally {
+      db.close();
+    }
+  });
+}
+
+/**
+ * Empties the browser's cache of ranges once the range just loaded is in it (so no write is still to come): the
+ * next load of the page is a cold one, from the service.
+ */
+export async function forgetCachedRanges(page: Page) {
+  await expect.poll(async () => (await cachedEntries(page)).length).toBeGreaterThan(0);
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const request = indexedDB.deleteDatabase('tsb-range-cache');
+        request.onsuccess = request.onerror = () => resolve();
+      }),
+  );
+}
