@@ -52,8 +52,6 @@ export async function openRange(range: DateRange, key: string, here: ShownRange 
   let copy: { rows: readonly Row[]; asOf: number } | null =
     here?.complete ? { rows: here.rows, asOf: here.asOf ?? here.loadedAt ?? Date.now() } : null;
   let fresh: RangeData | null = null;
-  // Until the browser's cache has answered, the first streamed rows wait (a partial table, then the whole copy, would flicker).
-  let looking = !here;
 
   const shown = (): ShownRange | null => {
     if (!copy) return fresh;
@@ -62,19 +60,17 @@ export async function openRange(range: DateRange, key: string, here: ShownRange 
     return { rows: mergeRefreshed(copy.rows, fresh.rows), complete: true, remaining: null, pending: '', asOf: copy.asOf };
   };
   const show = () => {
-    const data = looking ? null : shown();
+    const data = shown();
     if (data) publish(data);
   };
 
-  const lookup = looking
-    ? readCachedRange(key).then((hit) => {
-        if (hit && !fresh?.complete) copy = { rows: rowsOf(hit.batches), asOf: hit.savedAt };
-      })
-    : Promise.resolve();
-  const settled = lookup.finally(() => {
-    looking = false;
-    show();
-  });
+  // The browser's cache first, the stream after: on a hit, the check's parsing would only slow the copy down;
+  // on a miss, the stream waits for the session's key and one look-up in IndexedDB (no entry is opened).
+  if (!here) {
+    const hit = await readCachedRange(key);
+    if (signal.aborted) throw signal.reason;
+    if (hit) copy = { rows: rowsOf(hit.batches), asOf: hit.savedAt };
+  }
   if (copy) show();
 
   const onBatches = gather(key, resuming);
@@ -88,7 +84,6 @@ export async function openRange(range: DateRange, key: string, here: ShownRange 
       },
       onBatches,
     });
-    await settled;
     const loadedAt = Date.now();
     const batches = received.get(key);
     received.delete(key);
@@ -97,7 +92,6 @@ export async function openRange(range: DateRange, key: string, here: ShownRange 
     publish(result);
     return result;
   } catch (error) {
-    await settled;
     if (!copy || signal.aborted || !(error instanceof ApiFailure)) throw error;
     const kept: ShownRange = { ...shown()!, refreshFailed: error };
     publish(kept);

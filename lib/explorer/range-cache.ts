@@ -106,7 +106,8 @@ export class RangeCache {
       await this.store.remove([id]);
       return null;
     }
-    await this.store.touch(id, this.now());
+    // Its use counts for the LRU order, written after the batches are handed out (nothing waits on it).
+    void this.store.touch(id, this.now()).catch(() => undefined);
     return { batches, savedAt: meta.savedAt };
   }
 

@@ -29,6 +29,18 @@ async function recordStatus(page: Page) {
   return () => page.evaluate(() => (window as unknown as { statusSeen: (string | null)[] }).statusSeen.filter((t) => t !== null) as string[]);
 }
 
+/** Another session in this browser (the old cookie dropped, no sign-out), then the page again; the stream requests from then on. */
+async function reloadAs(page: Page, credentials: typeof DEMO): Promise<string[]> {
+  await page.context().clearCookies();
+  await signInContext(page.context(), credentials);
+  const streams: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/batches/stream')) streams.push(r.url());
+  });
+  await page.reload();
+  return streams;
+}
+
 const countOf = (text: string) => Number(text.replace(/\D/g, ''));
 
 /** Streams a range from the app as a script would (the batches the page will be shown). */
@@ -106,7 +118,7 @@ test('a reload reopens the range from the cache before the service answers, then
   // The check, merged: the new batch and the new name in, the vanished batch out; "as of" goes.
   await expect(asOf(page)).toHaveCount(0, { timeout: 30_000 });
   await expect(status(page)).toHaveText('3,000 batches');
-  expect(finished).toHaveLength(1);
+  await expect.poll(() => finished.length).toBe(1);
   // From the first rows on (before them, while the cache is read, the page shows the skeleton as any load does).
   const statuses = await seen();
   const texts = statuses.slice(statuses.indexOf('3,000 batches'));
@@ -157,13 +169,7 @@ test('sign-out wipes the cache; a revoked session cannot read it; a new session 
   expect(await page.evaluate(async () => (await fetch('/api/session/cache-key')).status)).toBe(401);
 
   // A new session of the same organisation: a new key; the old entry is dropped unread and the range loads from the service.
-  await context.clearCookies();
-  await signInContext(context, DEMO);
-  const streams: string[] = [];
-  page.on('request', (r) => {
-    if (r.url().includes('/api/batches/stream')) streams.push(r.url());
-  });
-  await page.reload();
+  const streams = await reloadAs(page, DEMO);
   await expect(status(page)).toHaveText('3,000 batches');
   await expect(asOf(page)).toHaveCount(0);
   expect(streams).toHaveLength(1);
@@ -181,13 +187,7 @@ test('an organisation never sees the entries of another', async ({ page, context
   await expect(status(page)).toHaveText('3,000 batches');
   await expect.poll(async () => (await cachedEntries(page)).length).toBe(1);
 
-  await context.clearCookies();
-  await signInContext(context, OTHER);
-  const streams: string[] = [];
-  page.on('request', (r) => {
-    if (r.url().includes('/api/batches/stream')) streams.push(r.url());
-  });
-  await page.reload();
+  const streams = await reloadAs(page, OTHER);
   await expect(status(page)).toHaveText('375 batches');
   await expect(asOf(page)).toHaveCount(0);
   expect(streams).toHaveLength(1);

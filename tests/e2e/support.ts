@@ -1,6 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { StreamLineSchema, type StreamLine } from '../../lib/contract';
 import { SANDBOX_URL } from '../../playwright.config';
+import { cachedEntries } from '../helpers/range-cache';
+
+export { cachedEntries };
 
 export const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT ?? 3510}`;
 export const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -139,25 +142,6 @@ export async function exportFrom(page: Page, item: string, menu = 'Export'): Pro
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: item, exact: true }).click()]);
   const chunks = await (await download.createReadStream()).toArray();
   return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
-}
-
-/** The cache's entries as IndexedDB holds them (metadata only; the batches are sealed). */
-export function cachedEntries(page: Page) {
-  return page.evaluate(async () => {
-    if (!(await indexedDB.databases()).some((d) => d.name === 'tsb-range-cache')) return [];
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const open = indexedDB.open('tsb-range-cache');
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    try {
-      const all = db.transaction('meta').objectStore('meta').getAll();
-      const metas = await new Promise<{ id: string; scope: string; keyId: string; count: number }[]>((resolve) => (all.onsuccess = () => resolve(all.result)));
-      return metas.map(({ id, scope, keyId, count }) => ({ id, scope, keyId, count }));
-    } finally {
-      db.close();
-    }
-  });
 }
 
 /**
