@@ -11,6 +11,8 @@ import { IdbStore } from '@/lib/explorer/range-cache-idb';
  */
 const store = typeof indexedDB === 'undefined' ? null : new IdbStore();
 const cache = store ? new RangeCache(store) : null;
+/** False where there is no IndexedDB (nor so any cache): a load then starts at once, not a task later. */
+export const hasRangeCache = cache !== null;
 /** Set on sign-out: nothing more is written by this page. */
 let wiped = false;
 let sessionKey: Promise<SessionKey | null> | null = null;

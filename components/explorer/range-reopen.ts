@@ -5,7 +5,7 @@ import { ApiFailure } from '@/lib/explorer/api-failure';
 import { loadRange, type RangeData } from '@/lib/explorer/batch-load';
 import { mergeRefreshed, rowsOf } from '@/lib/explorer/refresh';
 import type { Row } from '@/lib/explorer/rows';
-import { CACHE_MAX_BATCHES, readCachedRange, writeCachedRange } from './range-cache-browser';
+import { CACHE_MAX_BATCHES, hasRangeCache, readCachedRange, writeCachedRange } from './range-cache-browser';
 
 /** A range as the page shows it: what the loader has, and whether it is (partly) an older copy being checked. */
 export type ShownRange = RangeData & {
@@ -66,7 +66,7 @@ export async function openRange(range: DateRange, key: string, here: ShownRange 
 
   // The browser's cache first, the stream after: on a hit, the check's parsing would only slow the copy down;
   // on a miss, the stream waits for the session's key and one look-up in IndexedDB (no entry is opened).
-  if (!here) {
+  if (!here && hasRangeCache) {
     const hit = await readCachedRange(key);
     if (signal.aborted) throw signal.reason;
     if (hit) copy = { rows: rowsOf(hit.batches), asOf: hit.savedAt };
