@@ -22,7 +22,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SANDBOX_PORT = 4680;
 const APP_PORT = 4681;
 
-type Times = { fromNavigation: number; fromRequest: number; text: string };
+type Times = { fromNavigation: number; fromRequest: number; text: string; steps?: Record<string, number> };
 type Run = { cold: Times; warm: Times; shownAsOf: boolean };
 
 /** The marks of the page just loaded: when its range was first asked for, and when the status read a count. */
@@ -36,7 +36,10 @@ async function timesOf(page: Page): Promise<Times> {
         .map((e) => e.startTime),
     ),
   );
-  return { fromNavigation: marks.done, fromRequest: marks.done - requested, text: marks.doneText };
+  // The reopening's own marks (components/explorer/range-cache-browser.ts), from the range's request on.
+  const steps = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('range-cache:')).map((m) => [m.name.slice(12), m.startTime])));
+  for (const name of Object.keys(steps)) steps[name] = Math.round(steps[name]! - requested);
+  return { fromNavigation: marks.done, fromRequest: marks.done - requested, text: marks.doneText, steps };
 }
 
 async function waitForCount(page: Page, total: number) {

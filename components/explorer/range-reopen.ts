@@ -70,6 +70,7 @@ export async function openRange(range: DateRange, key: string, here: ShownRange 
     const hit = await readCachedRange(key);
     if (signal.aborted) throw signal.reason;
     if (hit) copy = { rows: rowsOf(hit.batches), asOf: hit.savedAt };
+    if (hit) performance.mark('range-cache:rows');
   }
   if (copy) show();
 

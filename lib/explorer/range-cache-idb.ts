@@ -46,9 +46,6 @@ export class IdbStore implements CacheStore {
     return (await this.open()).transaction([META, SEALED], mode);
   }
 
-  async meta(id: string) {
-    return done<EntryMeta | undefined>((await this.tx('readonly')).objectStore(META).get(id));
-  }
   async sealed(id: string) {
     return done<Sealed | undefined>((await this.tx('readonly')).objectStore(SEALED).get(id));
   }

@@ -36,7 +36,6 @@ export type Sealed = { iv: Uint8Array; data: ArrayBuffer };
 
 /** Where entries are kept: IndexedDB in the browser (range-cache-idb.ts), a Map in tests. */
 export interface CacheStore {
-  meta(id: string): Promise<EntryMeta | undefined>;
   sealed(id: string): Promise<Sealed | undefined>;
   put(meta: EntryMeta, sealed: Sealed): Promise<void>;
   touch(id: string, usedAt: number): Promise<void>;
@@ -68,7 +67,7 @@ export async function seal(key: CryptoKey, aad: string, value: unknown): Promise
 export async function unseal<T>(key: CryptoKey, aad: string, sealed: Sealed): Promise<T> {
   const iv = new Uint8Array(sealed.iv);
   const packed = await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(aad) }, key, sealed.data);
-  return JSON.parse(new TextDecoder().decode(await piped(packed, new DecompressionStream('gzip'))));
+  return new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'))).json() as Promise<T>;
 }
 
 /** Which entries to evict, least recently used first, so that at most `limits` remain (`keep` stays if it can). */
@@ -94,10 +93,15 @@ export class RangeCache {
     private now: () => number = Date.now,
   ) {}
 
-  /** The batches kept for `range` of this session's organisation, or null (none, or sealed under another key: dropped). */
-  async read(session: SessionKey, range: string): Promise<CachedRange | null> {
+  /**
+   * The batches kept for `range` of this session's organisation, or null (none, or sealed under another key:
+   * dropped). The session's key may still be on its way: the look-up in the store runs meanwhile.
+   */
+  async read(sessionKey: SessionKey | Promise<SessionKey | null>, range: string): Promise<CachedRange | null> {
+    const [session, metas] = await Promise.all([sessionKey, this.store.all()]);
+    if (!session) return null;
     const id = `${session.scope} ${range}`;
-    const meta = await this.store.meta(id);
+    const meta = metas.find((m) => m.id === id);
     if (!meta) return null;
     const sealed = meta.keyId === session.keyId ? await this.store.sealed(id) : undefined;
     let batches: Batch[] | null = null;
@@ -140,9 +144,6 @@ export class RangeCache {
 export class MemoryStore implements CacheStore {
   readonly metas = new Map<string, EntryMeta>();
   readonly blobs = new Map<string, Sealed>();
-  async meta(id: string) {
-    return this.metas.get(id);
-  }
   async sealed(id: string) {
     return this.blobs.get(id);
   }
