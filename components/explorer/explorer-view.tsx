@@ -23,7 +23,7 @@ import { GroupedSummary } from './grouped-summary';
 import { eachWhenIdle } from './idle';
 import type { Completeness } from './incomplete-note';
 import { lazyPart } from './lazy-part';
-import { LoadProblem, LoadStatus } from './load-status';
+import { AsOfPrintNote, LoadProblem, LoadStatus } from './load-status';
 import { PrintHeader, targetLines } from './print-header';
 import { PrintReportButton } from './print-report-button';
 import { PrintTable } from './print-table';
@@ -220,6 +220,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
             <PrintReportButton preparing={report.preparing} onPrint={report.print} disabled={loading} />
           </div>
           <div className="print-part">
+            {copy && <AsOfPrintNote copy={copy} />}
             <SummaryCards
               summary={summary}
               completeness={completeness}

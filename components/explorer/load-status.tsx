@@ -35,9 +35,16 @@ export function useAsOfText(): (asOf: number, zone: Zone) => string {
   return (asOf, zone) => (formatDay(asOf, zone) === formatDay(Date.now(), zone) ? f.time(asOf, zone) : f.dateTime(asOf, zone));
 }
 
+/** On paper (the status line is not printed): the report's rows are a copy as of then, checked or not. */
+export function AsOfPrintNote({ copy }: { copy: Copy }) {
+  const t = useTranslations('explorer.status');
+  const time = useAsOfText()(copy.asOf, copy.zone);
+  return <p className={`${styles.incomplete} print-only`}>{copy.failed ? t('asOfFailed', { time }) : t('asOf', { time })}</p>;
+}
+
 /**
  * Rows that are a copy of an earlier load: as of when, while they are checked; and, when the check failed,
- * plainly that they may be out of date, why, and a way to try again. Printed with the report.
+ * plainly that they may be out of date, why, and a way to try again.
  */
 function AsOf({ copy }: { copy: Copy }) {
   const t = useTranslations('explorer');
@@ -45,7 +52,7 @@ function AsOf({ copy }: { copy: Copy }) {
   const time = useAsOfText()(copy.asOf, copy.zone);
   if (copy.failed) {
     return (
-      <div role="alert" className={`${styles.error} print-part`} data-testid="as-of">
+      <div role="alert" className={styles.error} data-testid="as-of">
         <p>{t('status.asOfFailed', { time })}</p>
         <p>{describe(copy.failed, 0, t, failureText)}</p>
         {copy.failed.status === 503 && copy.failed.retryAfterS !== null && <p>{t('status.waitAdvice', { seconds: String(copy.failed.retryAfterS) })}</p>}
@@ -56,7 +63,7 @@ function AsOf({ copy }: { copy: Copy }) {
     );
   }
   return (
-    <p className={`${styles.progress} print-part`} data-testid="as-of">
+    <p className={styles.progress} data-testid="as-of">
       {copy.refreshing ? t('status.asOfRefreshing', { time }) : t('status.asOf', { time })}
     </p>
   );
