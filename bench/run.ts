@@ -17,6 +17,7 @@ const BENCHES: Bench[] = [
   { name: 'bundle', title: 'Target 6a: JavaScript for /batches', load: () => import('./bundle') },
   { name: 'lighthouse', title: 'Target 6b: Lighthouse', load: () => import('./lighthouse') },
   { name: 'readers', title: 'Issue 6: 50 concurrent readers', load: () => import('./readers') },
+  { name: 'reopen', title: 'Issue 16 target 2: reopening from the cache', load: () => import('./reopen') },
   { name: 'rate-limit', title: 'Issue 8: a range load under a rate limit', load: () => import('./rate-limit') },
 ];
 

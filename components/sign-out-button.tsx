@@ -2,10 +2,12 @@
 
 import { useState } from 'react';
 import { useTranslations } from 'use-intl';
+import { wipeRangeCache } from './explorer/range-cache-browser';
 
 /**
  * Ends the session on the server (revoked for good), then loads the sign-in page afresh so no batch data
- * stays in memory. If the server did not confirm, the person is told instead of being shown a false sign-out.
+ * stays in memory, and empties this browser's cache of ranges (whose entries a new session could not read
+ * anyway). If the server did not confirm, the person is told instead of being shown a false sign-out.
  */
 export function SignOutButton() {
   const t = useTranslations('common');
@@ -25,7 +27,8 @@ export function SignOutButton() {
         onClick={async () => {
           setBusy(true);
           setFailed(false);
-          const response = await fetch('/api/session', { method: 'DELETE' }).catch(() => null);
+          // The cache goes whatever the server answers: the person asked for nothing of theirs to stay here.
+          const [response] = await Promise.all([fetch('/api/session', { method: 'DELETE' }).catch(() => null), wipeRangeCache()]);
           if (response && (response.status === 204 || response.status === 401)) {
             // A full page load on purpose: nothing of the signed-out session stays in memory.
             // eslint-disable-next-line @next/next/no-location-assign-relative-destination

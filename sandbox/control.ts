@@ -1,12 +1,35 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { BatchSchema } from '../lib/contract/schemas';
 import { firstIssue } from '../lib/zod-issue';
 import { FaultSettingsSchema, InjectSchema, type Faults } from './faults';
 import { HttpError, readBody, sendJson } from './http';
 import type { SandboxStats } from './stats';
 import type { TokenStore } from './tokens';
 
-type Deps = { faults: Faults; tokens: TokenStore; tokenTtlS: number; stats: () => SandboxStats; resetStats: () => void };
+/**
+ * Batches of one organisation changed, removed or added while the sandbox runs (the service's data moving on
+ * between a page's loads), until the next reset.
+ */
+export const EditSchema = z
+  .object({
+    clientId: z.string().min(1),
+    change: z.array(z.object({ batch_id: z.string().min(1), set: z.strictObject(BatchSchema.shape).omit({ batch_id: true }).partial() }).strict()).default([]),
+    remove: z.array(z.string().min(1)).default([]),
+    add: z.array(BatchSchema).default([]),
+  })
+  .strict();
+export type Edit = z.infer<typeof EditSchema>;
+
+type Deps = {
+  faults: Faults;
+  tokens: TokenStore;
+  tokenTtlS: number;
+  stats: () => SandboxStats;
+  resetStats: () => void;
+  edit: (edit: Edit) => { batches: number };
+  resetData: () => void;
+};
 
 async function jsonBody<T extends z.ZodType>(req: IncomingMessage, schema: T): Promise<z.infer<T>> {
   const text = await readBody(req);
@@ -27,7 +50,8 @@ async function jsonBody<T extends z.ZodType>(req: IncomingMessage, schema: T): P
 /**
  * The sandbox's own switches, for tests and demos (not part of the emulated service):
  * GET /_sandbox/stats, GET|POST /_sandbox/faults, POST /_sandbox/inject,
- * POST /_sandbox/revoke-tokens, POST /_sandbox/reset (start-up settings, counters at zero; tokens stay valid).
+ * POST /_sandbox/revoke-tokens, POST /_sandbox/edit (change, remove or add batches of one organisation),
+ * POST /_sandbox/reset (start-up settings and batches, counters at zero; tokens stay valid).
  */
 export async function handleControl(path: string, req: IncomingMessage, res: ServerResponse, deps: Deps) {
   const { faults, tokens } = deps;
@@ -46,10 +70,13 @@ export async function handleControl(path: string, req: IncomingMessage, res: Ser
     case 'POST /_sandbox/inject':
       faults.inject(await jsonBody(req, InjectSchema));
       return sendJson(res, 200, faults.snapshot());
+    case 'POST /_sandbox/edit':
+      return sendJson(res, 200, deps.edit(await jsonBody(req, EditSchema)));
     case 'POST /_sandbox/revoke-tokens':
       return sendJson(res, 200, { revoked: tokens.revokeAll() });
     case 'POST /_sandbox/reset':
       faults.reset();
+      deps.resetData();
       tokens.ttlS = deps.tokenTtlS;
       deps.resetStats();
       return sendJson(res, 200, faults.snapshot());

@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { pageOf, resolveRange } from './batches';
 import { parseSandboxOptions, type SandboxConfig, type SandboxOptions } from './config';
-import { handleControl } from './control';
+import { handleControl, type Edit } from './control';
 import { CursorCodec } from './cursor';
 import { Faults, type FaultKind } from './faults';
 import { HttpError, readBody, sendError, sendJson, sendText, sleep, streamJsonArray } from './http';
-import { buildOrganisations, type Organisation } from './organisations';
+import { buildOrganisations, organisationOf, type Organisation } from './organisations';
 import { emptyStats, InFlightMeter, type SandboxStats } from './stats';
 import { TokenStore } from './tokens';
 
@@ -41,6 +41,7 @@ export async function startSandbox(
 ): Promise<Sandbox> {
   const config = parseSandboxOptions(options as SandboxOptions);
   const organisations = [...buildOrganisations(config), ...extra];
+  const original = [...organisations];
   const cursors = new CursorCodec(`sandbox-cursor/${config.seed}`);
   const faults = new Faults(config);
   const tokens = new TokenStore(config.tokenTtlS);
@@ -147,7 +148,7 @@ export async function startSandbox(
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://sandbox.local');
     if (url.pathname.startsWith('/_sandbox/')) {
-      return handleControl(url.pathname, req, res, { faults, tokens, tokenTtlS: config.tokenTtlS, stats: () => stats, resetStats });
+      return handleControl(url.pathname, req, res, { faults, tokens, tokenTtlS: config.tokenTtlS, stats: () => stats, resetStats, edit, resetData });
     }
     const route = VERSIONED.exec(url.pathname);
     if (!route) throw new HttpError(404, 'Not Found');
@@ -172,6 +173,27 @@ export async function startSandbox(
   function resetStats() {
     stats = emptyStats();
     meter = new InFlightMeter(() => performance.now());
+  }
+
+  /** POST /_sandbox/edit: the organisation's batches with `change`, `remove` and `add` applied (until reset). */
+  function edit({ clientId, change, remove, add }: Edit) {
+    const at = organisations.findIndex((o) => o.clientId === clientId);
+    if (at < 0) throw new HttpError(422, 'clientId: no organisation has this client ID');
+    const org = organisations[at]!;
+    const byId = new Map(org.batches.map((b) => [b.batch_id, b]));
+    for (const id of [...change.map((c) => c.batch_id), ...remove]) {
+      if (!byId.has(id)) throw new HttpError(422, `batch_id: ${id.slice(0, 60)} is not a batch of this organisation`);
+    }
+    for (const { batch_id, set } of change) byId.set(batch_id, { ...byId.get(batch_id)!, ...set });
+    for (const id of remove) byId.delete(id);
+    for (const batch of add) byId.set(batch.batch_id, batch);
+    const { id, name, clientSecret } = org;
+    organisations[at] = organisationOf({ id, name, clientId, clientSecret }, [...byId.values()]);
+    return { batches: byId.size };
+  }
+
+  function resetData() {
+    organisations.splice(0, organisations.length, ...original);
   }
 
   const server: Server = createServer((req, res) => {

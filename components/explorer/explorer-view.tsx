@@ -21,7 +21,7 @@ import { FiltersBar } from './filters-bar';
 import { eachWhenIdle } from './idle';
 import type { Completeness } from './incomplete-note';
 import { lazyNamed, lazyPart } from './lazy-part';
-import { LoadProblem, LoadStatus } from './load-status';
+import { AsOfPrintNote, LoadProblem, LoadStatus } from './load-status';
 import { PrintReportButton } from './print-report-button';
 import { PrintingContext } from './printing';
 import { RangePicker } from './range-picker';
@@ -101,7 +101,11 @@ export function ExplorerView({ organisation }: { organisation: string }) {
   const reader = useReader();
   const say = useSpeech();
   const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
-  const { rows, complete, pending, error, loading, retry } = useRangeRows(range, !dateError);
+  const { rows, complete, pending, error, loading, retry, asOf, refreshing, refreshFailed } = useRangeRows(range, !dateError);
+  const copy = useMemo(
+    () => (asOf === undefined ? undefined : { asOf, refreshing, failed: refreshFailed, zone: state.tz, onRefresh: retry }),
+    [asOf, refreshing, refreshFailed, state.tz, retry],
+  );
   useSignInOnExpiry(error);
   const detail = useOpenBatch(state.batch, rows, complete, update);
   const targetSet = useTargets(state, update);
@@ -109,8 +113,8 @@ export function ExplorerView({ organisation }: { organisation: string }) {
   const [targetsOpen, setTargetsOpen] = useState(false);
   const missing = useMemo(() => missingSpans(range, complete, pending), [range, complete, pending]);
   const completeness = useMemo<Completeness>(
-    () => ({ missing, loaded: rows.length, stopped: error !== null, onRetry: retry }),
-    [missing, rows.length, error, retry],
+    () => ({ missing, loaded: rows.length, stopped: error !== null, onRetry: retry, asOf }),
+    [missing, rows.length, error, retry, asOf],
   );
 
   const [search, setSearch] = useSearchText(state.q, update);
@@ -169,7 +173,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
       hidden,
       ctx: { zone: state.tz, targets, words },
       locale: reader.locale,
-      completeness: { complete, loaded: sorted.length, missing, zone: state.tz },
+      completeness: { complete, loaded: sorted.length, missing, zone: state.tz, asOf },
       // The view sheet in the reader's words: the sort column, grouping, crop and targets as the page names them.
       view: {
         ...state,
@@ -223,10 +227,11 @@ export function ExplorerView({ organisation }: { organisation: string }) {
           <AnalysisBar state={state} update={update} />
           <DrillChips state={state} update={update} />
           <div className={styles.statusBar}>
-            <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} stopped={error !== null} />
+            <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} stopped={error !== null} copy={copy} />
             <PrintReportButton preparing={report.preparing} onPrint={report.print} disabled={loading} />
           </div>
           <div className="print-part">
+            {copy && <AsOfPrintNote copy={copy} />}
             <SummaryCards
               summary={summary}
               completeness={completeness}

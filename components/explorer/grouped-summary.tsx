@@ -58,7 +58,7 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
   const exportCsv = () => {
     const name = fileName.replace(/\.csv$/, `-by-${grouping}.csv`);
     const complete = completeness.missing.length === 0 && !completeness.stopped;
-    const view = { complete, loaded: rows.length, missing: completeness.missing, zone };
+    const view = { complete, loaded: rows.length, missing: completeness.missing, zone, asOf: completeness.asOf };
     const text = groupsToCsv(sorted, grouping, dialectFor(reader.locale), incompleteNote(view));
     downloadText(exportName(name, view), text, 'text/csv;charset=utf-8');
   };

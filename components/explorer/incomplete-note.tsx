@@ -15,6 +15,8 @@ export type Completeness = {
   /** The load stopped (and waits for Retry) rather than still running. */
   stopped: boolean;
   onRetry: () => void;
+  /** The rows are a copy of this time not yet confirmed by the service (range-reopen.ts). */
+  asOf?: number;
 };
 
 /**

@@ -3,14 +3,18 @@
 import { useTranslations } from 'use-intl';
 import { useFormats } from '@/components/i18n/use-formats';
 import { ApiFailure } from '@/lib/explorer/api-failure';
+import { formatDay, type Zone } from '@/lib/explorer/date-range';
 import type { ExplorerT } from './use-explorer-words';
 import { useFailureText } from './use-failure-text';
 import styles from './explorer.module.css';
 
-type Props = { loaded: number; shown: number; complete: boolean; stopped: boolean };
+/** A copy of the range shown before the service confirmed it (range-reopen.ts). */
+export type Copy = { asOf: number; refreshing: boolean; failed: ApiFailure | null; zone: Zone; onRefresh: () => void };
+
+type Props = { loaded: number; shown: number; complete: boolean; stopped: boolean; copy?: Copy };
 
 /** The count the page shows, and whether it is the whole range: exactly "N batches" only once it is. */
-export function LoadStatus({ loaded, shown, complete, stopped }: Props) {
+export function LoadStatus({ loaded, shown, complete, stopped, copy }: Props) {
   const t = useTranslations('explorer.status');
   const f = useFormats();
   const count = { n: shown, count: f.count(shown) };
@@ -20,7 +24,48 @@ export function LoadStatus({ loaded, shown, complete, stopped }: Props) {
         {complete ? t('count', count) : t('countIncomplete', count)}
       </p>
       {!complete && <p className={styles.progress}>{stopped ? t('stopped') : t('soFar', { n: loaded, count: f.count(loaded) })}</p>}
+      {copy && <AsOf copy={copy} />}
     </div>
+  );
+}
+
+/** "As of 14:02" (the day too when it was not today): the moment the rows shown were loaded. */
+export function useAsOfText(): (asOf: number, zone: Zone) => string {
+  const f = useFormats();
+  return (asOf, zone) => (formatDay(asOf, zone) === formatDay(Date.now(), zone) ? f.time(asOf, zone) : f.dateTime(asOf, zone));
+}
+
+/** On paper (the status line is not printed): the report's rows are a copy as of then, checked or not. */
+export function AsOfPrintNote({ copy }: { copy: Copy }) {
+  const t = useTranslations('explorer.status');
+  const time = useAsOfText()(copy.asOf, copy.zone);
+  return <p className={`${styles.incomplete} print-only`}>{copy.failed ? t('asOfFailed', { time }) : t('asOf', { time })}</p>;
+}
+
+/**
+ * Rows that are a copy of an earlier load: as of when, while they are checked; and, when the check failed,
+ * plainly that they may be out of date, why, and a way to try again.
+ */
+function AsOf({ copy }: { copy: Copy }) {
+  const t = useTranslations('explorer');
+  const failureText = useFailureText();
+  const time = useAsOfText()(copy.asOf, copy.zone);
+  if (copy.failed) {
+    return (
+      <div role="alert" className={styles.error} data-testid="as-of">
+        <p>{t('status.asOfFailed', { time })}</p>
+        <p>{describe(copy.failed, 0, t, failureText)}</p>
+        {copy.failed.status === 503 && copy.failed.retryAfterS !== null && <p>{t('status.waitAdvice', { seconds: String(copy.failed.retryAfterS) })}</p>}
+        <button type="button" className="button" onClick={copy.onRefresh}>
+          {t('status.refresh')}
+        </button>
+      </div>
+    );
+  }
+  return (
+    <p className={styles.progress} data-testid="as-of">
+      {copy.refreshing ? t('status.asOfRefreshing', { time }) : t('status.asOf', { time })}
+    </p>
   );
 }
 

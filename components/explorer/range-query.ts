@@ -4,8 +4,8 @@ import { isServer, QueryClient, queryOptions, useQuery } from '@tanstack/react-q
 import { useCallback } from 'react';
 import type { DateRange } from '@/lib/contract';
 import type { ApiFailure } from '@/lib/explorer/api-failure';
-import { loadRange, type RangeData } from '@/lib/explorer/batch-load';
 import type { Row } from '@/lib/explorer/rows';
+import { openRange, type ShownRange } from './range-reopen';
 
 const FIVE_MINUTES = 5 * 60_000;
 
@@ -20,22 +20,22 @@ const FIVE_MINUTES = 5 * 60_000;
  *   failed is shown again (it keeps its rows, so React Query's own retryOnMount would not hold it back: the
  *   refetchOnMount rule does). `retry()` is the person's Retry, and continues from the rows already here.
  * - 100,000 rows are never deep-compared (no structural sharing).
+ * - A complete range gone stale, or one found in the browser's cache after a reload (range-reopen.ts), shows
+ *   its copy "as of" its time at once and is stale until the service has confirmed it: the check runs in the
+ *   background and merges what changed, and a check that failed is tried again when the range is shown again.
  * - Unlike the loader this replaced, leaving a range cancels its load at once (no grace period): in
  *   development, React's strict mode mounts twice and so resumes the load once, which costs one request.
  */
 export function rangeQueryOptions(range: DateRange) {
-  return queryOptions<RangeData, ApiFailure>({
+  return queryOptions<ShownRange, ApiFailure>({
     queryKey: ['batches', range.start_date ?? null, range.end_date ?? null],
-    queryFn: ({ client, queryKey, signal }) => {
-      const here = client.getQueryData<RangeData>(queryKey);
-      return loadRange(range, {
-        // A range that was complete and went stale loads again from the start (its batches may have changed).
-        from: here && !here.complete ? here : undefined,
+    queryFn: ({ client, queryKey, signal }) =>
+      // An incomplete range resumes; a complete one that went stale loads again from the start beside its copy.
+      openRange(range, JSON.stringify(queryKey), client.getQueryData<ShownRange>(queryKey), {
         signal,
         publish: (data) => client.setQueryData(queryKey, data),
-      });
-    },
-    staleTime: (query) => (query.state.data?.complete ? FIVE_MINUTES : 0),
+      }),
+    staleTime: (query) => (query.state.data?.complete && query.state.data.asOf === undefined ? FIVE_MINUTES : 0),
     gcTime: FIVE_MINUTES,
     retry: false,
     retryOnMount: false,
@@ -74,6 +74,12 @@ export function useRangeRows(range: DateRange | null, enabled: boolean) {
     complete,
     /** The parts not loaded yet as the server last named them (lib/explorer/batch-load.ts); null: all of it. */
     pending: query.data?.pending ?? null,
+    /** The rows are a copy of this time not yet confirmed by the service (undefined: they are the service's). */
+    asOf: query.data?.asOf,
+    /** Checking that copy failed (the rows stay, as of `asOf`). */
+    refreshFailed: query.data?.refreshFailed ?? null,
+    /** The copy is being checked right now. */
+    refreshing: query.data?.asOf !== undefined && query.isFetching,
     /** Nothing has arrived yet (and nothing went wrong): the skeleton. */
     loading: enabled && !query.error && !complete && rows.length === 0,
     error: query.error,

@@ -24,6 +24,8 @@ export type LoadOptions = {
   /** Told what to show: the first rows at once, then at most every few hundred ms, and the end at once. */
   publish: (data: RangeData) => void;
   fetch?: typeof fetch;
+  /** Told each batch as received, once (the browser's cache of ranges keeps them as the stream gave them). */
+  onBatches?: (batches: Batch[]) => void;
 };
 
 /** How often the page hears about new rows: at once for the first, then calmer as the list grows. */
@@ -60,11 +62,14 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
   };
   const add = (batches: Batch[]) => {
     const first = ids.size === 0;
+    const received: Batch[] | null = options.onBatches ? [] : null;
     for (const batch of batches) {
       if (ids.has(batch.batch_id)) continue;
       ids.add(batch.batch_id);
       added.push(toRow(batch));
+      received?.push(batch);
     }
+    if (received?.length) options.onBatches!(received);
     if (first) publish(false);
     else timer ??= setTimeout(() => publish(false), publishInterval(ids.size));
   };

@@ -14,6 +14,7 @@ import { isHttps } from './session-rules';
  */
 const API_ALLOW: Record<string, string> = {
   '/api/session': 'DELETE, GET, HEAD, OPTIONS, POST',
+  '/api/session/cache-key': 'GET, HEAD, OPTIONS',
   '/api/batches': 'GET, HEAD, OPTIONS',
   '/api/batches/stream': 'GET, HEAD, OPTIONS',
   '/api/batches/export': 'GET, HEAD, OPTIONS',

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readCsv } from '../helpers/csv';
-import { APP_URL, DEMO, EDGE, api, exportFrom, openSignedIn, sandbox, status, withZone } from './support';
+import { APP_URL, DEMO, EDGE, api, exportFrom, forgetCachedRanges, openSignedIn, sandbox, status, withZone } from './support';
 /** Alerts of the page itself (Next.js adds a route announcer with role=alert outside <main>). */
 const alert = (page: Page) => page.getByRole('main').getByRole('alert');
 
@@ -246,6 +246,8 @@ test('a range left while loading keeps its rows and resumes on return; a complet
 test('an outage is explained once the server has given up; the browser adds no retries of its own; Retry recovers', async ({ page }) => {
   await openSignedIn(page, '/batches');
   await expect(status(page)).toHaveText('22 batches');
+  // A cold load: not reopened from the browser's cache (reopen.spec.ts has a failed check of a cached range).
+  await forgetCachedRanges(page);
   await sandbox('POST', '/_sandbox/faults', { outage: true, retryAfterS: 1 });
   const streams: string[] = [];
   page.on('request', (r) => {

@@ -2,6 +2,9 @@ import { expect, test, type Page } from '@playwright/test';
 import type { StreamLine } from '../../lib/contract';
 import { StreamLineSchema } from '../../lib/contract/schemas';
 import { SANDBOX_URL } from '../../playwright.config';
+import { cachedEntries } from '../helpers/range-cache';
+
+export { cachedEntries };
 
 export const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT ?? 3510}`;
 export const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -140,4 +143,19 @@ export async function exportFrom(page: Page, item: string, menu = 'Export'): Pro
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: item, exact: true }).click()]);
   const chunks = await (await download.createReadStream()).toArray();
   return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
+}
+
+/**
+ * Empties the browser's cache of ranges once the range just loaded is in it (so no write is still to come): the
+ * next load of the page is a cold one, from the service.
+ */
+export async function forgetCachedRanges(page: Page) {
+  await expect.poll(async () => (await cachedEntries(page)).length).toBeGreaterThan(0);
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const request = indexedDB.deleteDatabase('tsb-range-cache');
+        request.onsuccess = request.onerror = () => resolve();
+      }),
+  );
 }

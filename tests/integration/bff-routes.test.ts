@@ -4,6 +4,7 @@ import * as exported from '@/app/api/batches/export/route';
 import * as batches from '@/app/api/batches/route';
 import * as stream from '@/app/api/batches/stream/route';
 import * as health from '@/app/api/health/route';
+import * as cacheKey from '@/app/api/session/cache-key/route';
 import * as session from '@/app/api/session/route';
 import * as targets from '@/app/api/settings/targets/route';
 import * as viewById from '@/app/api/settings/views/[id]/route';
@@ -76,6 +77,25 @@ describe('route(): session, origin, query and body', () => {
     expect(sessionCookieOf(out)).toBe('tsb_session=');
     const after = await session.GET(request('/api/session', { cookie: mine }));
     expect([after.status, await detailOf(after)]).toEqual([401, 'session: signed out; sign in again']);
+  });
+
+  it("gives the browser's range cache a key for this session only (never stored), and none once signed out", async () => {
+    const keyOf = async (c: string) => {
+      const response = await cacheKey.GET(request('/api/session/cache-key', { cookie: c }));
+      return { status: response.status, cacheControl: response.headers.get('cache-control'), body: await response.json() };
+    };
+    const mine = await keyOf(cookie);
+    expect([mine.status, mine.cacheControl]).toEqual([200, 'no-store, private']);
+    expect(Object.keys(mine.body).sort()).toEqual(['key', 'keyId', 'scope']);
+    expect(await keyOf(cookie)).toEqual(mine);
+    const next = await keyOf(await signIn());
+    expect(next.body.key).not.toBe(mine.body.key);
+    expect(next.body.scope).toBe(mine.body.scope);
+    await session.DELETE(request('/api/session', { method: 'DELETE', cookie }));
+    const after = await keyOf(cookie);
+    expect([after.status, after.body.detail]).toEqual([401, 'session: signed out; sign in again']);
+    const none = await cacheKey.GET(request('/api/session/cache-key'));
+    expect(none.status).toBe(401);
   });
 
   it('wrong credentials are 401 naming clientSecret, and set no cookie', async () => {
@@ -320,6 +340,7 @@ async function requestLogs(work: () => Promise<unknown>): Promise<Record<string,
 describe('methods: what a route does not serve is 405 with Allow, HEAD does no upstream work', () => {
   const ROUTES: [string, object, string][] = [
     ['/api/session', session, 'DELETE, GET, HEAD, OPTIONS, POST'],
+    ['/api/session/cache-key', cacheKey, 'GET, HEAD, OPTIONS'],
     ['/api/batches', batches, 'GET, HEAD, OPTIONS'],
     ['/api/batches/stream', stream, 'GET, HEAD, OPTIONS'],
     ['/api/batches/export', exported, 'GET, HEAD, OPTIONS'],

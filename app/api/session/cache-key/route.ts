@@ -1,0 +1,13 @@
+import { cacheKeyFor } from '@/lib/server/cache-key';
+import { otherMethods } from '@/lib/server/methods';
+import { route } from '@/lib/server/route';
+
+/**
+ * The key of this session's browser cache of ranges (components/explorer/range-cache.ts): only a live
+ * session gets it, never stored by the browser or anything between (no-store, private).
+ */
+export const GET = route({ auth: true }, async ({ session }) =>
+  Response.json(cacheKeyFor(session), { headers: { 'cache-control': 'no-store, private' } }),
+);
+
+export const { HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods({ GET });
