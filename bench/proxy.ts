@@ -104,8 +104,10 @@ export async function run(): Promise<BenchResult[]> {
       {
         target: `4b throughput, ${CONNECTIONS} connections`,
         figure: `${ratio.toFixed(2)}× (${Math.round(proxiedLoad.rps)} vs ${Math.round(directLoad.rps)} req/s direct)`,
-        goal: '≥ 0.60×',
-        ok: ratio >= 0.6,
+        // Retired by issue 12: a bare upstream is not what anyone would run instead. Its successor compares the app
+        // with a minimal node:http proxy doing the same work (bench/readers.ts, target 12.6).
+        goal: 'reported (0.60× retired)',
+        ok: true,
         detail:
           `autocannon ${LOAD_S} s per side after 2 s warm-up; p50/p99 ${proxiedLoad.p50}/${proxiedLoad.p99} ms proxied, ` +
           `${directLoad.p50}/${directLoad.p99} ms direct; bare app route ${Math.round(bareLoad.rps)} req/s ` +

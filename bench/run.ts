@@ -8,15 +8,15 @@ type Bench = { name: string; title: string; load: () => Promise<{ run: () => Pro
 
 // The list of benches, in the order they run. Add a bench here: it exports `run(): Promise<BenchResult[]>`.
 const BENCHES: Bench[] = [
-  { name: 'load', title: 'Targets 1-2: loading a large range', load: () => import('./load') },
+  { name: 'load', title: 'Issue 16 target 1: loading a large range', load: () => import('./load') },
   { name: 'interaction', title: 'Target 3: 100,000 batches in the browser', load: () => import('./interaction') },
   { name: 'analysis', title: 'Issue 10: analysis with 100,000 batches', load: () => import('./analysis') },
   { name: 'proxy', title: 'Target 4: proxy overhead', load: () => import('./proxy') },
   { name: 'export', title: 'Issue 16 target 3: parallel export', load: () => import('./export') },
   { name: 'xlsx-export', title: 'Issue 11: Excel export', load: () => import('./xlsx-export') },
-  { name: 'bundle', title: 'Target 6a: JavaScript for /batches', load: () => import('./bundle') },
-  { name: 'lighthouse', title: 'Target 6b: Lighthouse', load: () => import('./lighthouse') },
-  { name: 'readers', title: 'Issue 6: 50 concurrent readers', load: () => import('./readers') },
+  { name: 'bundle', title: 'Issue 16 target 5: JavaScript for /batches', load: () => import('./bundle') },
+  { name: 'lighthouse', title: 'Issue 16 target 5: Lighthouse', load: () => import('./lighthouse') },
+  { name: 'readers', title: 'Issue 16 target 6: 50 readers, one instance', load: () => import('./readers') },
   { name: 'reopen', title: 'Issue 16 target 2: reopening from the cache', load: () => import('./reopen') },
   { name: 'rate-limit', title: 'Issue 8: a range load under a rate limit', load: () => import('./rate-limit') },
 ];
