@@ -97,7 +97,7 @@ export async function run(): Promise<BenchResult[]> {
     const conditions = `signed-in /batches, demo sandbox 3,000 batches, Chromium, gzip level 9 per script`;
     return [
       {
-        target: '12.5 JS before the lazy parts (gzip)',
+        target: '16.5 JS before the lazy parts (gzip)',
         figure: `${fmtBytes(sum(before, 'gzip'))} in ${before.length} scripts`,
         goal: '≤ 200 kB',
         ok: sum(before, 'gzip') <= GOAL_BYTES,
@@ -106,7 +106,7 @@ export async function run(): Promise<BenchResult[]> {
           `payload ${fmtBytes(htmlGzip)}${chartsInHtml ? '; recharts is in the HTML scripts: the charts are NOT lazy' : ''}`,
       },
       {
-        target: '12.5 JS total with the lazy parts (gzip)',
+        target: '16.5 JS total with the lazy parts (gzip)',
         figure: `${fmtBytes(sum(scripts, 'gzip'))} in ${scripts.length} scripts (lazy ${fmtBytes(sum(charts, 'gzip'))})`,
         goal: 'charts lazy, drawn',
         ok: chartsDrawn && !chartsInHtml && charts.length > 0,

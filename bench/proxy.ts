@@ -104,8 +104,8 @@ export async function run(): Promise<BenchResult[]> {
       {
         target: `4b throughput, ${CONNECTIONS} connections`,
         figure: `${ratio.toFixed(2)}× (${Math.round(proxiedLoad.rps)} vs ${Math.round(directLoad.rps)} req/s direct)`,
-        // Retired by issue 12: a bare upstream is not what anyone would run instead. Its successor compares the app
-        // with a minimal node:http proxy doing the same work (bench/readers.ts, target 12.6).
+        // Retired by issue 16: a bare upstream is not what anyone would run instead. Its successor compares the app
+        // with a minimal node:http proxy doing the same work (bench/readers.ts, target 16.6).
         goal: 'reported (0.60× retired)',
         ok: true,
         detail:

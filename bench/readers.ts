@@ -87,7 +87,7 @@ export async function run(): Promise<BenchResult[]> {
         detail: `sandbox 20,000 batches, 20 ms per request; ${((first.requests + second.requests) / elapsedS).toFixed(0)} req/s`,
       },
       {
-        target: `12.6 capacity: ${READERS} readers, the app vs a minimal node:http proxy`,
+        target: `16.6 capacity: ${READERS} readers, the app vs a minimal node:http proxy`,
         figure: `${(appRate / bareRate).toFixed(2)}× (${appRate.toFixed(0)} vs ${bareRate.toFixed(0)} req/s)`,
         goal: '≥ 0.5×',
         ok: appRate / bareRate >= 0.5 && bare.errors === 0,

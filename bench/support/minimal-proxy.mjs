@@ -1,5 +1,5 @@
 /**
- * The yardstick of issue 12's capacity target: the least a backend-for-frontend could do for `GET /api/batches`,
+ * The yardstick of issue 16's capacity target: the least a backend-for-frontend could do for `GET /api/batches`,
  * on plain `node:http`, in its own process as the app is. Per request it does the same session check as the app
  * (the iron-session seal of `tsb_session` opened once per cookie value, then the absolute lifetime and idle
  * timeout judged) and the same upstream call (a client-credentials token cached per organisation until shortly

@@ -126,7 +126,7 @@ export async function sandboxToken(sandboxUrl: string, credentials: { clientId: 
 }
 
 /**
- * The minimal `node:http` proxy of issue 12's capacity target (bench/support/minimal-proxy.mjs) in its own
+ * The minimal `node:http` proxy of issue 16's capacity target (bench/support/minimal-proxy.mjs) in its own
  * process, with the app's session secret, so the same cookies open in both.
  */
 export async function startMinimalProxy(opts: { port: number; sandboxUrl: string }): Promise<BenchApp> {

@@ -65,7 +65,7 @@ const UniformityChart = lazyPart(() => import('./uniformity-chart'));
 /*
  * What only some visits use loads on first use, and otherwise in an idle moment after the charts' code (so the
  * browser's own print finds the report's parts): the printed report's header and table, the grouped summary,
- * the targets editor, the detail dialog. The first screen's JavaScript stays within its budget (issue 12).
+ * the targets editor, the detail dialog. The first screen's JavaScript stays within its budget (issue 16).
  */
 const PrintHeader = lazyNamed(() => import('./print-header').then((m) => m.PrintHeader));
 const PrintTable = lazyNamed(() => import('./print-table').then((m) => m.PrintTable));
