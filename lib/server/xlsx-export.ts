@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { BatchPage } from '../batch-api';
-import type { ExportContext, ExportColumn } from '../export/columns';
+import { exportRow, type ExportContext, type ExportColumn } from '../export/columns';
 import { addViewSheet, startDataSheet } from '../export/xlsx';
 
 /** The first page (null: none), how to ask for the next, how to stop asking. */
@@ -26,7 +26,7 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
     let page: BatchPage | null = source.first;
     while (page) {
       // Only what the cells need (a table Row also parses numbers and builds a search text).
-      for (const batch of page.data) data.add({ batch, time: Date.parse(batch.batch_creation_date) });
+      for (const batch of page.data) data.add(exportRow(batch));
       batches += page.data.length;
       if (signal.aborted) throw signal.reason;
       const ahead = source.next();
