@@ -188,9 +188,13 @@ export class RowStore {
   }
   /** A decimal field as a number (as `Number(text)`), null when absent. */
   number(i: number, field: DecimalField): number | null {
-    const c = this.decimals[DECIMAL_INDEX[field]]![i]!;
+    return this.numberAt(i, DECIMAL_INDEX[field]);
+  }
+  /** `number` by the decimal's position in DECIMALS (the row getters: no look-up by name in loops over every row). */
+  numberAt(i: number, k: number): number | null {
+    const c = this.decimals[k]![i]!;
     if (c === NULL) return null;
-    if (c === ODD) return Number(this.oddOf(i, field));
+    if (c === ODD) return Number(this.oddOf(i, DECIMALS[k]!));
     return c / 100;
   }
   decimal(i: number, field: DecimalField): string | null {
@@ -336,9 +340,9 @@ export class RowStore {
   nameRanks(): Uint32Array {
     if (this.nameOrder?.length === this.length) return this.nameOrder.ranks;
     const lower = this.names.map((s) => s.toLowerCase());
-    const distinct = [...new Set(lower)].sort();
+    const sorted = lower.slice().sort();
     const rankOf = new Map<string, number>();
-    for (let k = 0; k < distinct.length; k++) rankOf.set(distinct[k]!, k);
+    for (let k = 0, rank = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) rankOf.set(sorted[k]!, rank++);
     const ranks = Uint32Array.from(lower, (v) => rankOf.get(v)!);
     this.nameOrder = { length: this.length, ranks };
     return ranks;
@@ -356,13 +360,13 @@ export class StoredRow {
   get scanner(): string | null { return this.store.scannerOf(this.index); }
   get warnings(): boolean { return this.store.warnings(this.index); }
   get time(): number { return this.store.time_(this.index); }
-  get germination(): number | null { return this.store.number(this.index, 'avg_germination_rate'); }
-  get usable(): number | null { return this.store.number(this.index, 'avg_usable_seedling_rate'); }
+  get germination(): number | null { return this.store.numberAt(this.index, 2); }
+  get usable(): number | null { return this.store.numberAt(this.index, 5); }
   get cells(): number | null { return this.store.cellsOf(this.index); }
   /** Coefficient of variation of seedling size, %. */
-  get cv(): number | null { return this.store.number(this.index, 'avg_coefficient_of_variation'); }
+  get cv(): number | null { return this.store.numberAt(this.index, 6); }
   /** Median seedling size, mm². */
-  get size(): number | null { return this.store.number(this.index, 'avg_median_seedling_size_mm2'); }
+  get size(): number | null { return this.store.numberAt(this.index, 7); }
   /** One field exactly as the service wrote it. */
   field<K extends keyof Batch>(field: K): Batch[K] { return this.store.field(this.index, field); }
 }

@@ -119,6 +119,13 @@ export function mergeInCreationOrder(ordered: readonly Row[], added: Row[]): Row
 /** `ordered` narrowed to the rows of `subset` (a filtered copy of the same rows), keeping `ordered`'s order. */
 export function keepOnly(ordered: readonly Row[], subset: readonly Row[]): readonly Row[] {
   if (subset.length === ordered.length) return ordered;
+  // Rows of one store: marks by index, not a Set of a million rows.
+  const store = storeOf(ordered);
+  if (store && storeOf(subset) === store) {
+    const mark = new Uint8Array(store.length);
+    for (const r of subset) mark[r.index] = 1;
+    return ordered.filter((r) => mark[r.index] === 1);
+  }
   const keep = new Set(subset);
   return ordered.filter((r) => keep.has(r));
 }
@@ -185,21 +192,20 @@ function textKeys(rows: readonly Row[], field: 'batch_name' | 'crop_type'): Floa
 
 /**
  * The rows in the order of `keys` (NaN: no value, last in both directions), ties in their order in `rows`. Each
- * key becomes its rank among the distinct keys, packed with the row's position into one double (rank × 2^k +
- * position), so one native sort of a Float64Array does it: no comparator called millions of times.
+ * key becomes its rank among the distinct keys (one native sort of the keys, then a binary search), and a counting
+ * sort by rank places the rows: stable, and no comparator called millions of times.
  */
 function orderByKeys(rows: readonly Row[], keys: Float64Array, sign: 1 | -1): Row[] {
   const n = rows.length;
-  const sorted = Float64Array.from(keys).sort(); // NaN last
+  const sorted = keys.slice().sort(); // NaN last
   let m = 0;
   for (let k = 0; k < n; k++) {
     const x = sorted[k]!;
     if (x !== x) break;
     if (m === 0 || x !== sorted[m - 1]) sorted[m++] = x;
   }
-  let span = 1;
-  while (span < n) span *= 2;
-  const packed = new Float64Array(n);
+  const ranks = new Int32Array(n);
+  const starts = new Int32Array(m + 2);
   for (let p = 0; p < n; p++) {
     const x = keys[p]!;
     let rank = m;
@@ -212,11 +218,12 @@ function orderByKeys(rows: readonly Row[], keys: Float64Array, sign: 1 | -1): Ro
       }
       rank = sign === 1 ? lo : m - 1 - lo;
     }
-    packed[p] = rank * span + p;
+    ranks[p] = rank;
+    starts[rank + 1]!++;
   }
-  packed.sort();
+  for (let r = 1; r <= m + 1; r++) starts[r]! += starts[r - 1]!;
   const out = new Array<Row>(n);
-  for (let k = 0; k < n; k++) out[k] = rows[packed[k]! % span]!;
+  for (let p = 0; p < n; p++) out[starts[ranks[p]!]!++] = rows[p]!;
   return out;
 }
 
