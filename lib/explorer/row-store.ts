@@ -324,7 +324,9 @@ export class RowStore {
     const lower = this.crops.lowerValues();
     const distinct = [...new Set(lower)].sort();
     const rankOf = new Map(distinct.map((v, k) => [v, k]));
-    return Int32Array.from(lower, (v) => rankOf.get(v)!);
+    const ranks = new Int32Array(lower.length);
+    for (let k = 0; k < lower.length; k++) ranks[k] = rankOf.get(lower[k]!)!;
+    return ranks;
   }
   /** Whether some crop was not a string (kept in the side map: cropId gives ODD). */
   hasOddCrops(): boolean {
@@ -343,7 +345,8 @@ export class RowStore {
     const sorted = lower.slice().sort();
     const rankOf = new Map<string, number>();
     for (let k = 0, rank = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) rankOf.set(sorted[k]!, rank++);
-    const ranks = Uint32Array.from(lower, (v) => rankOf.get(v)!);
+    const ranks = new Uint32Array(lower.length);
+    for (let k = 0; k < lower.length; k++) ranks[k] = rankOf.get(lower[k]!)!;
     this.nameOrder = { length: this.length, ranks };
     return ranks;
   }

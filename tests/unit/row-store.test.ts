@@ -117,4 +117,28 @@ describe('the columnar row store', () => {
       { numRuns: 200 },
     );
   });
+
+  it('sorts figures as the comparator did: nulls last both ways, ties in creation order, odd decimals too', () => {
+    const fields = ['avg_germination_rate', 'total_cells_per_tray', 'number_of_images', 'avg_coefficient_of_variation', 'target'] as const;
+    fc.assert(
+      fc.property(fc.array(batchArb, { maxLength: 60 }), fc.constantFrom(...fields), fc.constantFrom('asc' as const, 'desc' as const), (batches, field, dir) => {
+        const store = new RowStore();
+        const rows = batches.map((b) => store.add(b));
+        const key = (r: Row): number =>
+          field === 'target' ? (DEFAULT_TARGETS.general.germination ?? NaN)
+            : field === 'avg_germination_rate' ? (r.germination ?? NaN)
+              : field === 'avg_coefficient_of_variation' ? (r.cv ?? NaN)
+                : field === 'total_cells_per_tray' ? (r.cells ?? NaN) : r.field('number_of_images');
+        const idx = rows.map((_, k) => k).sort((a, b) => {
+          const x = key(rows[a]!), y = key(rows[b]!);
+          if (x === y || (x !== x && y !== y)) return a - b;
+          if (x !== x) return 1;
+          if (y !== y) return -1;
+          return (x < y ? -1 : 1) * (dir === 'asc' ? 1 : -1);
+        });
+        expect(sortRows(rows, field, dir, DEFAULT_TARGETS)).toEqual(idx.map((k) => rows[k]));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
