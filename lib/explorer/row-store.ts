@@ -22,9 +22,9 @@ import { formatUtcDate } from '../utc-date';
  *   indexOf; crops, scanners and comments are matched once per distinct value.
  */
 
-const NULL = -2147483648;
+export const NULL = -2147483648;
 /** The value is in `odd` (it would not read back exactly from the column). */
-const ODD = -2147483647;
+export const ODD = -2147483647;
 const CHUNK = 4096;
 
 const DECIMALS = [
@@ -332,6 +332,13 @@ export class RowStore {
   hasOddCrops(): boolean {
     for (const k of this.odd.keys()) if (k % 18 === FIELD_INDEX.crop_type) return true;
     return false;
+  }
+  /**
+   * The columns loops over every row read directly (no getter, no number boxed per row): figures as hundredths or
+   * whole numbers, NULL for none; ODD marks a value kept aside, to be read through the row's getters.
+   */
+  columns() {
+    return { germination: this.decimals[2]!, usable: this.decimals[5]!, cells: this.cells, warned: this.warned, crop: this.crop, crops: this.crops.values };
   }
   /** The crop id of row `i` (-1: none, ODD: see cropOf). */
   cropId(i: number): number {

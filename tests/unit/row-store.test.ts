@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BATCH_FIELDS, type Batch } from '@/lib/contract';
 import { RowStore } from '@/lib/explorer/row-store';
-import { filterRows, searchWords, sortRows, toRow, type Row } from '@/lib/explorer/rows';
+import { cropsOf, filterRows, searchWords, sortRows, summarize, toRow, type Row } from '@/lib/explorer/rows';
 import { DEFAULT_TARGETS } from '@/lib/contract/targets';
 import { formatUtcDate } from '@/lib/utc-date';
 
@@ -137,6 +137,21 @@ describe('the columnar row store', () => {
           return (x < y ? -1 : 1) * (dir === 'asc' ? 1 : -1);
         });
         expect(sortRows(rows, field, dir, DEFAULT_TARGETS)).toEqual(idx.map((k) => rows[k]));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('summarizes from the columns exactly as from the getters (rows of two stores take the getters)', () => {
+    fc.assert(
+      fc.property(fc.array(batchArb, { maxLength: 60 }), (batches) => {
+        const valid = batches.map((b) => ({ ...b, warnings: b.warnings }));
+        const store = new RowStore();
+        const one = valid.map((b) => store.add(b));
+        const mixed = valid.map((b, k) => (k % 2 ? store.add(b) : toRow(b)));
+        const targets = { ...DEFAULT_TARGETS, crops: { Tomato: { germination: 95, usable: null, cv: null } } };
+        expect(summarize(one, targets)).toEqual(summarize(mixed, targets));
+        expect(cropsOf(one)).toEqual(cropsOf(mixed));
       }),
       { numRuns: 300 },
     );
