@@ -240,16 +240,20 @@ function orderByCounting(rows: readonly Row[], keys: Float64Array, sign: 1 | -1,
   const span = hi >= lo ? hi - lo + 1 : 0;
   if (span > 4 * n + 1024) return null;
   const slots = new Int32Array(n);
-  const starts = new Int32Array(span + 2);
   for (let p = 0; p < n; p++) {
     const x = keys[p]!;
-    const slot = x !== x ? span : sign === 1 ? Math.round(x * scale) - lo : hi - Math.round(x * scale);
-    slots[p] = slot;
-    starts[slot + 1]!++;
+    slots[p] = x !== x ? span : sign === 1 ? Math.round(x * scale) - lo : hi - Math.round(x * scale);
   }
-  for (let r = 1; r <= span + 1; r++) starts[r]! += starts[r - 1]!;
-  const out = new Array<Row>(n);
-  for (let p = 0; p < n; p++) out[starts[slots[p]!]!++] = rows[p]!;
+  return placeBySlot(rows, slots, span + 1);
+}
+
+/** A stable counting sort: the rows by their slot (0 to `count` − 1), equal slots in their order in `rows`. */
+function placeBySlot(rows: readonly Row[], slots: Int32Array, count: number): Row[] {
+  const starts = new Int32Array(count + 1);
+  for (let p = 0; p < slots.length; p++) starts[slots[p]! + 1]!++;
+  for (let r = 1; r <= count; r++) starts[r]! += starts[r - 1]!;
+  const out = new Array<Row>(rows.length);
+  for (let p = 0; p < rows.length; p++) out[starts[slots[p]!]!++] = rows[p]!;
   return out;
 }
 
@@ -263,7 +267,6 @@ function orderByRanks(rows: readonly Row[], keys: Float64Array, sign: 1 | -1): R
     if (m === 0 || x !== sorted[m - 1]) sorted[m++] = x;
   }
   const ranks = new Int32Array(n);
-  const starts = new Int32Array(m + 2);
   for (let p = 0; p < n; p++) {
     const x = keys[p]!;
     let rank = m;
@@ -277,12 +280,8 @@ function orderByRanks(rows: readonly Row[], keys: Float64Array, sign: 1 | -1): R
       rank = sign === 1 ? lo : m - 1 - lo;
     }
     ranks[p] = rank;
-    starts[rank + 1]!++;
   }
-  for (let r = 1; r <= m + 1; r++) starts[r]! += starts[r - 1]!;
-  const out = new Array<Row>(n);
-  for (let p = 0; p < n; p++) out[starts[ranks[p]!]!++] = rows[p]!;
-  return out;
+  return placeBySlot(rows, ranks, m + 1);
 }
 
 /**
@@ -341,11 +340,17 @@ export function summarize(rows: readonly Row[], targets: Targets): Summary {
     if (usable !== null) { uw += w; us += w * usable; }
     if (r.warnings) warned++;
   }
+  return summaryOf(rows.length, { gw, gs, uw, us, warned, below, judged });
+}
+
+type Sums = { gw: number; gs: number; uw: number; us: number; warned: number; below: number; judged: number };
+
+function summaryOf(count: number, { gw, gs, uw, us, warned, below, judged }: Sums): Summary {
   return {
-    count: rows.length,
+    count,
     germination: gw ? gs / gw : null,
     usable: uw ? us / uw : null,
-    warningShare: rows.length ? warned / rows.length : null,
+    warningShare: count ? warned / count : null,
     below,
     // The denominator is the batches that could be judged (a germination rate and a target for their crop), not
     // every batch: a batch with no rate, or of a crop with no target, is neither below nor above, and counting
@@ -386,14 +391,7 @@ function summarizeColumns(rows: readonly Row[], store: RowStore, targets: Target
     const warn = c.warned[i]!;
     if (warn === 1 || (warn === 2 && r.warnings)) warned++;
   }
-  return {
-    count: rows.length,
-    germination: gw ? gs / gw : null,
-    usable: uw ? us / uw : null,
-    warningShare: rows.length ? warned / rows.length : null,
-    below,
-    belowShare: judged ? below / judged : null,
-  };
+  return summaryOf(rows.length, { gw, gs, uw, us, warned, below, judged });
 }
 
 export function cropsOf(rows: readonly Row[]): string[] {
