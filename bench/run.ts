@@ -11,6 +11,7 @@ const BENCHES: Bench[] = [
   { name: 'load', title: 'Issue 16 target 1: loading a large range', load: () => import('./load') },
   { name: 'interaction', title: 'Target 3: 100,000 batches in the browser', load: () => import('./interaction') },
   { name: 'analysis', title: 'Issue 10: analysis with 100,000 batches', load: () => import('./analysis') },
+  { name: 'million', title: 'Issue 16.4: a million batches in the browser', load: () => import('./million') },
   { name: 'proxy', title: 'Target 4: proxy overhead', load: () => import('./proxy') },
   { name: 'export', title: 'Issue 16 target 3: parallel export', load: () => import('./export') },
   { name: 'xlsx-export', title: 'Issue 11: Excel export', load: () => import('./xlsx-export') },

@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import ExcelJS from 'exceljs';
 import { DEFAULT_TARGETS, type Batch } from '@/lib/contract';
-import { EXPORT_COLUMNS } from '@/lib/export/columns';
+import { EXPORT_COLUMNS, exportRow } from '@/lib/export/columns';
 import { exportWords } from '@/lib/export/strings';
 import { MESSAGES } from '@/lib/i18n/messages';
 
@@ -43,7 +43,7 @@ export async function writerHeap(rows: number, links = true): Promise<{ start: n
   let peak = start;
   for (let i = 0; i < rows; i++) {
     const b = batch(i);
-    data.add({ batch: b, time: Date.parse(b.batch_creation_date) });
+    data.add(exportRow(b));
     if ((i + 1) % 100 === 0) await drained(data.sheet); // as the server does between chunks
     if ((i + 1) % 10_000 === 0) {
       await new Promise((resolve) => setImmediate(resolve));

@@ -70,7 +70,7 @@ export function BatchDetail({ row, missing, rows, zone, targets, onShow, onClose
       {row ? (
         <>
           <h2 id="batch-detail-title" className={styles.dialogTitle}>
-            {row.batch.batch_name}
+            {row.name}
           </h2>
           <Verdicts row={row} targets={targets} />
           <BatchFields row={row} zone={zone} />
@@ -83,7 +83,7 @@ export function BatchDetail({ row, missing, rows, zone, targets, onShow, onClose
                     <code>{field}</code>
                   </dt>
                   <dd>
-                    <code>{row.batch[field] === null ? 'null' : String(row.batch[field])}</code>
+                    <code>{row.field(field) === null ? 'null' : String(row.field(field))}</code>
                   </dd>
                 </div>
               ))}

@@ -142,7 +142,7 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
               const cell: CellContext = { zone, targets, onOpen, tabbable, f, t };
               return (
                 <tr
-                  key={row.batch.batch_id}
+                  key={row.id}
                   ref={virtual.measureElement}
                   data-index={item.index}
                   aria-rowindex={item.index + 2}

@@ -7,7 +7,7 @@ import { parseBins } from '@/lib/explorer/drill';
 import { METRICS, metricTarget } from '@/lib/explorer/metrics';
 import { cachedFor, keyOf } from '@/lib/explorer/row-cache';
 import { eachWhenIdle } from './idle';
-import { cropOfKey } from '@/lib/explorer/rows';
+import { cropOfKey, shiftedRow } from '@/lib/explorer/rows';
 import type { AnalysisInput } from './analysis';
 import CropsCompared from './chart-crops';
 import Distribution from './chart-distribution';
@@ -51,7 +51,7 @@ function Charts({ input }: Props) {
   const comparison = input.comparison;
   const compared = useMemo(() => {
     if (!comparison?.complete || !window) return null;
-    const shifted = comparison.rows.map((r) => ({ ...r, time: r.time + comparison.shiftMs }));
+    const shifted = comparison.rows.map((r) => shiftedRow(r, comparison.shiftMs));
     const other = overTime(shifted, metric, zone, window);
     return { label: comparison.label, byCrop: new Map(other.crops.map((c) => [c.crop, c.values])) };
   }, [comparison, metric, zone, window]);

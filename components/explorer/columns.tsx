@@ -36,7 +36,7 @@ export type Column = {
   printWidth: number;
 };
 
-const germinationTarget = (r: Row, targets: Targets) => targetFor(targets, r.batch.crop_type, 'germination');
+const germinationTarget = (r: Row, targets: Targets) => targetFor(targets, r.crop, 'germination');
 
 function Germination({ row, targets }: { row: Row; targets: Targets }) {
   const t = useTranslations('explorer.table');
@@ -53,7 +53,7 @@ function Germination({ row, targets }: { row: Row; targets: Targets }) {
 function Usable({ row, targets }: { row: Row; targets: Targets }) {
   const t = useTranslations('explorer.table');
   const f = useFormats();
-  const target = targetFor(targets, row.batch.crop_type, 'usable');
+  const target = targetFor(targets, row.crop, 'usable');
   const below = target !== null && row.usable !== null && row.usable < target;
   return (
     <>
@@ -73,25 +73,25 @@ const text = (v: string | null) => (v === null || v === '' ? DASH : v);
 export const COLUMNS: Column[] = [
   { id: 'date', sort: 'batch_creation_date', width: 170, printWidth: 9, render: (r, { zone, f }) => f.dateTime(r.time, zone) },
   {
-    id: 'name', sort: 'batch_name', width: 260, printWidth: 15, full: (r) => r.batch.batch_name, print: (r) => text(r.batch.batch_name),
+    id: 'name', sort: 'batch_name', width: 260, printWidth: 15, full: (r) => r.name, print: (r) => text(r.name),
     render: (r, { onOpen }) => (
       // Not a Tab stop of its own: the row is (Enter opens it), so Tab does not stop twice on each batch.
       <button type="button" tabIndex={-1} className={styles.linkButton} onClick={() => onOpen(r)}>
-        {r.batch.batch_name}
+        {r.name}
       </button>
     ),
   },
-  { id: 'crop', sort: 'crop_type', width: 120, printWidth: 7, full: (r) => r.batch.crop_type, render: (r) => text(r.batch.crop_type) },
+  { id: 'crop', sort: 'crop_type', width: 120, printWidth: 7, full: (r) => r.crop, render: (r) => text(r.crop) },
   { id: 'germination', sort: 'avg_germination_rate', numeric: true, width: 175, printWidth: 9, render: (r, { targets }) => <Germination row={r} targets={targets} /> },
   { id: 'target', sort: 'target', numeric: true, width: 80, printWidth: 6, render: (r, { targets, f }) => f.percent(germinationTarget(r, targets)) },
   { id: 'usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 95, printWidth: 6, render: (r, { targets }) => <Usable row={r} targets={targets} /> },
   { id: 'cells', sort: 'total_cells_per_tray', numeric: true, width: 105, printWidth: 6, render: (r, { f }) => f.int(r.cells) },
-  { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 105, printWidth: 6, render: (r, { f }) => f.percent(r.batch.avg_coefficient_of_variation) },
-  { id: 'size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 140, printWidth: 7, render: (r, { f }) => f.area(r.batch.avg_median_seedling_size_mm2) },
-  { id: 'images', sort: 'number_of_images', numeric: true, width: 80, printWidth: 6, render: (r, { f }) => f.int(r.batch.number_of_images) },
-  { id: 'warnings', sort: 'warnings', width: 100, printWidth: 7, render: (r, { t }) => (r.batch.warnings ? <span className={styles.badge}>{t('table.warning')}</span> : DASH) },
-  { id: 'germinated', numeric: true, width: 150, printWidth: 6, render: (r, { f }) => f.decimal(r.batch.avg_germinated_seedlings) },
-  { id: 'scanner', width: 200, printWidth: 12, full: (r) => r.batch.scanned_by_email, render: (r) => text(r.batch.scanned_by_email) },
-  { id: 'analysis', width: 130, printWidth: 7, render: (r, { tabbable }) => <AnalysisLink link={r.batch.analysis_link} tabbable={tabbable} /> },
-  { id: 'comment', width: 240, printWidth: 13, full: (r) => r.batch.comment, render: (r) => text(r.batch.comment) },
+  { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 105, printWidth: 6, render: (r, { f }) => f.percent(r.field('avg_coefficient_of_variation')) },
+  { id: 'size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 140, printWidth: 7, render: (r, { f }) => f.area(r.field('avg_median_seedling_size_mm2')) },
+  { id: 'images', sort: 'number_of_images', numeric: true, width: 80, printWidth: 6, render: (r, { f }) => f.int(r.field('number_of_images')) },
+  { id: 'warnings', sort: 'warnings', width: 100, printWidth: 7, render: (r, { t }) => (r.warnings ? <span className={styles.badge}>{t('table.warning')}</span> : DASH) },
+  { id: 'germinated', numeric: true, width: 150, printWidth: 6, render: (r, { f }) => f.decimal(r.field('avg_germinated_seedlings')) },
+  { id: 'scanner', width: 200, printWidth: 12, full: (r) => r.scanner, render: (r) => text(r.scanner) },
+  { id: 'analysis', width: 130, printWidth: 7, render: (r, { tabbable }) => <AnalysisLink link={r.field('analysis_link')} tabbable={tabbable} /> },
+  { id: 'comment', width: 240, printWidth: 13, full: (r) => r.field('comment'), render: (r) => text(r.field('comment')) },
 ];

@@ -89,7 +89,7 @@ function Marks({ points, metric, zone, onOpen }: { points: readonly SpcPoint[]; 
           <circle cx={hx} cy={hy} r={7} fill="none" stroke="var(--fg)" strokeWidth={1.5} pointerEvents="none" />
           <foreignObject x={tipLeft} y={Math.max(area.y, hy - 70)} width={280} height={90} pointerEvents="none">
             <div className={styles.tip}>
-              <strong>{shown.row.batch.batch_name}</strong>
+              <strong>{shown.row.name}</strong>
               <br />
               {f.dateTime(shown.row.time, zone)} · {formatValue(metric, shown.value, f)}
               <br />

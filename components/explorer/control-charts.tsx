@@ -189,10 +189,10 @@ function OutOfControlTable({ chart, points, input }: { chart: ControlChart; poin
         </thead>
         <tbody>
           {points.slice(0, TABLE_LIMIT).map((p) => (
-            <tr key={p.row.batch.batch_id}>
+            <tr key={p.row.id}>
               <td>
                 <button type="button" className={styles.linkButton} onClick={() => input.openBatch(p.row)}>
-                  {p.row.batch.batch_name}
+                  {p.row.name}
                 </button>
               </td>
               <td>{f.dateTime(p.row.time, input.zone)}</td>

@@ -58,7 +58,7 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
         </thead>
         <tbody>
           {printed.map((r, i) => (
-            <tr key={r.batch.batch_id}>
+            <tr key={r.id}>
               <td className={`${styles.num} ${styles.rowNumber}`}>{count(i + 1)}</td>
               {columns.map((c) => (
                 <td key={c.id} className={c.numeric ? styles.num : undefined}>

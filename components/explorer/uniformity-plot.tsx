@@ -78,7 +78,7 @@ const Marks = memo(function Marks({ density, colours, s }: { density: Density; c
           key={`p${i}`}
           data-mark="point"
           data-index={i}
-          data-batch={p.row.batch.batch_id}
+          data-batch={p.row.id}
           cx={s.x(p.cv)}
           cy={s.y(p.germination)}
           r={3.5}
@@ -99,7 +99,7 @@ function Tooltip({ density, mark }: { density: Density; mark: Mark }) {
     const p = density.points[mark.index]!;
     return (
       <>
-        <strong>{p.row.batch.batch_name}</strong>
+        <strong>{p.row.name}</strong>
         <span>{cropName(p.crop, t)}</span>
         <span>{t('uniformity.tipGermination', { value: f.number(p.germination) })}</span>
         <span>{t('uniformity.tipCv', { value: f.number(p.cv) })}</span>

@@ -44,7 +44,7 @@ export function UniformityTable({ density, onMark }: { density: Density; onMark:
             <tr key={`p${index}`}>
               <td>
                 <button type="button" className={own.linkButton} onClick={() => onMark({ kind: 'point', index })}>
-                  {p.row.batch.batch_name}
+                  {p.row.name}
                 </button>
               </td>
               <td>{cropName(p.crop, t)}</td>

@@ -26,7 +26,7 @@ export function useOpenBatch(batchId: string | undefined, rows: readonly Row[], 
     setStepped(null);
   }
   const shownId = stepped ?? batchId;
-  const row = useMemo(() => (shownId === undefined ? null : (rows.find((r) => r.batch.batch_id === shownId) ?? null)), [rows, shownId]);
+  const row = useMemo(() => (shownId === undefined ? null : (rows.find((r) => r.id === shownId) ?? null)), [rows, shownId]);
   // Said only once the range has loaded completely: until then the batch may still be on its way.
   const missing = shownId !== undefined && row === null && complete ? shownId : null;
   const pushed = useRef(false);
@@ -44,11 +44,11 @@ export function useOpenBatch(batchId: string | undefined, rows: readonly Row[], 
   const open = useCallback(
     (r: Row) => {
       pushed.current = true;
-      update({ batch: r.batch.batch_id }, 'push');
+      update({ batch: r.id }, 'push');
     },
     [update],
   );
-  const show = useCallback((r: Row) => setStepped(r.batch.batch_id), []);
+  const show = useCallback((r: Row) => setStepped(r.id), []);
   const close = useCallback(() => {
     pending.current = null;
     setStepped(null);

@@ -137,7 +137,7 @@ export function overTime(
   for (const r of rows) {
     const i = indexOf(starts, r.time);
     if (i < 0 || r.time >= ends[i]!) continue;
-    const key = r.batch.crop_type ?? NO_CROP;
+    const key = r.crop ?? NO_CROP;
     let c = byCrop.get(key);
     if (!c) byCrop.set(key, (c = { count: 0, acc: starts.map(() => new Accumulator(metric)) }));
     c.count++;
@@ -201,7 +201,7 @@ export function histogram(rows: readonly Row[], metric: Metric, targets: Targets
     const i = Math.min(n - 1, Math.floor((v - lo) / width));
     const bin = bins[i]!;
     bin.count++;
-    const crop = r.batch.crop_type;
+    const crop = r.crop;
     let t = targetOf.get(crop);
     if (t === undefined) targetOf.set(crop, (t = metricTarget(targets, crop, metric)));
     if (missesTarget(metric, v, t)) bin.misses++;
@@ -219,7 +219,7 @@ export function perCrop(rows: readonly Row[], metric: Metric, targets: Targets):
   const fallback = meanCells(rows);
   const acc = new Map<string, Accumulator>();
   for (const r of rows) {
-    const key = r.batch.crop_type ?? NO_CROP;
+    const key = r.crop ?? NO_CROP;
     let a = acc.get(key);
     if (!a) acc.set(key, (a = new Accumulator(metric)));
     a.add(r, fallback);

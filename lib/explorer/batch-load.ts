@@ -1,7 +1,7 @@
 import { BrokenStreamLine, parseStreamLine, rangeParams, type Batch, type DateRange } from '../contract';
 import { ApiFailure } from './api-failure';
 import { readNdjson } from './ndjson';
-import { mergeInCreationOrder, toRow, type Row } from './rows';
+import { mergeInCreationOrder, rowMaker, type Row } from './rows';
 
 /** Every batch of a range loaded so far: what the page renders, and what a retry continues from. */
 export type RangeData = {
@@ -47,7 +47,8 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
   let ordered: readonly Row[] = options.from?.rows ?? [];
   let remaining = options.from?.remaining ?? null;
   let pending = options.from?.pending ?? remaining;
-  const ids = new Set(ordered.map((r) => r.batch.batch_id));
+  const ids = new Set(ordered.map((r) => r.id));
+  const toRow = rowMaker(ordered);
   let added: Row[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
 

@@ -133,7 +133,7 @@ export function densityMarks(rows: readonly Row[], budget = MARK_BUDGET): Densit
     if (cellOf[i] === -1) continue;
     const r = rows[i]!;
     const s = slot[coarse(cellOf[i]!)]!;
-    const crop = r.batch.crop_type ?? NO_CROP;
+    const crop = r.crop ?? NO_CROP;
     if (s === -1) {
       points.push({ row: r, germination: r.germination!, cv: r.cv!, size: r.size, crop });
       continue;

@@ -87,7 +87,7 @@ export function isDrilled(d: RowDrill): boolean {
 export function passesDrill(r: Row, d: RowDrill): boolean {
   for (const b of d.bins) if (!inBin(b.metric, METRIC_INFO[b.metric].value(r), b.lo, b.hi)) return false;
   if (d.within && !(r.time >= d.within.from && r.time < d.within.to)) return false;
-  if (d.scanner !== undefined && (r.batch.scanned_by_email ?? NO_SCANNER) !== d.scanner) return false;
+  if (d.scanner !== undefined && (r.scanner ?? NO_SCANNER) !== d.scanner) return false;
   return true;
 }
 

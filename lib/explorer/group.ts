@@ -54,8 +54,8 @@ export function groupRows(rows: readonly Row[], grouping: Grouping, zone: Zone, 
       bounds = { start: starts[0]!, end: ends[0]! };
       days = bucketDays(bounds.start, bounds.end, zone);
     }
-    const crop = r.batch.crop_type ?? NO_CROP;
-    const scanner = r.batch.scanned_by_email ?? NO_SCANNER;
+    const crop = r.crop ?? NO_CROP;
+    const scanner = r.scanner ?? NO_SCANNER;
     const key = grouping === 'crop' ? crop : grouping === 'scanner' ? scanner : grouping === 'crop-week' ? `${crop}\u0000${days.from}` : days.from;
     let g = groups.get(key);
     // Labels and drill-downs once per group, not once per row (100,000 rows fall in a few hundred groups).

@@ -1,9 +1,9 @@
 import type { Batch } from '../contract';
-import { mergeInCreationOrder, toRow, type Row } from './rows';
+import { mergeInCreationOrder, rowMaker, type Row } from './rows';
 
-/** Batches kept in the browser's cache, made into rows as the stream's are (toRow, then creation order). */
+/** Batches kept in the browser's cache, made into rows as the stream's are (one store per range, then creation order). */
 export function rowsOf(batches: readonly Batch[]): Row[] {
-  return mergeInCreationOrder([], batches.map(toRow));
+  return mergeInCreationOrder([], batches.map(rowMaker([])));
 }
 
 /**
@@ -14,6 +14,6 @@ export function rowsOf(batches: readonly Batch[]): Row[] {
  * the range: the batches it did not return have vanished.
  */
 export function mergeRefreshed(copy: readonly Row[], fresh: readonly Row[]): Row[] {
-  const seen = new Set(fresh.map((r) => r.batch.batch_id));
-  return mergeInCreationOrder(fresh, copy.filter((r) => !seen.has(r.batch.batch_id)));
+  const seen = new Set(fresh.map((r) => r.id));
+  return mergeInCreationOrder(fresh, copy.filter((r) => !seen.has(r.id)));
 }

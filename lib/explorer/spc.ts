@@ -72,7 +72,7 @@ function baselineOf(points: readonly SpcPoint[], period: Period | null): { basel
     } else if (values.length >= BASELINE_BATCHES) break;
     if (first < 0) first = i;
     last = i;
-    if (!p.row.batch.warnings) values.push(p.value);
+    if (!p.row.warnings) values.push(p.value);
   }
   return { baseline: { used: values.length, first, last }, values };
 }
@@ -120,7 +120,7 @@ export function controlChart(crop: string, rows: readonly Row[], metric: Metric,
 export function controlCharts(rows: readonly Row[], metric: Metric, period: Period | null): ControlChart[] {
   const byCrop = new Map<string, Row[]>();
   for (const r of rows) {
-    const key = r.batch.crop_type ?? NO_CROP;
+    const key = r.crop ?? NO_CROP;
     let list = byCrop.get(key);
     if (!list) byCrop.set(key, (list = []));
     list.push(r);

@@ -15,7 +15,7 @@ export type Verdict = {
 };
 
 export function verdict(row: Row, targets: Targets, metric: RateTargetMetric): Verdict {
-  const crop = row.batch.crop_type;
+  const crop = row.crop;
   const target = targetFor(targets, crop, metric);
   const facts = { metric, crop, target, below: false };
   if (target === null) return { ...facts, kind: 'none' };

@@ -1,3 +1,4 @@
+import type { Batch } from '../contract';
 import { targetFor, type Targets } from '../contract/targets';
 import type { Row } from '../explorer/rows';
 import { offsetAt, type Zone } from '../explorer/zones';
@@ -13,8 +14,16 @@ export type CellValue = number | string | boolean | null;
 /** The zone dates are written in, the targets rows are judged against, the words of the reader's language. */
 export type ExportContext = { zone: Zone; targets: Targets; words: ExportWords };
 
-/** What a cell is computed from: a batch and its instant (a table Row is one). */
-export type ExportRow = Pick<Row, 'batch' | 'time'>;
+/**
+ * What a cell is computed from: a batch's fields and its instant. A table Row is one (read from its store, with no
+ * Batch object per row); the server wraps each batch of a page with exportRow.
+ */
+export type ExportRow = Pick<Row, 'time' | 'field'>;
+
+/** A batch as an ExportRow. */
+export function exportRow(batch: Batch): ExportRow {
+  return { time: Date.parse(batch.batch_creation_date), field: (k) => batch[k] };
+}
 
 export type ExportColumn = {
   id: ColumnId;
@@ -32,23 +41,23 @@ const decimal = (n: number | null) => (n === null ? null : String(n));
 /** Every column of the table, in its order, as the exports write them. */
 export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { id: 'date', type: 'date', header: ({ zone, words }) => `${words.columns.date} (${zone})`, width: 20, value: (r) => r.time },
-  { id: 'name', type: 'text', header: withUnit('name'), width: 36, value: (r) => r.batch.batch_name },
-  { id: 'crop', type: 'text', header: withUnit('crop'), width: 20, value: (r) => r.batch.crop_type },
-  { id: 'germination', type: 'number', header: withUnit('germination', '%'), width: 15, value: (r) => r.batch.avg_germination_rate },
+  { id: 'name', type: 'text', header: withUnit('name'), width: 36, value: (r) => r.field('batch_name') },
+  { id: 'crop', type: 'text', header: withUnit('crop'), width: 20, value: (r) => r.field('crop_type') },
+  { id: 'germination', type: 'number', header: withUnit('germination', '%'), width: 15, value: (r) => r.field('avg_germination_rate') },
   {
     id: 'target', type: 'number', header: withUnit('target', '%'), width: 11,
-    value: (r, { targets }) => decimal(targetFor(targets, r.batch.crop_type, 'germination')),
+    value: (r, { targets }) => decimal(targetFor(targets, r.field('crop_type'), 'germination')),
   },
-  { id: 'usable', type: 'number', header: withUnit('usable', '%'), width: 12, value: (r) => r.batch.avg_usable_seedling_rate },
-  { id: 'cells', type: 'int', header: withUnit('cells'), width: 11, value: (r) => r.batch.total_cells_per_tray },
-  { id: 'cv', type: 'number', header: withUnit('cv', '%'), width: 12, value: (r) => r.batch.avg_coefficient_of_variation },
-  { id: 'size', type: 'number', header: withUnit('size', 'mm²'), width: 17, value: (r) => r.batch.avg_median_seedling_size_mm2 },
-  { id: 'images', type: 'int', header: withUnit('images'), width: 9, value: (r) => r.batch.number_of_images },
-  { id: 'warnings', type: 'yes-no', header: withUnit('warnings'), width: 10, value: (r) => r.batch.warnings },
-  { id: 'germinated', type: 'number', header: withUnit('germinated'), width: 16, value: (r) => r.batch.avg_germinated_seedlings },
-  { id: 'scanner', type: 'text', header: withUnit('scanner'), width: 28, value: (r) => r.batch.scanned_by_email },
-  { id: 'analysis', type: 'link', header: withUnit('analysis'), width: 40, value: (r) => r.batch.analysis_link },
-  { id: 'comment', type: 'text', header: withUnit('comment'), width: 40, value: (r) => r.batch.comment },
+  { id: 'usable', type: 'number', header: withUnit('usable', '%'), width: 12, value: (r) => r.field('avg_usable_seedling_rate') },
+  { id: 'cells', type: 'int', header: withUnit('cells'), width: 11, value: (r) => r.field('total_cells_per_tray') },
+  { id: 'cv', type: 'number', header: withUnit('cv', '%'), width: 12, value: (r) => r.field('avg_coefficient_of_variation') },
+  { id: 'size', type: 'number', header: withUnit('size', 'mm²'), width: 17, value: (r) => r.field('avg_median_seedling_size_mm2') },
+  { id: 'images', type: 'int', header: withUnit('images'), width: 9, value: (r) => r.field('number_of_images') },
+  { id: 'warnings', type: 'yes-no', header: withUnit('warnings'), width: 10, value: (r) => r.field('warnings') },
+  { id: 'germinated', type: 'number', header: withUnit('germinated'), width: 16, value: (r) => r.field('avg_germinated_seedlings') },
+  { id: 'scanner', type: 'text', header: withUnit('scanner'), width: 28, value: (r) => r.field('scanned_by_email') },
+  { id: 'analysis', type: 'link', header: withUnit('analysis'), width: 40, value: (r) => r.field('analysis_link') },
+  { id: 'comment', type: 'text', header: withUnit('comment'), width: 40, value: (r) => r.field('comment') },
 ];
 
 export const COLUMN_IDS: readonly ColumnId[] = EXPORT_COLUMNS.map((c) => c.id);

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Batch } from '../contract';
-import type { ExportContext, ExportColumn } from '../export/columns';
+import { exportRow, type ExportContext, type ExportColumn } from '../export/columns';
 import { addViewSheet, startDataSheet } from '../export/xlsx';
 import { deferSheetLinks, drained } from '../export/xlsx-streaming';
 
@@ -28,7 +28,7 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
     let batches = 0;
     for (let chunk: Batch[] | null = source.first; chunk; ) {
       // Only what the cells need (a table Row also parses numbers and builds a search text).
-      for (const batch of chunk) data.add({ batch, time: Date.parse(batch.batch_creation_date) });
+      for (const batch of chunk) data.add(exportRow(batch));
       batches += chunk.length;
       if (signal.aborted) throw signal.reason;
       const ahead = source.next();

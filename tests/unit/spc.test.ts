@@ -87,7 +87,7 @@ describe('individuals (I-MR) control chart', () => {
 
   it('leaves out batches without a value, and charts every crop, the largest first', () => {
     const rows = [...rowsOf(baselineValues, [5]), row(100, 90, { crop: 'Basil' }), row(101, 91, { crop: null })];
-    const missing = { ...rows[3]!, germination: null };
+    const missing = toRow({ ...rows[3]!.batch, avg_germination_rate: null });
     const charts = controlCharts([...rows.slice(0, 3), missing, ...rows.slice(4)], 'germination', null);
     expect(charts.map((c) => [c.crop, c.points.length])).toEqual([['Tomato', 20], ['Basil', 1], [NO_CROP, 1]]);
     expect(charts[0]!.baseline.used).toBe(19);
