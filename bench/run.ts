@@ -17,6 +17,8 @@ const BENCHES: Bench[] = [
   { name: 'bundle', title: 'Target 6a: JavaScript for /batches', load: () => import('./bundle') },
   { name: 'lighthouse', title: 'Target 6b: Lighthouse', load: () => import('./lighthouse') },
   { name: 'readers', title: 'Issue 6: 50 concurrent readers', load: () => import('./readers') },
+  { name: 'bff-cpu', title: 'Issue 16: the BFF CPU per upstream page', load: () => import('./bff-cpu') },
+  { name: 'app-cpu', title: 'Issue 16: the app CPU, side by side', load: () => import('./app-cpu') },
   { name: 'rate-limit', title: 'Issue 8: a range load under a rate limit', load: () => import('./rate-limit') },
 ];
 
