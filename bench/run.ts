@@ -19,6 +19,8 @@ const BENCHES: Bench[] = [
   { name: 'lighthouse', title: 'Issue 16 target 5: Lighthouse', load: () => import('./lighthouse') },
   { name: 'readers', title: 'Issue 16 target 6: 50 readers, one instance', load: () => import('./readers') },
   { name: 'reopen', title: 'Issue 16 target 2: reopening from the cache', load: () => import('./reopen') },
+  { name: 'bff-cpu', title: 'Issue 16: the BFF CPU per upstream page', load: () => import('./bff-cpu') },
+  { name: 'app-cpu', title: 'Issue 16: the app CPU, side by side', load: () => import('./app-cpu') },
   { name: 'rate-limit', title: 'Issue 8: a range load under a rate limit', load: () => import('./rate-limit') },
 ];
 

@@ -74,9 +74,11 @@ export async function startBenchApp(opts: {
   env?: Record<string, string>;
   /** Extra node flags for the server, e.g. `--cpu-prof` (not allowed in NODE_OPTIONS). */
   nodeArgs?: string[];
+  /** The built checkout to serve, default APP_DIR: two in one run for a side-by-side before/after. */
+  dir?: string;
 }): Promise<BenchApp> {
   checkPort(opts.port);
-  const { pid, stop, output, exited } = spawnServer([...(opts.nodeArgs ?? []), 'node_modules/next/dist/bin/next', 'start', '-p', String(opts.port), '-H', BENCH_HOST], APP_DIR, {
+  const { pid, stop, output, exited } = spawnServer([...(opts.nodeArgs ?? []), 'node_modules/next/dist/bin/next', 'start', '-p', String(opts.port), '-H', BENCH_HOST], opts.dir ?? APP_DIR, {
     NODE_ENV: 'production',
     BATCH_API_BASE_URL: opts.sandboxUrl,
     SESSION_SECRET: BENCH_SESSION_SECRET,

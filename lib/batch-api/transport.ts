@@ -33,6 +33,17 @@ export type TransportOptions = {
 
 export type RawResponse = { status: number; headers: Headers; text: string };
 
+/**
+ * A fetch that can also answer a whole text body without building a Response (keepAliveFetch): the transport
+ * uses it when the fetch it was given has it. Same answers and failures as fetch plus `response.text()`.
+ */
+export const READ_TEXT = Symbol('read text');
+export type TextReader = { [READ_TEXT]: (url: URL, init: RequestInit) => Promise<RawResponse> };
+
+export async function readWhole(response: Response): Promise<RawResponse> {
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
 type Request = {
   method: 'GET' | 'POST';
   path: string;
@@ -62,14 +73,16 @@ export async function send(options: TransportOptions, request: Request): Promise
     options.onCall?.({ method: request.method, path: request.path, status, durationMs: performance.now() - started, error, rawBody });
 
   try {
-    const response = await options.fetch(url, {
+    const init: RequestInit = {
       method: request.method,
       headers,
       body: request.form ? new URLSearchParams(request.form).toString() : undefined,
       signal,
       redirect: 'error',
-    });
-    const text = await response.text();
+    };
+    const readText = (options.fetch as Partial<TextReader>)[READ_TEXT];
+    const response = readText ? await readText(url, init) : await readWhole(await options.fetch(url, init));
+    const text = response.text;
     // Never the body of an answer to a request that carried credentials: a gateway's page may echo them.
     report(response.status, undefined, request.form ? undefined : rawBodyOf(response.status, text));
     return { status: response.status, headers: response.headers, text };

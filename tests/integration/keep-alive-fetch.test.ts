@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadResponseError, ServiceUnavailableError, TimeoutError } from '@/lib/batch-api';
 import { keepAliveFetch } from '@/lib/batch-api/keep-alive-fetch';
+import { READ_TEXT } from '@/lib/batch-api/transport';
 import { SPECIAL_CREDENTIALS } from '@/sandbox/organisations';
 import { demoClient } from '../helpers/client';
 import { control, sandboxForFile } from '../helpers/sandbox';
@@ -21,6 +22,13 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       return res.end(gzipSync(JSON.stringify({ seen: req.headers['accept-encoding'] })));
     }
+    if (req.url === '/bytes') {
+      // A byte order mark, bad UTF-8 and a character split across two writes.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write(Buffer.from([0xef, 0xbb, 0xbf, 0x41, 0xff, 0xc3, 0x28, 0xe2, 0x82]));
+      return setTimeout(() => res.end(Buffer.from([0xac, 0x42])), 10);
+    }
+    if (req.url === '/empty') return res.writeHead(204).end();
     res.writeHead(302, { location: '/gzip' }).end();
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
@@ -68,5 +76,15 @@ describe('keep-alive fetch: the upstream client behaves as with the global fetch
     expect(await response.json()).toEqual({ seen: 'gzip, deflate, br' });
     await expect(keepAliveFetch(`${otherUrl}/elsewhere`, { redirect: 'error' })).rejects.toThrow(TypeError);
     expect((await keepAliveFetch(`${otherUrl}/elsewhere`, { redirect: 'manual' })).status).toBe(302);
+  });
+
+  it('reads a text body without a Response exactly as fetch and response.text() read it', async () => {
+    for (const path of ['/bytes', '/empty', '/gzip']) {
+      const viaResponse = await keepAliveFetch(`${otherUrl}${path}`);
+      const direct = await keepAliveFetch[READ_TEXT](new URL(`${otherUrl}${path}`), {});
+      expect(direct.status).toBe(viaResponse.status);
+      expect(direct.text).toBe(await viaResponse.text());
+    }
+    expect((await keepAliveFetch[READ_TEXT](new URL(`${otherUrl}/bytes`), {})).text).toBe(await (await fetch(`${otherUrl}/bytes`)).text());
   });
 });
