@@ -46,7 +46,8 @@ async function once(url: string, cookie: string): Promise<Lhr> {
     if (!result) throw new Error('lighthouse returned nothing');
     const lhr = result.lhr as unknown as Lhr;
     const finalUrl = (result.lhr as unknown as { finalDisplayedUrl?: string }).finalDisplayedUrl ?? '';
-    if (!finalUrl.endsWith('/batches')) throw new Error(`lighthouse did not stay on /batches (ended on ${finalUrl}): is the cookie accepted?`);
+    // The explorer writes the viewer's zone into the address (`?tz=…`) once it runs: still /batches, not sign-in.
+    if (new URL(finalUrl || 'http://x/').pathname !== '/batches') throw new Error(`lighthouse did not stay on /batches (ended on ${finalUrl}): is the cookie accepted?`);
     return lhr;
   } finally {
     chrome.kill();
