@@ -72,8 +72,6 @@ const PrintTable = lazyNamed(() => import('./print-table').then((m) => m.PrintTa
 const GroupedSummary = lazyNamed(() => import('./grouped-summary').then((m) => m.GroupedSummary));
 const TargetsPanel = lazyNamed(() => import('./targets-panel').then((m) => m.TargetsPanel));
 const BatchDetail = lazyNamed(() => import('./batch-detail').then((m) => m.BatchDetail));
-/** How long after the batches are shown the lazy parts' code is fetched in idle moments. */
-const PRELOAD_AFTER_MS = 3000;
 const LATER_PARTS = [PrintHeader.preload, PrintTable.preload, GroupedSummary.preload, TargetsPanel.preload, BatchDetail.preload];
 
 /** What is wrong with the URL's days, in the reader's words. */
@@ -153,16 +151,11 @@ export function ExplorerView({ organisation }: { organisation: string }) {
   const chartsShown = rows.length > 0 && (complete || error !== null);
   // The charts' code in an idle moment once they can be drawn, so that the browser's own print (which cannot
   // wait for code) finds them.
-  // Not at once: evaluating recharts is a long task of its own on a slow phone, and the page has just drawn the
-  // batches. A few seconds later, in idle moments (Print report itself waits for whatever is not here yet).
+  // The charts' and the report's code in idle moments once the charts can be drawn, so that the browser's own
+  // print (which cannot wait for code) finds them. (Fetching it a few seconds later kept recharts' evaluation out
+  // of Lighthouse's blocking time, but a Ctrl+P right after the load then printed without charts.)
   useEffect(() => {
-    if (!chartsShown) return;
-    let cancel = () => {};
-    const timer = window.setTimeout(() => (cancel = eachWhenIdle([Charts.preload, ControlCharts.preload, UniformityChart.preload, ...LATER_PARTS])), PRELOAD_AFTER_MS);
-    return () => {
-      window.clearTimeout(timer);
-      cancel();
-    };
+    if (chartsShown) return eachWhenIdle([Charts.preload, ControlCharts.preload, UniformityChart.preload, ...LATER_PARTS]);
   }, [chartsShown]);
   // The dialog's code comes with its first opening (a link may open it at once); it then stays mounted.
   const [detailUsed, setDetailUsed] = useState(false);
