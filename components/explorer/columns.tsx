@@ -30,8 +30,10 @@ export type Column = {
   render: (row: Row, ctx: CellContext) => ReactNode;
   /** The cell's whole text when it may be cut (shown on hover; the focused row unfolds to show it). */
   full?: (row: Row) => string | null;
-  /** The cell on paper, where `render` would put a control (the printed report's table). */
-  print?: (row: Row) => ReactNode;
+  /** The cell on paper, where `render` would put a control or says what another printed column does. */
+  print?: (row: Row, ctx: CellContext) => ReactNode;
+  /** Stays at the table's left edge while it scrolls sideways: the column that says which batch a row is. */
+  sticky?: true;
   /** Its share of a printed row (relative to the others shown): paper's 8 pt text is narrower than the screen's. */
   printWidth: number;
 };
@@ -68,12 +70,21 @@ function Usable({ row, targets }: { row: Row; targets: Targets }) {
   );
 }
 
+function Warning({ comment, word }: { comment: string | null; word: string }) {
+  return (
+    <>
+      <span className={styles.badge}>{word}</span>
+      {comment && <> {comment}</>}
+    </>
+  );
+}
+
 const text = (v: string | null) => (v === null || v === '' ? DASH : v);
 
 export const COLUMNS: Column[] = [
   { id: 'date', sort: 'batch_creation_date', width: 170, printWidth: 9, render: (r, { zone, f }) => f.dateTime(r.time, zone) },
   {
-    id: 'name', sort: 'batch_name', width: 260, printWidth: 15, full: (r) => r.name, print: (r) => text(r.name),
+    id: 'name', sort: 'batch_name', width: 260, printWidth: 15, sticky: true, full: (r) => r.name, print: (r) => text(r.name),
     render: (r, { onOpen }) => (
       // Not a Tab stop of its own: the row is (Enter opens it), so Tab does not stop twice on each batch.
       <button type="button" tabIndex={-1} className={styles.linkButton} onClick={() => onOpen(r)}>
@@ -89,7 +100,13 @@ export const COLUMNS: Column[] = [
   { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 105, printWidth: 6, render: (r, { f }) => f.percent(r.field('avg_coefficient_of_variation')) },
   { id: 'size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 140, printWidth: 7, render: (r, { f }) => f.area(r.field('avg_median_seedling_size_mm2')) },
   { id: 'images', sort: 'number_of_images', numeric: true, width: 80, printWidth: 6, render: (r, { f }) => f.int(r.field('number_of_images')) },
-  { id: 'warnings', sort: 'warnings', width: 100, printWidth: 7, render: (r, { t }) => (r.warnings ? <span className={styles.badge}>{t('table.warning')}</span> : DASH) },
+  {
+    // What the warning is, where the scan's comment says (cut to the column; whole on hover, in the focused row
+    // and in the detail). On paper the comment has its own column: the badge alone.
+    id: 'warnings', sort: 'warnings', width: 230, printWidth: 7, full: (r) => (r.warnings ? r.field('comment') : null),
+    render: (r, { t }) => (r.warnings ? <Warning comment={r.field('comment')} word={t('table.warning')} /> : DASH),
+    print: (r, { t }) => (r.warnings ? <span className={styles.badge}>{t('table.warning')}</span> : DASH),
+  },
   { id: 'germinated', numeric: true, width: 150, printWidth: 6, render: (r, { f }) => f.decimal(r.field('avg_germinated_seedlings')) },
   { id: 'scanner', width: 200, printWidth: 12, full: (r) => r.scanner, render: (r) => text(r.scanner) },
   { id: 'analysis', width: 130, printWidth: 7, render: (r, { tabbable }) => <AnalysisLink link={r.field('analysis_link')} tabbable={tabbable} /> },
