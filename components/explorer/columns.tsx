@@ -103,7 +103,7 @@ export const COLUMNS: Column[] = [
   {
     // What the warning is, where the scan's comment says (cut to the column; whole on hover, in the focused row
     // and in the detail). On paper the comment has its own column: the badge alone.
-    id: 'warnings', sort: 'warnings', width: 230, printWidth: 7, full: (r) => (r.warnings ? r.field('comment') : null),
+    id: 'warnings', sort: 'warnings', width: 260, printWidth: 7, full: (r) => (r.warnings ? r.field('comment') : null),
     render: (r, { t }) => (r.warnings ? <Warning comment={r.field('comment')} word={t('table.warning')} /> : DASH),
     print: (r, { t }) => (r.warnings ? <span className={styles.badge}>{t('table.warning')}</span> : DASH),
   },
