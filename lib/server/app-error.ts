@@ -24,6 +24,7 @@ export type AppErrorCode =
   | 'not_found'
   | 'credentials_refused'
   | 'too_many_attempts'
+  | 'too_many_loads'
   | 'store_unavailable'
   | 'internal';
 
