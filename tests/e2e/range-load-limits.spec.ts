@@ -29,7 +29,9 @@ test('a range that cannot start while the session loads another says why and whe
   await page.getByLabel('Client ID').fill(DEMO.clientId);
   await page.getByLabel('Client secret').fill(DEMO.clientSecret);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(status(page)).toHaveText(/^[\d,]+ batches$/);
+  // A fresh server: its first sign-in and page load its code and open its settings database.
+  await expect(page).toHaveURL(/\/batches/, { timeout: 30_000 });
+  await expect(status(page)).toHaveText(/^[\d,]+ batches$/, { timeout: 30_000 });
 
   // Another tab of the same session loads a range whose first page never comes: it holds the session's one load.
   const cookie = (await page.context().cookies(app.url)).map((c) => `${c.name}=${c.value}`).join('; ');
