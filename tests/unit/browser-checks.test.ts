@@ -108,7 +108,7 @@ describe('the stream and our API, read without zod', () => {
   const percent = fc.oneof(fc.constant(null), fc.integer({ min: -5, max: 105 }), fc.double({ min: -1, max: 101, noNaN: true }), fc.constantFrom(92.5, 33.33, 12.345));
   const pair = fc.record({ germination: percent, usable: percent, cv: percent }, { requiredKeys: ['germination', 'usable'] });
   const settings = fc.record({
-    targets: fc.record({ general: pair, crops: fc.dictionary(fc.constantFrom('Tomato', ' Lettuce', '', 'Basil'), pair, { maxKeys: 3 }) }),
+    targets: fc.record({ general: pair, crops: fc.dictionary(fc.constantFrom('Tomato', ' Lettuce', '', 'Basil', 'Tom\u0000ato', '\ud800', 'Tom\tato', 'Tomato 🍅'), pair, { maxKeys: 3 }) }),
     updatedAt: fc.oneof(fc.constant(null), fc.constant('2026-01-01T00:00:00.000Z'), fc.integer()),
   });
 
