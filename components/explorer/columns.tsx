@@ -30,6 +30,8 @@ export type Column = {
   render: (row: Row, ctx: CellContext) => ReactNode;
   /** The cell's whole text when it may be cut (shown on hover; the focused row unfolds to show it). */
   full?: (row: Row) => string | null;
+  /** Stays at the table's left edge while it scrolls sideways: the column that says which batch a row is. */
+  sticky?: true;
 };
 
 const germinationTarget = (r: Row, targets: Targets) => targetFor(targets, r.crop, 'germination');
@@ -70,12 +72,21 @@ function Usable({ row, targets }: { row: Row; targets: Targets }) {
   );
 }
 
+function Warning({ comment, word }: { comment: string | null; word: string }) {
+  return (
+    <>
+      <span className={styles.badge}>{word}</span>
+      {comment && <> {comment}</>}
+    </>
+  );
+}
+
 const text = (v: string | null) => (v === null || v === '' ? DASH : v);
 
 export const COLUMNS: Column[] = [
   { id: 'date', sort: 'batch_creation_date', width: 170, render: (r, { zone, f }) => f.dateTime(r.time, zone) },
   {
-    id: 'name', sort: 'batch_name', width: 260, full: (r) => r.name,
+    id: 'name', sort: 'batch_name', width: 260, sticky: true, full: (r) => r.name,
     render: (r, { onOpen }) => (
       // Not a Tab stop of its own: the row is (Enter opens it), so Tab does not stop twice on each batch.
       <button type="button" tabIndex={-1} className={styles.linkButton} onClick={() => onOpen(r)}>
@@ -91,7 +102,12 @@ export const COLUMNS: Column[] = [
   { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 105, render: (r, { f }) => f.percent(r.field('avg_coefficient_of_variation')) },
   { id: 'size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 140, render: (r, { f }) => f.area(r.field('avg_median_seedling_size_mm2')) },
   { id: 'images', sort: 'number_of_images', numeric: true, width: 80, render: (r, { f }) => f.int(r.field('number_of_images')) },
-  { id: 'warnings', sort: 'warnings', width: 100, render: (r, { t }) => (r.warnings ? <span className={styles.badge}>{t('table.warning')}</span> : DASH) },
+  {
+    // What the warning is, where the scan's comment says (cut to the column; whole on hover, in the focused row
+    // and in the detail). On paper the comment has its own column: the word alone (print/print-cells.ts).
+    id: 'warnings', sort: 'warnings', width: 260, full: (r) => (r.warnings ? r.field('comment') : null),
+    render: (r, { t }) => (r.warnings ? <Warning comment={r.field('comment')} word={t('table.warning')} /> : DASH),
+  },
   { id: 'germinated', numeric: true, width: 150, render: (r, { f }) => f.decimal(r.field('avg_germinated_seedlings')) },
   { id: 'scanner', width: 200, full: (r) => r.scanner, render: (r) => text(r.scanner) },
   { id: 'analysis', width: 130, render: (r, { tabbable }) => <AnalysisLink link={r.field('analysis_link')} tabbable={tabbable} /> },
