@@ -186,10 +186,10 @@ test.describe('an en-US browser', () => {
       'batches-2025-04-01-to-2025-04-30-Tomato.csv',
       'batches-2025-04-01-to-2025-04-30-Tomato-api-fields.csv',
     ]);
-    // A crop in any script, its space as a dash; an open range said as such.
-    await page.goto(`/batches?tz=UTC&from=2025-04-01&crop=${encodeURIComponent('Pak choi 小白菜')}`);
+    // A crop in any script, its space as a dash; all time said as such.
+    await page.goto(`/batches?tz=UTC&from=2025-04-01&to=2025-04-02&crop=${encodeURIComponent('Pak choi 小白菜')}`);
     await expect(status(page)).toHaveText('1 batch');
-    expect((await exportFrom(page, 'CSV')).name).toBe('batches-from-2025-04-01-Pak-choi-小白菜.csv');
+    expect((await exportFrom(page, 'CSV')).name).toBe('batches-2025-04-01-to-2025-04-02-Pak-choi-小白菜.csv');
     await page.goto('/batches?tz=UTC&crop=(none)');
     await expect(status(page)).toHaveText('1 batch');
     expect((await exportFrom(page, 'CSV (API fields)')).name).toBe('batches-all-time-no-crop-api-fields.csv');
