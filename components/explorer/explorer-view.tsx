@@ -5,7 +5,8 @@ import { useMessages, useTranslations } from 'use-intl';
 import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
 import { cropName, drillChips, parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
-import { exportFileName, type DateRange } from '@/lib/contract';
+import type { DateRange } from '@/lib/contract';
+import { exportFileName } from '@/lib/export/file-name';
 import { missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
 import { writeState, type DateError, type ExplorerState, type SortField } from '@/lib/explorer/url-state';
@@ -205,7 +206,7 @@ export function ExplorerView({ organisation, defaultView }: Props) {
         crop: state.crop === undefined ? undefined : cropName(state.crop, say.t),
         targetsText: targetLines(targets, tp, say.f).join('; '),
       },
-      fileName: exportFileName(rangeDays.from, rangeDays.to),
+      file: { from: rangeDays.from, to: rangeDays.to, crop: state.crop },
     });
   };
   const clearFilters = () => {
@@ -285,7 +286,7 @@ export function ExplorerView({ organisation, defaultView }: Props) {
             <>
               {state.group && (
                 <div className={`${styles.printGrouped} print-part`}>
-                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName(rangeDays.from, rangeDays.to)} />
+                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName({ from: rangeDays.from, to: rangeDays.to, crop: state.crop }, 'csv')} />
                 </div>
               )}
               <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />

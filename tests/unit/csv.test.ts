@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BATCH_FIELDS, type Batch } from '@/lib/contract';
 import { csvCell, csvRow, csvRows } from '@/lib/csv';
-import { EDGE_CASE_BATCHES } from '@/sandbox/data/edge-cases';
+import { edgeCaseBatches } from '@/sandbox/data/edge-cases';
 import { generateBatches } from '@/sandbox/data/generate';
 import { cellsUnderAnySplit, HOSTILE_TEXTS, readCsv, runsAsFormula, shownCsvText } from '../helpers/csv';
 
@@ -77,7 +77,7 @@ describe('CSV (RFC 4180) with formula neutralization', () => {
   it('reads back thousands of real batches record by record, field by field', () => {
     const batches = [
       ...generateBatches({ seed: 'csv', count: 5_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example', 'b@x.example'], reportBaseUrl: 'https://r.example' }),
-      ...EDGE_CASE_BATCHES,
+      ...edgeCaseBatches('https://r.example'),
     ];
     expect(BATCH_FIELDS).toHaveLength(18);
     const records = readCsv(csvRow(BATCH_FIELDS) + csvRows(batches, BATCH_FIELDS));

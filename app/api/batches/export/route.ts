@@ -1,7 +1,8 @@
 import { OrderedLoad } from '@/lib/batch-api';
-import { BATCH_FIELDS, dateRange, type Batch, exportFileName, type DateRange } from '@/lib/contract';
+import { BATCH_FIELDS, dateRange, type Batch, type DateRange } from '@/lib/contract';
 import { csvRow, csvRows } from '@/lib/csv';
 import { EXPORT_COLUMNS, type ExportColumn } from '@/lib/export/columns';
+import { exportFileName } from '@/lib/export/file-name';
 import { UTC } from '@/lib/explorer/zones';
 import { LANGUAGE_COOKIE, readerLocale } from '@/lib/i18n/languages';
 import { exportWords } from '@/lib/export/strings';
@@ -20,7 +21,8 @@ import { xlsxStream } from '@/lib/server/xlsx-export';
 const TYPES = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
 
 function fileHeaders(query: ExportQuery) {
-  const filename = exportFileName(query.start_date, query.end_date).replace(/\.csv$/, `.${query.format}`);
+  // The CSV is the service's fields raw, named as the page's CSV (API fields) is.
+  const filename = exportFileName({ from: query.start_date, to: query.end_date }, query.format === 'xlsx' ? 'xlsx' : 'api-csv');
   return { 'content-type': TYPES[query.format], 'content-disposition': `attachment; filename="${filename}"` };
 }
 
