@@ -24,6 +24,7 @@ export type AppErrorCode =
   | 'credentials_refused'
   | 'too_many_attempts'
   | 'store_unavailable'
+  | 'shutting_down'
   | 'internal';
 
 const BRAND = Symbol.for('tray-scan-dashboard/AppError');

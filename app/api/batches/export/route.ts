@@ -7,6 +7,7 @@ import { LANGUAGE_COOKIE, readerLocale } from '@/lib/i18n/languages';
 import { exportWords } from '@/lib/export/strings';
 import { MESSAGES } from '@/lib/i18n/messages';
 import { ExportQuerySchema, type ExportQuery } from '@/lib/server/export-query';
+import { untilShutdown } from '@/lib/server/health/shutdown';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { settingsStore, TARGETS_SETTING } from '@/lib/server/settings';
@@ -52,7 +53,7 @@ const columnsOf = (ids: ExportQuery['columns']): ExportColumn[] => (ids ? ids.ma
  */
 export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ query, session, request, cookies }) => {
   const range: DateRange = dateRange(query.start_date, query.end_date);
-  const load = new OrderedLoad(clientFor(session), range, { concurrency: getConfig().concurrency, signal: request.signal });
+  const load = new OrderedLoad(clientFor(session), range, { concurrency: getConfig().concurrency, signal: untilShutdown(request.signal) });
   const chunks = load.chunks();
   const first = await chunks.next();
   const firstRows = first.done ? [] : first.value;
