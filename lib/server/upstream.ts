@@ -2,8 +2,13 @@ import 'server-only';
 import { BatchApiClient } from '../batch-api';
 import { keepAliveFetch } from '../batch-api/keep-alive-fetch';
 import { getConfig } from './config';
-import { recordUpstreamCall } from './request-context';
+import { recordUpstreamCall, recordUpstreamRetry } from './request-context';
 import { tokenCache } from './shared-stores';
+import { tracingActive } from './tracing/setup';
+import { tracedFetch } from './tracing/spans';
+
+/** Exchanges with a span each while traces are recorded. */
+const traced = tracedFetch(keepAliveFetch);
 
 /** The upstream client for one organisation's credentials, sharing the process's token cache. */
 export function clientFor(credentials: { clientId: string; clientSecret: string }): BatchApiClient {
@@ -15,7 +20,8 @@ export function clientFor(credentials: { clientId: string; clientSecret: string 
     clientId: credentials.clientId,
     clientSecret: credentials.clientSecret,
     tokenCache: tokenCache(),
-    fetch: keepAliveFetch,
+    fetch: tracingActive() ? traced : keepAliveFetch,
     onCall: recordUpstreamCall,
+    onRetry: recordUpstreamRetry,
   });
 }
