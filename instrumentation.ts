@@ -1,13 +1,16 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { underCustomServer } = await import('./lib/server/routing/custom-server');
-  // The production server (server/main.ts) does these two in its own request handler; `next dev` and a bare
-  // `next start` need the hooks. First: every request from now on carries its socket's address (the sign-in
-  // limits count by it).
+  // The production server (server/main.ts) passes the socket's address and refuses what Next cannot route in
+  // its own request handler; `next dev` and a bare `next start` need hooks for both. First: every request from
+  // now on carries its socket's address (the sign-in limits count by it).
   if (!underCustomServer()) {
     const { installPeerAddressHook } = await import('./lib/server/peer-address');
     installPeerAddressHook();
   }
+  // And its query exactly as sent: Next.js loses some parameter names (`__proto__`) before a route sees it.
+  const { installRawQueryHook } = await import('./lib/server/input/raw-query');
+  installRawQueryHook();
   const { validateConfigOrExit } = await import('./lib/server/startup');
   validateConfigOrExit();
   if (!underCustomServer()) {

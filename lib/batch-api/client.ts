@@ -25,7 +25,7 @@ import {
   type BatchQuery,
 } from './schemas';
 import { TokenCache, type CachedToken } from './token-cache';
-import { send, type RawResponse, type TransportOptions, type UpstreamCall } from './transport';
+import { send, type ExchangeSlot, type RawResponse, type TransportOptions, type UpstreamCall } from './transport';
 
 export type BatchApiClientOptions = {
   /** Root of the service, e.g. `https://batches.example.com` (a path prefix is kept). */
@@ -45,6 +45,8 @@ export type BatchApiClientOptions = {
   onCall?: (call: UpstreamCall) => void;
   /** Told before each wait for a retry, of every request (RequestOptions.onRetry is one request's). */
   onRetry?: (retry: RetryNotice & { path: string }) => void;
+  /** Waited for before each HTTP exchange and given back after it (see ExchangeSlot); none by default. */
+  slot?: ExchangeSlot;
   /** Jitter source, injectable for deterministic tests. */
   random?: () => number;
   /** Clock in ms for timing exchanges (told to the gate, see AdaptiveLimit); default performance.now. */
@@ -89,6 +91,7 @@ export class BatchApiClient {
       fetch: options.fetch ?? globalThis.fetch,
       timeoutMs: options.timeoutMs ?? 15_000,
       onCall: options.onCall,
+      slot: options.slot,
     };
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.tokens = options.tokenCache ?? new TokenCache();

@@ -15,7 +15,7 @@ test('sign-in: wrong credentials are explained inline, right ones lead to the pa
   await expect(alert(page)).toHaveText('Wrong client ID or client secret.');
   await page.getByLabel('Client secret').fill('edge-secret');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(`${APP_URL}/batches?tz=UTC`);
+  await expect(page).toHaveURL(`${APP_URL}/batches?from=all&to=now&tz=UTC`);
   await expect(status(page)).toHaveText('22 batches');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in/);
