@@ -65,7 +65,7 @@ async function main(): Promise<void> {
 
   const dir = process.cwd();
   const { default: next } = await import('next');
-  const app = next({ dev: false, dir, hostname: settings.host, port: settings.port, quiet: true });
+  const app = next({ dev: false, dir, hostname: settings.host, port: settings.port });
   await app.prepare();
   const requests = createRequestHandler({
     next: app.getRequestHandler(),

@@ -113,7 +113,7 @@ test.describe('readiness tells a load balancer the truth', () => {
     postgres = await startPostgres();
     database = await postgres.createDatabase('ready');
     await startRedis();
-    app = await start(APP, { DATABASE_URL: database, REDIS_URL: `redis://127.0.0.1:${REDIS}/0` });
+    app = await start(APP, { DATABASE_URL: database, REDIS_URL: `redis://127.0.0.1:${REDIS}/0` }, ['npm', 'start']);
   });
   test.afterAll(async () => {
     if (app) await stop(app);
