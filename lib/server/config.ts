@@ -174,3 +174,19 @@ export function getConfig(): AppConfig {
 }
 
 export { load as loadConfigForTest };
+
+const DatabaseEnvSchema = EnvSchema.pick({ DATABASE_URL: true, SETTINGS_DATA_DIR: true });
+
+/**
+ * Where the settings database is, from DATABASE_URL and SETTINGS_DATA_DIR alone: what the database scripts
+ * (npm run db:*) need, without the rest of the app's configuration.
+ */
+export function databasePlaceOf(env: Record<string, string | undefined>): { databaseUrl: string } | { dataDir: string } {
+  const parsed = DatabaseEnvSchema.safeParse({ DATABASE_URL: env.DATABASE_URL || undefined, SETTINGS_DATA_DIR: env.SETTINGS_DATA_DIR || undefined });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
+  }
+  const { DATABASE_URL, SETTINGS_DATA_DIR } = parsed.data;
+  return DATABASE_URL ? { databaseUrl: DATABASE_URL } : { dataDir: resolve(SETTINGS_DATA_DIR) };
+}

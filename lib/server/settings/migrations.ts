@@ -85,7 +85,7 @@ export async function schemaState(db: Kysely<any>): Promise<'current' | 'behind'
 
 /** The names in Kysely's own record of applied migrations; none on a database never migrated. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function executedMigrations(db: Kysely<any>): Promise<string[]> {
+export async function executedMigrations(db: Kysely<any>): Promise<string[]> {
   try {
     const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
     return rows.map((row) => row.name);
