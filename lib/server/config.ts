@@ -2,6 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { sessionPasswordsOf } from './auth/session-keys';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY } from '../batch-api/range-load';
 import { UPSTREAM_SOCKETS } from '../batch-api/keep-alive-fetch';
 import { ApiVersionSchema } from '../batch-api/schemas';
@@ -90,8 +91,10 @@ export type AppConfig = {
   signInFailuresPerIp: number;
   signInAuthCallsPerClient: number;
   trustedProxyHops: number;
-  /** iron-session passwords: the highest key seals, every key unseals. */
+  /** Every session secret by its id (lib/server/session-keys.ts): each opens a seal. */
   sessionPasswords: Record<string, string>;
+  /** The current session secret: it seals, and keys what derives from the session secret. */
+  sessionSecret: string;
   sessionTtlS: number;
   sessionIdleS: number;
   appOrigin?: string;
@@ -139,8 +142,7 @@ function load(env: Record<string, string | undefined>): AppConfig {
   if (previous.some((p) => p.length < 32)) {
     throw new Error('Invalid configuration: SESSION_SECRET_PREVIOUS entries must be at least 32 characters');
   }
-  const passwords: Record<string, string> = {};
-  [...previous, secret].forEach((p, i) => (passwords[String(i + 1)] = p));
+  const passwords = sessionPasswordsOf(secret, previous);
   return {
     demo,
     baseUrl: e.BATCH_API_BASE_URL,
@@ -156,6 +158,7 @@ function load(env: Record<string, string | undefined>): AppConfig {
     signInAuthCallsPerClient: e.SIGNIN_AUTH_CALLS_PER_CLIENT,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     sessionPasswords: passwords,
+    sessionSecret: secret,
     sessionTtlS: e.SESSION_TTL_S,
     sessionIdleS: e.SESSION_IDLE_S,
     appOrigin: e.APP_ORIGIN ? new URL(e.APP_ORIGIN).origin : undefined,

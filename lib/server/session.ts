@@ -5,6 +5,7 @@ import { AppError } from './app-error';
 import { getConfig } from './config';
 import type { RevocationStore } from './revocations';
 import { revocationStore } from './shared-stores';
+import { sealingPassword } from './auth/session-keys';
 import { SealedSessionCache } from './sealed-sessions';
 import { isHttps, judgeSession, needsTouch, SESSION_COOKIE, sessionCookieName, type SessionData, type SessionLimits } from './session-rules';
 
@@ -45,8 +46,10 @@ export class SessionCookies {
 }
 
 export type SessionSettings = SessionLimits & {
-  /** iron-session passwords: the highest key seals, every key unseals (secret rotation). */
+  /** Every session secret by its id: each opens a seal (secret rotation). */
   passwords: Record<string, string>;
+  /** The current secret: new seals are made with it. */
+  secret: string;
 };
 
 const REFUSED = {
@@ -137,7 +140,7 @@ export class Sessions {
 
   /** Seals `data` (the seal lives the whole ttl, as iron-session's own) into the cookie, for `maxAgeS` seconds. */
   private async write(cookies: SessionCookies, data: SessionData, maxAgeS: number): Promise<void> {
-    const seal = await sealData(data, { password: this.settings.passwords, ttl: this.settings.ttlS });
+    const seal = await sealData(data, { password: sealingPassword(this.settings.secret), ttl: this.settings.ttlS });
     const line = this.cookieLine(cookies, sessionCookieName(cookies.request), seal, maxAgeS);
     if (line.length > MAX_COOKIE_LENGTH) {
       throw new AppError('invalid_input', 'too long to keep in the session cookie', { field: 'clientSecret' });
@@ -168,7 +171,7 @@ const holder = globalThis as unknown as { __sessions?: Sessions };
 export function sessions(): Sessions {
   const config = getConfig();
   holder.__sessions ??= new Sessions(
-    { passwords: config.sessionPasswords, ttlS: config.sessionTtlS, idleS: config.sessionIdleS },
+    { passwords: config.sessionPasswords, secret: config.sessionSecret, ttlS: config.sessionTtlS, idleS: config.sessionIdleS },
     revocationStore(),
   );
   return holder.__sessions;

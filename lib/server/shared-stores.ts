@@ -50,7 +50,6 @@ export function signInLimiter(options: LimiterOptions): RateLimiterAbstract {
 
 /** Credentials verified lately (the sign-in priority lane), keyed with the newest session secret. */
 export function verifiedSignIns(): VerifiedSignIns {
-  const { redisUrl, sessionPasswords } = getConfig();
-  const newest = sessionPasswords[String(Math.max(...Object.keys(sessionPasswords).map(Number)))]!;
+  const { redisUrl, sessionSecret: newest } = getConfig();
   return redisUrl ? new RedisVerifiedSignIns(sharedRedis(), verifiedKey(newest)) : new MemoryVerifiedSignIns(verifiedKey(newest));
 }

@@ -2,6 +2,7 @@ import { sealData } from 'iron-session';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '@/lib/server/app-error';
 import { MemoryRevocationStore } from '@/lib/server/revocations';
+import { sealingPassword, sessionPasswordsOf } from '@/lib/server/auth/session-keys';
 import { SessionCookies, Sessions } from '@/lib/server/session';
 import { SESSION_COOKIE } from '@/lib/server/session-rules';
 import { reportedBrokenSeals } from '../helpers/broken-seals';
@@ -22,13 +23,14 @@ const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0];
 // A real seal under the current secret (real clock, so it outlives T0), of a session nobody signed in to: broken in
 // each way of the issue's report.
 const BROKEN = reportedBrokenSeals(
-  await sealData({ sid: 'nobody', ...CREDENTIALS, createdAt: T0, lastSeenAt: T0 }, { password: { 1: NEW }, ttl: 5 }),
+  await sealData({ sid: 'nobody', ...CREDENTIALS, createdAt: T0, lastSeenAt: T0 }, { password: sealingPassword(NEW), ttl: 5 }),
 );
 
 let sessions: Sessions;
 let revocations: MemoryRevocationStore;
-const make = (passwords: Record<string, string> = { 1: NEW }, limits = { ttlS: 5, idleS: 2 }) =>
-  new Sessions({ passwords, ...limits }, (revocations = new MemoryRevocationStore()));
+/** An instance's sessions with `current` as SESSION_SECRET and `previous` as SESSION_SECRET_PREVIOUS. */
+const make = (current = NEW, previous: string[] = [], limits = { ttlS: 5, idleS: 2 }) =>
+  new Sessions({ passwords: sessionPasswordsOf(current, previous), secret: current, ...limits }, (revocations = new MemoryRevocationStore()));
 
 /** Signs in; the cookie a browser would hold afterwards. */
 async function signIn(previous?: string): Promise<string> {
@@ -134,17 +136,43 @@ describe('sessions (iron-session seals, lifetime, idle timeout, revocation, rota
   });
 
   it('rotation: a cookie sealed with the previous secret still opens, and is re-sealed with the current one', async () => {
-    const old = await sealData({ sid: 'rotated', ...CREDENTIALS, createdAt: T0, lastSeenAt: T0 }, { password: { 1: OLD }, ttl: 5 });
-    sessions = make({ 1: OLD, 2: NEW });
+    const old = await sealData({ sid: 'rotated', ...CREDENTIALS, createdAt: T0, lastSeenAt: T0 }, { password: sealingPassword(OLD), ttl: 5 });
+    sessions = make(NEW, [OLD]);
     vi.advanceTimersByTime(1000);
     const { session, cookie } = await visit(`${SESSION_COOKIE}=${old}`);
     expect(session.sid).toBe('rotated');
     expect(cookie).not.toBe(`${SESSION_COOKIE}=${old}`);
     // Only the current secret is needed for the re-sealed cookie; the old one alone no longer opens it.
-    sessions = make({ 2: NEW });
+    sessions = make(NEW);
     expect((await visit(cookie)).session.sid).toBe('rotated');
-    sessions = make({ 1: OLD });
+    sessions = make(OLD);
     expect(await refusal(cookie)).toMatchObject({ code: 'not_signed_in' });
+  });
+
+  it('the documented rotation, two instances a step apart: every cookie opens on both at every step', async () => {
+    // Each step as SECURITY.md gives it: add the new secret as previous, promote it, drop the old one.
+    const steps: [string, string[]][] = [[OLD, []], [OLD, [NEW]], [NEW, [OLD]], [NEW, []]];
+    const at = (step: number) => make(steps[step]![0], steps[step]![1], { ttlS: 3600, idleS: 600 });
+    sessions = at(0);
+    let cookie = await signIn();
+    for (let i = 1; i < steps.length; i++) {
+      // Every instance at step i - 1 (before the last step, for a whole session lifetime: no cookie sealed with
+      // the old secret is left), and a cookie sealed there.
+      sessions = at(i - 1);
+      vi.advanceTimersByTime(61_000);
+      cookie = (await visit(cookie)).cookie;
+      // Instance A has taken step i; instance B is still at step i - 1.
+      const [a, b] = [at(i), at(i - 1)];
+      for (const [from, to] of [[a, b], [b, a]] as const) {
+        sessions = from;
+        vi.advanceTimersByTime(61_000); // past the touch interval: the cookie is sealed again by `from`
+        const visited = await visit(cookie);
+        expect(visited.session.sid).toEqual(expect.any(String));
+        cookie = visited.cookie;
+        sessions = to;
+        expect((await visit(cookie)).session.sid).toBe(visited.session.sid);
+      }
+    }
   });
 
   it('a store that cannot answer refuses the request rather than letting a signed-out session through', async () => {

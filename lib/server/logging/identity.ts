@@ -8,8 +8,7 @@ const holder = globalThis as unknown as { __logIdKey?: Buffer };
 /** A key for log ids, derived from the newest session secret: the same on every instance, unknown outside. */
 function logIdKey(): Buffer {
   if (!holder.__logIdKey) {
-    const { sessionPasswords } = getConfig();
-    const newest = sessionPasswords[String(Math.max(...Object.keys(sessionPasswords).map(Number)))]!;
+    const { sessionSecret: newest } = getConfig();
     holder.__logIdKey = createHash('sha256').update('tray-scan-dashboard log ids\0').update(newest).digest();
   }
   return holder.__logIdKey;
