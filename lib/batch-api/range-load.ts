@@ -9,6 +9,7 @@ import {
   maxUnfinishedParts,
   mergeParts,
   partBounds,
+  partBoundsMs,
   partCount,
   planParts,
   recutCount,
@@ -66,6 +67,12 @@ export class RangeLoad {
    * still unfinished for a resume. A part cut again leaves this map (the parts it was cut into cover it).
    */
   private unsent = new Map<RangePart, number>();
+  /**
+   * How far a part has been given out, for the parts the service has walked oldest first so far: every batch
+   * of the part up to this instant (ms) is out, so a resume needs only the rest. A part answered in any other
+   * order is resumed whole (the contract does not say in which order a service pages).
+   */
+  private through = new Map<RangePart, number>();
   private seen = new Set<string>();
   private started = false;
   private finished = false;
@@ -105,7 +112,7 @@ export class RangeLoad {
     if (this.finished) return [];
     if (!this.started) return this.options.parts ?? [this.query];
     const parts = [...this.active, ...this.queue, ...[...this.unsent.keys()].filter((p) => !this.active.has(p))];
-    return mergeParts(parts, maxUnfinishedParts(this.slots));
+    return mergeParts(parts.map((p) => this.rest(p)), maxUnfinishedParts(this.slots));
   }
 
   /** The batches in chunks as pages arrive, each batch once. Chunks are never empty. */
@@ -118,7 +125,7 @@ export class RangeLoad {
     if (outer?.aborted) onOuterAbort();
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     const signal = abort.signal;
-    const out = new Channel<{ part: RangePart; batches: Batch[] }>(MAX_BUFFERED_CHUNKS);
+    const out = new Channel<Chunk>(MAX_BUFFERED_CHUNKS);
 
     try {
       // The first page of the whole range first, for a resume too: a range of one page is answered from it
@@ -166,7 +173,7 @@ export class RangeLoad {
       for (;;) {
         const chunk = await out.take();
         if (chunk === undefined) break;
-        this.given(chunk.part);
+        this.given(chunk);
         yield chunk.batches;
       }
       this.finished = true;
@@ -179,25 +186,39 @@ export class RangeLoad {
     }
   }
 
-  /** A chunk of `part` leaves the buffer. */
-  private given(part: RangePart) {
+  /** A chunk leaves the buffer: its part has that much less to give out, and has been given out that far. */
+  private given({ part, through }: Chunk) {
     const left = this.unsent.get(part);
-    if (left === undefined) return;
+    if (left === undefined) return; // a part cut again: the parts it became cover it
     if (left > 1) this.unsent.set(part, left - 1);
     else this.unsent.delete(part);
+    if (through === undefined || (left === 1 && !this.active.has(part))) this.through.delete(part);
+    else this.through.set(part, through);
   }
 
-  private async walk(part: RangePart, workers: Workers<RangePart>, out: Channel<{ part: RangePart; batches: Batch[] }>, signal: AbortSignal) {
+  /** What of `part` is still to give out: from the instant it has been given out to, when known, else all of it. */
+  private rest(part: RangePart): RangePart {
+    const through = this.through.get(part);
+    // At the part's end instant itself (batches tied there may still be out), nothing narrower is known.
+    if (through === undefined || through <= partBoundsMs(part).start || through >= partBoundsMs(part).end) return part;
+    return { ...part, start_date: new Date(through).toISOString() };
+  }
+
+  private async walk(part: RangePart, workers: Workers<RangePart>, out: Channel<Chunk>, signal: AbortSignal) {
     let cursor: string | null = null;
     // Earliest and latest instants walked so far: planning bounds when this part's ends are open.
     let lo = Infinity;
     let hi = -Infinity;
+    // The latest instant of the pages so far while each came oldest first and after the page before; once
+    // not, undefined for the rest of the walk.
+    let ordered: number | undefined = -Infinity;
     for (let walked = 1; ; walked++) {
       const page = await this.request(part, cursor, signal);
+      ordered = ordered === undefined ? undefined : lastIfOldestFirst(page.data, ordered);
       const fresh = this.fresh(page.data);
       if (fresh.length) {
         this.unsent.set(part, (this.unsent.get(part) ?? 0) + 1);
-        await out.put({ part, batches: fresh }, signal);
+        await out.put({ part, batches: fresh, through: ordered }, signal);
       }
       if (page.next_token === null) break;
       if (walked <= MAX_PAGES_TO_RECUT) {
@@ -206,12 +227,14 @@ export class RangeLoad {
         hi = Math.max(hi, span.hi ?? -Infinity);
         if (this.recut(part, workers, walked, lo, hi)) {
           this.unsent.delete(part);
+          this.through.delete(part);
           break;
         }
       }
       cursor = page.next_token;
     }
     this.active.delete(part);
+    if (!this.unsent.has(part)) this.through.delete(part);
     workers.wake();
   }
 
@@ -252,4 +275,18 @@ export class RangeLoad {
     }
     return fresh;
   }
+}
+
+/** Batches of one page of `part`; `through`: the part is given out up to this instant once they are (see RangeLoad.through). */
+type Chunk = { part: RangePart; batches: Batch[]; through: number | undefined };
+
+/** The page's latest instant if its batches come oldest first, none before `after`; else undefined. */
+function lastIfOldestFirst(batches: readonly Batch[], after: number): number | undefined {
+  let last = after;
+  for (const b of batches) {
+    const ms = Date.parse(b.batch_creation_date);
+    if (Number.isNaN(ms) || ms < last) return undefined;
+    last = ms;
+  }
+  return last;
 }

@@ -51,7 +51,9 @@ function checkOrigin(request: Request) {
 function requestOrigin(request: Request): string {
   const url = new URL(request.url);
   const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? url.host;
-  return `${requestScheme(request)}://${host}`;
+  const origin = `${requestScheme(request)}://${host}`;
+  // As browsers write an Origin: a scheme's default port left out (a proxy may name :443).
+  return URL.canParse(origin) ? new URL(origin).origin : origin;
 }
 
 /** The query of a route that takes none: any parameter at all is refused, naming it. */

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -148,4 +148,43 @@ export async function nginxCheck(dir: string, config: string): Promise<string> {
   const file = path.join(dir, 'nginx-check.conf');
   await writeFile(file, config);
   return execFileSync(NGINX, ['-t', '-c', file, '-p', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export type ShippedNginx = { https: string; http: string; stop(): Promise<void> };
+
+/**
+ * The shipped site in front of `instances` (host:port), with a certificate made here: nginx in the foreground
+ * on two free loopback ports, everything it writes in a temporary directory.
+ */
+export async function startShippedNginx(instances: string[]): Promise<ShippedNginx> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'nginx-shipped-'));
+  await chmod(dir, 0o777);
+  const { cert, key } = selfSignedCertificate(dir);
+  const [httpPort, httpsPort] = [await freePort(), await freePort()];
+  const site = path.join(dir, 'site.conf');
+  await writeFile(site, siteConfig(await readFile(SHIPPED_NGINX_SITE, 'utf8'), { instances, cert, key, httpPort, httpsPort }));
+  await writeFile(path.join(dir, 'nginx.conf'), mainConfig(dir, site));
+  const child: ChildProcess = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });
+  // Until it listens (bounded: 100 × 50 ms).
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${httpPort}/`, { redirect: 'manual' }).then((r) => r.arrayBuffer());
+      break;
+    } catch {
+      if (i >= 100 || child.exitCode !== null) throw new Error('nginx did not start with the shipped site');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    https: `https://127.0.0.1:${httpsPort}`,
+    http: `http://127.0.0.1:${httpPort}`,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGQUIT');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
