@@ -129,7 +129,8 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
   expect(text).toContain(`Search “${DOMAIN}”`);
   expect(text).toContain('Columns not shown: Comment');
   expect(text).toContain('General: germination 90.0%, usable seedlings 80.0%, CV threshold none');
-  expect(text).toContain('Lettuce: germination 85.0%, usable seedlings none, CV threshold 30.0%');
+  // Each crop's targets in force and where each comes from: Lettuce inherits the general usable target.
+  expect(text).toContain('Lettuce: germination 85.0% (own), usable seedlings 80.0% (general), CV threshold 30.0% (own)');
   expect(text).toMatch(new RegExp(`Compared with\\s+${escape(comparison)}`));
   const made = [minute(before), minute(after)].map((m) => `${m} UTC`);
   expect(text).toMatch(new RegExp(`Made\\s+(${made.map(escape).join('|')})`));
