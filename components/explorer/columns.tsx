@@ -31,8 +31,8 @@ export type Column = {
   render: (row: Row, ctx: CellContext) => ReactNode;
   /** The cell's whole text when it may be cut (shown on hover; the focused row unfolds to show it). */
   full?: (row: Row) => string | null;
-  /** The cell on paper, where `render` would put a control (the printed report's table). */
-  print?: (row: Row) => ReactNode;
+  /** The cell on paper, where `render` would put a control or a pill (the printed report's table). */
+  print?: (row: Row, ctx: CellContext) => ReactNode;
   /** Its share of a printed row (relative to the others shown): paper's 8 pt text is narrower than the screen's. */
   printWidth: number;
 };
@@ -48,14 +48,15 @@ function judged(row: Row, metric: TargetMetric, { targets, f, t }: CellContext):
   const text = f.percent(v.value, v.value === null ? 1 : digitsBesideTarget(v.value, v.target, metric === 'cv' ? 'lower' : 'higher'));
   if (!v.misses) return text;
   const words = sayVerdict(v, (key, values) => t(`verdict.${key}`, values), f.number);
+  // One unbreakable piece: a narrow printed column must not part the mark, the figure and its unit.
   return (
-    <>
+    <span className={styles.judged}>
       <span className={styles.belowMark} title={words}>
         <span aria-hidden="true">{metric === 'cv' ? '▴' : '▾'}</span>
         <span className="visually-hidden">{words}: </span>
       </span>
       <span className={styles.below}>{text}</span>
-    </>
+    </span>
   );
 }
 
@@ -77,7 +78,7 @@ function misses(row: Row, { targets, f, t }: CellContext): ReactNode {
 const text = (v: string | null) => (v === null || v === '' ? DASH : v);
 
 export const COLUMNS: Column[] = [
-  { id: 'date', sort: 'batch_creation_date', width: 170, printWidth: 9, render: (r, { zone, f }) => f.dateTime(r.time, zone) },
+  { id: 'date', sort: 'batch_creation_date', width: 170, printWidth: 10, render: (r, { zone, f }) => f.dateTime(r.time, zone) },
   {
     id: 'name', sort: 'batch_name', width: 260, printWidth: 15, full: (r) => r.name, print: (r) => text(r.name),
     render: (r, { onOpen }) => (
@@ -88,12 +89,16 @@ export const COLUMNS: Column[] = [
     ),
   },
   { id: 'crop', sort: 'crop_type', width: 120, printWidth: 7, full: (r) => r.crop, render: (r) => text(r.crop) },
-  { id: 'germination', sort: 'avg_germination_rate', numeric: true, width: 120, printWidth: 7, render: (r, ctx) => judged(r, 'germination', ctx) },
+  { id: 'germination', sort: 'avg_germination_rate', numeric: true, width: 120, printWidth: 8, render: (r, ctx) => judged(r, 'germination', ctx) },
   { id: 'target', sort: 'target', numeric: true, width: 80, printWidth: 6, render: (r, { targets, f }) => f.percent(germinationTarget(r, targets)) },
-  { id: 'below', sort: 'below', width: 240, printWidth: 10, render: misses },
-  { id: 'usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 110, printWidth: 6, render: (r, ctx) => judged(r, 'usable', ctx) },
+  {
+    id: 'below', sort: 'below', width: 240, printWidth: 9, render: misses,
+    // On paper the same words as a list, which may wrap between them.
+    print: (r, { targets, t }) => missedKinds(missesOfRow(r, targets)).map((k) => t(`targetKinds.${k}`)).join(', ') || DASH,
+  },
+  { id: 'usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 110, printWidth: 8, render: (r, ctx) => judged(r, 'usable', ctx) },
   { id: 'cells', sort: 'total_cells_per_tray', numeric: true, width: 105, printWidth: 6, render: (r, { f }) => f.int(r.cells) },
-  { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 110, printWidth: 6, render: (r, ctx) => judged(r, 'cv', ctx) },
+  { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 110, printWidth: 8, render: (r, ctx) => judged(r, 'cv', ctx) },
   { id: 'size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 140, printWidth: 7, render: (r, { f }) => f.area(r.field('avg_median_seedling_size_mm2')) },
   { id: 'images', sort: 'number_of_images', numeric: true, width: 80, printWidth: 6, render: (r, { f }) => f.int(r.field('number_of_images')) },
   { id: 'warnings', sort: 'warnings', width: 100, printWidth: 7, render: (r, { t }) => (r.warnings ? <span className={styles.badge}>{t('table.warning')}</span> : DASH) },

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { useTranslations } from 'use-intl';
 import { useFormats } from '@/components/i18n/use-formats';
 import { countChange, ppChange } from '@/lib/explorer/compare';
@@ -31,13 +31,13 @@ const belowText = (f: Formats, s: Summary) => (s.belowShare === null ? f.count(s
 type CardKey = 'batches' | 'germination' | 'usable' | 'below' | 'warnings';
 
 /** The batches missing each kind of target the batches are judged by: `germination 12 · usable 23 · CV 4`. */
-function belowByKind(t: ExplorerT, f: Formats, s: Summary): string | undefined {
+function belowByKind(t: ExplorerT, f: Formats, s: Summary): string[] | undefined {
   const kinds = MISS_KINDS.filter((k) => s.judgedBy[k] > 0);
-  return kinds.length ? kinds.map((k) => t('summary.belowCount', { kind: t(`targetKinds.${k}`), count: f.count(s.belowBy[k]) })).join(' · ') : undefined;
+  return kinds.length ? kinds.map((k) => t('summary.belowCount', { kind: t(`targetKinds.${k}`), count: f.count(s.belowBy[k]) })) : undefined;
 }
 
 /** Each card: title (its message's key), value, under it what it is made of, and (comparing) the change and the earlier value. */
-function cardsOf(say: Speech, te: ExplorerT, s: Summary, judged: boolean, before: Summary | null): { key: CardKey; value: string; parts?: string; change?: string; was?: string }[] {
+function cardsOf(say: Speech, te: ExplorerT, s: Summary, judged: boolean, before: Summary | null): { key: CardKey; value: string; parts?: string[]; change?: string; was?: string }[] {
   const { f } = say;
   const changes = (...parts: (string | null)[]) => parts.filter((p) => p !== null).join(', ') || DASH;
   return [
@@ -103,7 +103,16 @@ export function SummaryCards({ summary, completeness, zone, judged, problem, com
             <dt>{t(key)}</dt>
             <dd>
               {value}
-              {parts !== undefined && <span className={own.parts}>{parts}</span>}
+              {parts !== undefined && (
+                <span className={own.parts}>
+                  {parts.map((part, i) => (
+                    <Fragment key={part}>
+                      {i > 0 && ' · '}
+                      <span className={own.part}>{part}</span>
+                    </Fragment>
+                  ))}
+                </span>
+              )}
               {change !== undefined && (
                 <small className={own.change}>
                   {change} <span className={own.was}>{t('was', { value: was ?? DASH })}</span>
