@@ -1,4 +1,5 @@
 import { formatTargetsParam, type Targets } from '../contract/targets';
+import { belowChoice, type BelowFilter } from '../explorer/targets/misses';
 import type { Zone } from '../explorer/zones';
 import { wallClockIn, wallClockText, type ExportColumn } from './columns';
 import type { ExportWords } from './strings';
@@ -12,7 +13,8 @@ export type ExportView = {
   q?: string;
   crop?: string;
   warn?: string;
-  below?: string;
+  /** The Below target filter (`1`: any target). */
+  below?: BelowFilter;
   /** The drill-downs as their chips read (drillChips, in the reader's language). */
   drill?: readonly string[];
   sort?: string;
@@ -39,7 +41,7 @@ export function viewLines(v: ExportView): [string, string][] {
     [L.search, v.q || L.none],
     [L.crop, v.crop ?? L.none],
     [L.warningsOnly, yesNo(!!v.warn)],
-    [L.belowTarget, yesNo(!!v.below)],
+    [L.belowTarget, v.below ? `${v.words.yes}: ${v.words.belowKinds[belowChoice(v.below)]}` : v.words.no],
     [L.drill, v.drill?.join('; ') || L.none],
     [L.sort, v.sort ? `${v.sort} (${v.dir === 'asc' ? L.ascending : L.descending})` : L.none],
     [L.targets, v.targetsText ?? formatTargetsParam(v.targets)],

@@ -47,7 +47,7 @@ describe('rowsToReaderCsv', () => {
     expect(text.startsWith('\uFEFF')).toBe(true);
     const csv = readCsv(text.slice(1), ';');
     expect(csv[0]).toEqual(columns.map((c) => c.header(ctx)));
-    expect(csv[0]!.slice(0, 4)).toEqual(['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)']);
+    expect(csv[0]!.slice(0, 6)).toEqual(['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)', 'Target (%)', 'Off target']);
     const col = (id: string) => columns.findIndex((c) => c.id === id);
     // 00:59:59 UTC is 01:59:59 CET; a second later clocks jump to 03:00 CEST.
     expect(csv[1]![col('date')]).toBe('2025-03-30 01:59:59');
@@ -68,7 +68,7 @@ describe('rowsToReaderCsv', () => {
     expect(text.startsWith('\uFEFFINCOMPLETE: 3 batches\r\n')).toBe(true);
     const csv = readCsv(text.slice('\uFEFFINCOMPLETE: 3 batches\r\n'.length));
     expect(csv[1]![3]).toBe('93.95');
-    expect(csv[1]![6]).toBe('128');
+    expect(csv[1]![7]).toBe('128');
   });
 
   it.each(['de-DE', 'en-US'])('%s: hostile text reads back with its own separator, and no split on `,` `;` or tab runs a formula', (locale) => {
