@@ -1,4 +1,4 @@
-import { formatTargetsParam, type Targets } from '../contract/targets';
+import type { Targets } from '../contract/targets';
 import { belowChoice, type BelowFilter } from '../explorer/targets/misses';
 import type { Zone } from '../explorer/zones';
 import { wallClockIn, wallClockText, type ExportColumn } from './columns';
@@ -21,8 +21,11 @@ export type ExportView = {
   dir?: string;
   group?: string;
   targets: Targets;
-  /** The targets as the reader reads them (the browser's words); else written as the URL's `targets=`. */
-  targetsText?: string;
+  /**
+   * The targets in force as the reader reads them: the general ones, then each crop's with where each comes from
+   * (targets/target-lines.ts), the same from the page and from the server's export.
+   */
+  targetsText: string;
   columns: readonly ExportColumn[];
   batches: number;
   /** When the file was made (ms). */
@@ -44,7 +47,7 @@ export function viewLines(v: ExportView): [string, string][] {
     [L.belowTarget, v.below ? `${v.words.yes}: ${v.words.belowKinds[belowChoice(v.below)]}` : v.words.no],
     [L.drill, v.drill?.join('; ') || L.none],
     [L.sort, v.sort ? `${v.sort} (${v.dir === 'asc' ? L.ascending : L.descending})` : L.none],
-    [L.targets, v.targetsText ?? formatTargetsParam(v.targets)],
+    [L.targets, v.targetsText],
     [L.grouping, v.group ?? L.none],
     [L.columns, v.columns.map((c) => c.header(v)).join(', ')],
     [L.batches, String(v.batches)],
