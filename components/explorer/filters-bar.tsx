@@ -65,12 +65,14 @@ export function FiltersBar({ state, search, onSearch, crops, hidden, update, onE
           </select>
         )}
       </span>
-      <button type="button" className="button" aria-expanded={targetsOpen} aria-controls="targets-panel" onClick={onTargets}>
-        {t('targets')}
-      </button>
-      {targetsUnsaved && <span className={styles.badge}>{t('unsavedTargets')}</span>}
-      <ColumnsMenu hidden={hidden} update={update} />
-      <ExportMenu disabled={!canExport} onExport={onExport} />
+      <span className={styles.filterActions}>
+        <button type="button" className="button" aria-expanded={targetsOpen} aria-controls="targets-panel" onClick={onTargets}>
+          {t('targets')}
+        </button>
+        {targetsUnsaved && <span className={styles.badge}>{t('unsavedTargets')}</span>}
+        <ColumnsMenu hidden={hidden} update={update} />
+        <ExportMenu disabled={!canExport} onExport={onExport} />
+      </span>
     </div>
   );
 }
