@@ -1,4 +1,5 @@
-import { formatTargetsParam, type Targets } from '../contract/targets';
+import type { Targets } from '../contract/targets';
+import { belowChoice, type BelowFilter } from '../explorer/targets/misses';
 import type { Zone } from '../explorer/zones';
 import { wallClockIn, wallClockText, type ExportColumn } from './columns';
 import type { ExportWords } from './strings';
@@ -12,15 +13,19 @@ export type ExportView = {
   q?: string;
   crop?: string;
   warn?: string;
-  below?: string;
+  /** The Below target filter (`1`: any target). */
+  below?: BelowFilter;
   /** The drill-downs as their chips read (drillChips, in the reader's language). */
   drill?: readonly string[];
   sort?: string;
   dir?: string;
   group?: string;
   targets: Targets;
-  /** The targets as the reader reads them (the browser's words); else written as the URL's `targets=`. */
-  targetsText?: string;
+  /**
+   * The targets in force as the reader reads them: the general ones, then each crop's with where each comes from
+   * (targets/target-lines.ts), the same from the page and from the server's export.
+   */
+  targetsText: string;
   columns: readonly ExportColumn[];
   batches: number;
   /** When the file was made (ms). */
@@ -39,10 +44,10 @@ export function viewLines(v: ExportView): [string, string][] {
     [L.search, v.q || L.none],
     [L.crop, v.crop ?? L.none],
     [L.warningsOnly, yesNo(!!v.warn)],
-    [L.belowTarget, yesNo(!!v.below)],
+    [L.belowTarget, v.below ? `${v.words.yes}: ${v.words.belowKinds[belowChoice(v.below)]}` : v.words.no],
     [L.drill, v.drill?.join('; ') || L.none],
     [L.sort, v.sort ? `${v.sort} (${v.dir === 'asc' ? L.ascending : L.descending})` : L.none],
-    [L.targets, v.targetsText ?? formatTargetsParam(v.targets)],
+    [L.targets, v.targetsText],
     [L.grouping, v.group ?? L.none],
     [L.columns, v.columns.map((c) => c.header(v)).join(', ')],
     [L.batches, String(v.batches)],

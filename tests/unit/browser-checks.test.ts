@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BATCH_FIELDS, parseStreamLine, readTargetSettings, BrokenStreamLine } from '@/lib/contract';
+import { BATCH_FIELDS, parseStreamLine, readTargetSettings, BrokenStreamLine, TARGET_METRICS } from '@/lib/contract';
 import { BatchSchema, ProblemSchema, SavedViewSchema, TargetSettingsSchema } from '@/lib/contract/schemas';
 import { readSavedView } from '@/lib/contract/views';
 import { parseDay } from '@/lib/explorer/date-range';
@@ -27,7 +27,7 @@ describe('the URL, read without zod', () => {
     q: z.string().max(200).catch('').default(''),
     crop: z.string().max(100).optional().catch(undefined),
     warn: z.literal('1').optional().catch(undefined),
-    below: z.literal('1').optional().catch(undefined),
+    below: z.enum(['1', ...TARGET_METRICS]).optional().catch(undefined),
     sort: z.enum(SORTABLE).catch('batch_creation_date').default('batch_creation_date'),
     dir: z.enum(['asc', 'desc']).catch('desc').default('desc'),
     targets: z.string().max(20_000).optional().catch(undefined),

@@ -6,6 +6,8 @@ import { exportFileName } from '@/lib/export/file-name';
 import { UTC } from '@/lib/explorer/zones';
 import { LANGUAGE_COOKIE, readerLocale } from '@/lib/i18n/languages';
 import { exportWords } from '@/lib/export/strings';
+import { targetLines } from '@/lib/explorer/targets/target-lines';
+import { formatsFor } from '@/lib/i18n/formats';
 import { MESSAGES } from '@/lib/i18n/messages';
 import { ExportQuerySchema, type ExportQuery } from '@/lib/server/export-query';
 import { untilShutdown } from '@/lib/server/health/shutdown';
@@ -13,6 +15,7 @@ import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { settingsStore, TARGETS_SETTING } from '@/lib/server/settings';
 import { getConfig } from '@/lib/server/config';
+import { translatorFor } from '@/lib/server/reader-locale';
 import { asRangeLoad } from '@/lib/server/load-limits';
 import type { SessionCookies } from '@/lib/server/session';
 import type { SessionData } from '@/lib/server/session-rules';
@@ -69,7 +72,7 @@ async function exportRange(query: ExportQuery, session: SessionData, request: Re
   const firstRows = first.done ? [] : first.value;
   if (query.format === 'csv') return new Response(csvStream(chunks, firstRows), { headers: fileHeaders(query) });
 
-  const { language } = readerLocale(request.headers.get('accept-language'), cookies.get(LANGUAGE_COOKIE));
+  const reader = readerLocale(request.headers.get('accept-language'), cookies.get(LANGUAGE_COOKIE));
   // The targets come from the settings store; if it fails, the load is stopped before the error answers.
   const { value: targets } = await settingsStore()
     .get(session.clientId, TARGETS_SETTING)
@@ -77,9 +80,12 @@ async function exportRange(query: ExportQuery, session: SessionData, request: Re
       await chunks.return(undefined);
       throw error;
     });
-  const ctx = { zone: query.zone ?? UTC, targets, words: exportWords(MESSAGES[language]) };
+  const ctx = { zone: query.zone ?? UTC, targets, words: exportWords(MESSAGES[reader.language]) };
   const source = { first: firstRows, next: () => chunks.next(), stop: () => void chunks.return(undefined) };
-  const stream = xlsxStream(source, columnsOf(query.columns), ctx, { from: query.start_date, to: query.end_date }, request.signal);
+  // The targets in the reader's words, as the page's own View sheet writes them.
+  const t = translatorFor(reader, 'print'), f = formatsFor(reader.locale);
+  const view = { from: query.start_date, to: query.end_date, targetsText: (crops: readonly string[]) => targetLines(targets, crops, t, f).join('; ') };
+  const stream = xlsxStream(source, columnsOf(query.columns), ctx, view, request.signal);
   return new Response(stream, { headers: fileHeaders(query) });
 }
 
