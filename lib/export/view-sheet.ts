@@ -1,4 +1,5 @@
 import type { Targets } from '../contract/targets';
+import { ALL, isRolling, NOW, resolveRange, todayIn } from '../explorer/range/rolling';
 import { belowChoice, type BelowFilter } from '../explorer/targets/misses';
 import type { Zone } from '../explorer/zones';
 import { wallClockIn, wallClockText, type ExportColumn } from './columns';
@@ -39,7 +40,7 @@ export function viewLines(v: ExportView): [string, string][] {
   const L = v.words.view;
   const yesNo = (b: boolean) => (b ? v.words.yes : v.words.no);
   const lines: [string, string][] = [
-    [L.range, v.from || v.to ? `${v.from ?? '…'} – ${v.to ?? L.now}` : L.allTime],
+    [L.range, rangeText(v)],
     [L.zone, v.zone],
     [L.search, v.q || L.none],
     [L.crop, v.crop ?? L.none],
@@ -55,4 +56,17 @@ export function viewLines(v: ExportView): [string, string][] {
     [L.complete, v.incomplete === null ? v.words.yes : `${v.words.no}: ${v.incomplete}`],
   ];
   return lines;
+}
+
+/**
+ * The range as the days it covered when the file was made (in the view's zone), and for a rolling range the
+ * link's notation after them: the file says which days it holds however late it is read.
+ */
+function rangeText(v: ExportView): string {
+  const L = v.words.view;
+  const [from, to] = [v.from ?? ALL, v.to ?? NOW];
+  if (from === ALL && to === NOW) return L.allTime;
+  const days = resolveRange(from, to, todayIn(v.zone, v.made));
+  const text = `${days.from ?? '…'} – ${days.to ?? L.now}`;
+  return isRolling(from, to) ? `${text} (${from} – ${to})` : text;
 }

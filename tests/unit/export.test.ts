@@ -128,6 +128,19 @@ describe('the workbook', () => {
     expect(view).toMatchObject({ 'Time zone': 'Europe/Berlin', Crop: 'Tomato', 'Data complete': 'Yes', Made: '2025-06-01 12:00:00 (Europe/Berlin)', Range: 'All time', Targets: 'General: germination 90.0%' });
   });
 
+  it('the range is the days the file holds, in the view’s zone on the day it was made; a rolling one keeps its notation too', () => {
+    const base = { zone: 'Pacific/Auckland', targets: DEFAULT_TARGETS, targetsText: '', words: ENGLISH_WORDS, columns: EXPORT_COLUMNS, batches: 1, incomplete: null };
+    // 2026-11-26 11:30 UTC is already the 27th in Auckland.
+    const made = Date.parse('2026-11-26T11:30:00Z');
+    const range = (from?: string, to?: string) => Object.fromEntries(viewLines({ ...base, made, from, to })).Range;
+    expect(range('now-90d', 'now')).toBe('2026-08-30 – 2026-11-27 (now-90d – now)');
+    expect(range('now/y', 'now')).toBe('2026-01-01 – 2026-11-27 (now/y – now)');
+    expect(range('all', 'now')).toBe('All time');
+    expect(range()).toBe('All time');
+    expect(range('2026-05-01', '2026-05-31')).toBe('2026-05-01 – 2026-05-31');
+    expect(range('2026-05-01', 'now')).toBe('2026-05-01 – 2026-11-27 (2026-05-01 – now)');
+  });
+
   it('an incomplete view is marked above the header of the data sheet and on the view sheet', () => {
     const lines = Object.fromEntries(viewLines({ zone: 'UTC', targets: DEFAULT_TARGETS, targetsText: '', words: ENGLISH_WORDS, columns: EXPORT_COLUMNS, batches: 1, made: 0, incomplete: 'INCOMPLETE: 1 batch' }));
     expect(lines['Data complete']).toBe('No: INCOMPLETE: 1 batch');
