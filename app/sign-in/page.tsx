@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import { LanguageSwitch } from '@/components/i18n/language-switch';
 import { SignInForm } from '@/components/sign-in-form';
-import { DEMO_CREDENTIALS } from '@/lib/demo-credentials';
 import { safeNextPath } from '@/lib/safe-next';
 import { getConfig } from '@/lib/server/config';
 import { languageChoice, serverTranslator } from '@/lib/server/reader-locale';
@@ -13,8 +12,9 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { next } = await searchParams;
-  const demo = getConfig().demo;
+  const { demo, oidc } = getConfig();
   const [t, brand] = await Promise.all([serverTranslator('signIn'), serverTranslator('common')]);
+  const back = safeNextPath(typeof next === 'string' ? next : undefined);
   return (
     <main className={styles.main}>
       <div className={styles.language}>
@@ -24,14 +24,18 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <p className={styles.muted}>{t('intro')}</p>
       {demo && (
         <aside className={styles.demo} aria-label={t('demoLabel')}>
-          {t.rich('demo', {
-            strong: (chunks) => <strong>{chunks}</strong>,
-            id: () => <code>{DEMO_CREDENTIALS.clientId}</code>,
-            secret: () => <code>{DEMO_CREDENTIALS.clientSecret}</code>,
-          })}
+          {t.rich('demo', { strong: (chunks) => <strong>{chunks}</strong>, command: () => <code>npm run demo</code> })}
         </aside>
       )}
-      <SignInForm next={safeNextPath(typeof next === 'string' ? next : undefined)} />
+      {oidc && (
+        <>
+          <a className={styles.sso} href={`/api/auth/oidc/start?next=${encodeURIComponent(back)}`}>
+            {t('withProvider', { name: oidc.name })}
+          </a>
+          <p className={styles.or}>{t('or')}</p>
+        </>
+      )}
+      <SignInForm next={back} />
     </main>
   );
 }
