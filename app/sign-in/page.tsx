@@ -21,7 +21,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <LanguageSwitch {...await languageChoice()} />
       </div>
       <h1>{brand('brand')}</h1>
-      <p className={styles.muted}>{t('intro')}</p>
+      <p className={styles.muted}>{t(oidc ? 'introSso' : 'intro')}</p>
       {demo && (
         <aside className={styles.demo} aria-label={t('demoLabel')}>
           {t.rich('demo', { strong: (chunks) => <strong>{chunks}</strong>, command: () => <code>npm run demo</code> })}
