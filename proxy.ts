@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { sessionCookieName } from './lib/server/auth/session-rules';
+import { PAGE_SEARCH_HEADER, sessionCookieName } from './lib/server/auth/session-rules';
 
 /**
  * A fresh nonce and Content-Security-Policy on every request. Next.js reads the nonce from the request's
@@ -35,6 +35,8 @@ export function proxy(request: NextRequest) {
 
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);
+  // The page's query for layouts, which Next hands no searchParams (the organisation's 403 is decided there).
+  requestHeaders.set(PAGE_SEARCH_HEADER, search);
   requestHeaders.set('content-security-policy', csp);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('content-security-policy', csp);

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslations } from 'use-intl';
 import { useFormats } from '@/components/i18n/use-formats';
 import type { ActivityEntry } from '@/lib/contract/people';
@@ -82,6 +82,11 @@ export function ActivityAdmin() {
   };
   const [draft, setDraft] = useState<Filter>({ from: '', to: '', action: '', actor: '' });
   const [filter, setFilter] = useState<Filter>(draft);
+  // The page's org= is known in the browser only (the link is rendered on the server first).
+  const csvPath = `/api/admin/activity?${queryOf(filter, { format: 'csv', limit: '10000' })}`;
+  const [csvHref, setCsvHref] = useState(csvPath);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- the address bar is read once it exists
+  useEffect(() => setCsvHref(withOrg(csvPath)), [csvPath]);
   const entries = useQuery<{ entries: ActivityEntry[] }, ApiFailure>({
     queryKey: ['admin', 'activity', filter],
     queryFn: ({ signal }) => callApi(`/api/admin/activity?${queryOf(filter)}`, { signal }),
@@ -128,7 +133,7 @@ export function ActivityAdmin() {
         <button type="submit" className="button">
           {t('apply')}
         </button>
-        <a className="button" href={withOrg(`/api/admin/activity?${queryOf(filter, { format: 'csv', limit: '10000' })}`)} download>
+        <a className="button" href={csvHref} download>
           {t('exportCsv')}
         </a>
       </form>

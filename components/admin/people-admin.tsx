@@ -200,7 +200,7 @@ function InviteForm({ onInvited }: { onInvited: (email: string, url: string | nu
         </label>
         <label className={styles.field}>
           {t('role')}
-          <select value={role} onChange={(e) => setRole(e.target.value as RoleName)}>
+          <select aria-label={t('role')} value={role} onChange={(e) => setRole(e.target.value as RoleName)}>
             {ROLE_NAMES.map((r) => (
               <option key={r} value={r}>
                 {roles(r)}

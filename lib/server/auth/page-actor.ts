@@ -1,11 +1,13 @@
 import 'server-only';
 import { headers } from 'next/headers';
+import { cache } from 'react';
 import type { HeaderPerson } from '@/components/auth/app-header';
 import { forbidden, redirect } from 'next/navigation';
 import { whenProvisioned } from '../org/provisioning';
 import { languageChoice } from '../reader-locale';
 import { roleAtLeast, type Role } from '../people/roles';
 import { actorOf, orgParamProblem, type Actor } from './actor';
+import { PAGE_SEARCH_HEADER } from './session-rules';
 import { sessionCookieValue, sessions } from './sessions';
 
 /** A page's `searchParams` as Next hands them. */
@@ -23,7 +25,7 @@ export function pageHere(path: string, params: PageParams): string {
  * sign-in that comes back here; not a member of that organisation, or a role below `needed`, the 403 page
  * (app/forbidden.tsx), never another organisation's data.
  */
-export async function pageActor(path: string, params: PageParams, needed: Role = 'viewer'): Promise<Actor> {
+export const pageActor = cache(async (path: string, params: PageParams, needed: Role = 'viewer'): Promise<Actor> => {
   await whenProvisioned();
   // Read as the API reads it: the raw value under the name the scheme calls for. One that does not open is no session.
   const session = await sessions().read(sessionCookieValue(await headers()));
@@ -37,6 +39,19 @@ export async function pageActor(path: string, params: PageParams, needed: Role =
   const actor = actorOf(session, slug);
   if (!roleAtLeast(actor.role, needed)) forbidden();
   return actor;
+});
+
+/**
+ * The page's own query as proxy.ts hands it on (layouts get no searchParams): for a layout that decides, before
+ * its page's loading state is streamed, whether the page may be shown, so that a refusal is a real 403 or 307.
+ */
+export async function layoutParams(): Promise<PageParams> {
+  const params: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams((await headers()).get(PAGE_SEARCH_HEADER) ?? '')) {
+    const had = params[key];
+    params[key] = had === undefined ? value : [had].flat().concat(value);
+  }
+  return params;
 }
 
 /** What the page header shows of the actor. */

@@ -1,3 +1,6 @@
+/** The request header in which proxy.ts hands a page's query string on to layouts (a client's own is replaced). */
+export const PAGE_SEARCH_HEADER = 'x-tsb-page-search';
+
 /** Name of the sealed session cookie over plain http (the demo, tests); read by proxy.ts, sealed by session.ts. */
 export const SESSION_COOKIE = 'tsb_session';
 /**

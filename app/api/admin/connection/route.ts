@@ -23,7 +23,7 @@ export const PUT = route({ auth: 'admin', what: 'changing the connection', body:
   const before = await organisations.connection(organisationId);
   const next = { clientId: ctx.body.clientId ?? before.clientId, clientSecret: ctx.body.clientSecret };
   const verdict = await testCredentials(next);
-  if (!verdict.ok) throw new AppError('invalid_input', `not saved: ${verdict.detail}`, { field: 'clientSecret' });
+  if (!verdict.ok) throw new AppError('invalid_input', verdict.detail, { field: 'clientSecret' });
   const old = await organisations.credentials(organisationId).catch(() => null);
   await organisations.setCredentials(organisationId, next, ctx.actor.person.id);
   if (old) await dropToken(old);
