@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslations } from 'use-intl';
 import { useFormats } from '@/components/i18n/use-formats';
 import type { ActivityEntry } from '@/lib/contract/people';
-import type { Targets } from '@/lib/contract/targets';
+import { DEFAULT_TARGETS, type Targets } from '@/lib/contract/targets';
 import type { ApiFailure } from '@/lib/explorer/api-failure';
 import { withOrg } from '@/lib/org-param';
 import { callApi } from '@/lib/people/api-client';
@@ -65,7 +65,8 @@ export function ActivityAdmin() {
   /** What a target change changed, target by target; any other change as its before and after. */
   const change = (entry: ActivityEntry) => {
     if (isTargets(entry.after) && (entry.before === null || isTargets(entry.before))) {
-      const changes = targetChanges(entry.before, entry.after);
+      // Never saved before: the dashboard's defaults were in force.
+      const changes = targetChanges(entry.before ?? DEFAULT_TARGETS, entry.after);
       if (changes.length === 0) return <div>{th('noChange')}</div>;
       return changes.map((c) => (
         <div key={`${c.crop}/${c.metric}`}>
@@ -173,7 +174,7 @@ export function ActivityAdmin() {
                     )}
                   </td>
                   <td data-label={t('action')}>{actionName(entry.action)}</td>
-                  <td data-label={t('subject')}>{entry.subject}</td>
+                  <td data-label={t('subject')}>{entry.subject === 'targets' ? t('targets') : entry.subject}</td>
                   <td className={styles.change}>{change(entry)}</td>
                   <td data-label={t('address')}>{entry.address ?? ''}</td>
                 </tr>

@@ -24,7 +24,7 @@ const TEST_SESSION_SECRET = 'vitest-session-secret-0123456789-abcdefgh';
 export function bffForFile(env: Record<string, string> = {}, options: SandboxOptions = {}, extra: Organisation[] = []) {
   const sandbox = sandboxForFile(options, extra);
   const dir = mkdtempSync(join(tmpdir(), 'tsb-bff-'));
-  beforeAll(() => {
+  beforeAll(async () => {
     const provisioning = join(dir, 'provisioning.json');
     writeFileSync(provisioning, JSON.stringify(TEST_PROVISIONING));
     Object.assign(process.env, {
@@ -35,6 +35,10 @@ export function bffForFile(env: Record<string, string> = {}, options: SandboxOpt
       CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
       ...env,
     });
+    // The embedded database's first start and the provisioning in the hook, not in the first test's time.
+    const [{ settingsStore }, { whenProvisioned }] = await Promise.all([import('@/lib/server/settings'), import('@/lib/server/org/provisioning')]);
+    await settingsStore().warm();
+    await whenProvisioned();
   });
   afterAll(async () => {
     const { settingsStore } = await import('@/lib/server/settings');
