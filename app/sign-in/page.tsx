@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
+import { SingleSignOn } from '@/components/auth/single-sign-on';
 import { LanguageSwitch } from '@/components/i18n/language-switch';
 import { SignInForm } from '@/components/sign-in-form';
+import { isSsoFailure, SSO_ERROR_PARAM } from '@/lib/auth/sso-failures';
 import { DEMO_CREDENTIALS } from '@/lib/demo-credentials';
 import { safeNextPath } from '@/lib/safe-next';
 import { getConfig } from '@/lib/server/config';
@@ -12,8 +14,10 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { next } = await searchParams;
-  const demo = getConfig().demo;
+  const params = await searchParams;
+  const next = safeNextPath(typeof params.next === 'string' ? params.next : undefined);
+  const failure = params[SSO_ERROR_PARAM];
+  const { demo, oidc } = getConfig();
   const [t, brand] = await Promise.all([serverTranslator('signIn'), serverTranslator('common')]);
   return (
     <main className={styles.main}>
@@ -31,7 +35,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           })}
         </aside>
       )}
-      <SignInForm next={safeNextPath(typeof next === 'string' ? next : undefined)} />
+      <SingleSignOn provider={oidc?.name ?? null} failure={isSsoFailure(failure) ? failure : null} next={next} />
+      <SignInForm next={next} />
     </main>
   );
 }

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY } from '../batch-api/range-load';
 import { ApiVersionSchema } from '../batch-api/schemas';
+import { OidcEnvSchema, oidcSettings, type OidcSettings } from './auth/oidc/settings';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -39,6 +40,7 @@ export const EnvSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   /** Without DATABASE_URL: the embedded database's directory (one instance only), relative to the working directory. */
   SETTINGS_DATA_DIR: z.string().default('.data/settings'),
+  ...OidcEnvSchema.shape,
 });
 
 export type AppConfig = {
@@ -62,6 +64,8 @@ export type AppConfig = {
   /** Where the organisations' settings live: PostgreSQL when set, else the embedded database in `settingsDataDir`. */
   databaseUrl?: string;
   settingsDataDir: string;
+  /** Single sign-on over OpenID Connect, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
+  oidc?: OidcSettings;
 };
 
 function load(env: Record<string, string | undefined>): AppConfig {
@@ -122,6 +126,7 @@ function load(env: Record<string, string | undefined>): AppConfig {
     appOrigin: e.APP_ORIGIN ? new URL(e.APP_ORIGIN).origin : undefined,
     databaseUrl: e.DATABASE_URL,
     settingsDataDir: resolve(e.SETTINGS_DATA_DIR),
+    oidc: oidcSettings(e),
   };
 }
 

@@ -44,7 +44,7 @@ function checkOrigin(request: Request) {
   }
 }
 
-function requestOrigin(request: Request): string {
+export function requestOrigin(request: Request): string {
   const url = new URL(request.url);
   const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? url.host;
   return `${requestScheme(request)}://${host}`;
