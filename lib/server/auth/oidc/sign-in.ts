@@ -51,13 +51,13 @@ export async function finishSsoSignIn(
   input: { request: Request; cookies: SessionCookies; redirectUri: string },
 ): Promise<SsoOutcome> {
   const { request, cookies, redirectUri } = input;
-  const transaction = await takeTransaction(cookies);
+  const params = new URL(request.url).searchParams;
+  const transaction = await takeTransaction(cookies, params.get('state'));
   const next = transaction?.next ?? safeNextPath(null);
   let who: { email?: string; name?: string } = {};
   try {
-    const params = new URL(request.url).searchParams;
-    // No transaction (expired, never started here, already used) or another one's state: nothing to finish.
-    if (!transaction || params.get('state') !== transaction.state) throw new SsoRefusal('expired', { transaction: transaction ? 'state mismatch' : 'none' });
+    // None with this state: expired, never started in this browser, already used, or another sign-in's answer.
+    if (!transaction) throw new SsoRefusal('expired');
     const callbackUrl = new URL(redirectUri);
     for (const [key, value] of params) callbackUrl.searchParams.append(key, value);
     const claims = await signedInClaims(settings, callbackUrl, transaction);

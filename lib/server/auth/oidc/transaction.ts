@@ -43,13 +43,18 @@ export async function saveTransaction(cookies: SessionCookies, transaction: Tran
   cookies.outgoing.headers.append('set-cookie', line(cookies.request, seal, TRANSACTION_TTL_S));
 }
 
-/** The transaction this browser started, or null (none, expired, tampered); the cookie is cleared either way. */
-export async function takeTransaction(cookies: SessionCookies): Promise<Transaction | null> {
+/**
+ * The transaction this browser started for `state`, cleared as it is taken; null when there is none (expired,
+ * tampered, never started here, already used). A cookie of another sign-in (a second tab's, begun later) is
+ * left for that sign-in to finish.
+ */
+export async function takeTransaction(cookies: SessionCookies, state: string | null): Promise<Transaction | null> {
   const value = cookies.get(cookieName(cookies.request));
   if (value === undefined) return null;
-  cookies.outgoing.headers.append('set-cookie', line(cookies.request, '', 0));
   const data = await sealed().open<Transaction>(value);
+  const complete = [data.state, data.nonce, data.verifier, data.next].every((v) => typeof v === 'string' && v !== '');
+  if (complete && data.state !== state) return null;
+  cookies.outgoing.headers.append('set-cookie', line(cookies.request, '', 0));
   sealed().forget(value);
-  const { state, nonce, verifier, next } = data;
-  return [state, nonce, verifier, next].every((v) => typeof v === 'string' && v !== '') ? (data as Transaction) : null;
+  return complete ? (data as Transaction) : null;
 }
