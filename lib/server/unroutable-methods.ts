@@ -22,6 +22,8 @@ const API_ALLOW: Record<string, string> = {
   '/api/settings/targets': 'GET, HEAD, OPTIONS, PUT',
   '/api/settings/views': 'GET, HEAD, OPTIONS, POST',
   '/api/settings/views/[id]': 'DELETE, OPTIONS, PATCH',
+  '/api/auth/oidc/start': 'GET, HEAD, OPTIONS',
+  '/api/auth/oidc/callback': 'GET, HEAD, OPTIONS',
 };
 
 /** Routes with a segment of their own, to the name their folder has (`[id]`). */
