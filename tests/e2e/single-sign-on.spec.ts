@@ -159,7 +159,7 @@ test('a domain that may not join is refused with a sentence, and the refusal is 
   await page.goto('/sign-in');
   await signInAtProvider(page, 'mallory');
   await expect(page).toHaveURL(/\/sign-in\?sso_error=domain$/);
-  await expect(page.locator('main').getByRole('alert')).toHaveText("Your e-mail address's domain may not join this dashboard. Ask an administrator to invite you.");
+  await expect(page.locator('main').getByRole('alert')).toHaveText('Addresses at your e-mail domain may not join this dashboard by themselves. Ask an administrator to invite you.');
   expect(await session(page)).toBeNull();
   expect(await signInsOf('mallory@elsewhere.test')).toEqual([expect.objectContaining({ after: expect.objectContaining({ method: 'oidc', result: 'refused' }) })]);
 });
