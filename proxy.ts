@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { sessionCookieName } from './lib/server/session-rules';
+import { sessionCookieName } from './lib/server/auth/session-rules';
 
 /**
  * A fresh nonce and Content-Security-Policy on every request. Next.js reads the nonce from the request's

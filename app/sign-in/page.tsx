@@ -3,7 +3,6 @@ import { SingleSignOn } from '@/components/auth/single-sign-on';
 import { LanguageSwitch } from '@/components/i18n/language-switch';
 import { SignInForm } from '@/components/sign-in-form';
 import { isSsoFailure, SSO_ERROR_PARAM } from '@/lib/auth/sso-failures';
-import { DEMO_CREDENTIALS } from '@/lib/demo-credentials';
 import { safeNextPath } from '@/lib/safe-next';
 import { getConfig } from '@/lib/server/config';
 import { languageChoice, serverTranslator } from '@/lib/server/reader-locale';
@@ -15,28 +14,24 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const next = safeNextPath(typeof params.next === 'string' ? params.next : undefined);
-  const failure = params[SSO_ERROR_PARAM];
   const { demo, oidc } = getConfig();
-  const [t, brand] = await Promise.all([serverTranslator('signIn'), serverTranslator('common')]);
+  const [t, tSso, brand] = await Promise.all([serverTranslator('signIn'), serverTranslator('sso'), serverTranslator('common')]);
+  const back = safeNextPath(typeof params.next === 'string' ? params.next : undefined);
+  const failure = params[SSO_ERROR_PARAM];
   return (
     <main className={styles.main}>
       <div className={styles.language}>
         <LanguageSwitch {...await languageChoice()} />
       </div>
       <h1>{brand('brand')}</h1>
-      <p className={styles.muted}>{t('intro')}</p>
+      <p className={styles.muted}>{oidc ? tSso('intro') : t('intro')}</p>
       {demo && (
         <aside className={styles.demo} aria-label={t('demoLabel')}>
-          {t.rich('demo', {
-            strong: (chunks) => <strong>{chunks}</strong>,
-            id: () => <code>{DEMO_CREDENTIALS.clientId}</code>,
-            secret: () => <code>{DEMO_CREDENTIALS.clientSecret}</code>,
-          })}
+          {t.rich('demo', { strong: (chunks) => <strong>{chunks}</strong>, command: () => <code>npm run demo</code> })}
         </aside>
       )}
-      <SingleSignOn provider={oidc?.name ?? null} failure={isSsoFailure(failure) ? failure : null} next={next} />
-      <SignInForm next={next} />
+      <SingleSignOn provider={oidc?.name ?? null} failure={isSsoFailure(failure) ? failure : null} next={back} />
+      <SignInForm next={back} />
     </main>
   );
 }

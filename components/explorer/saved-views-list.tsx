@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useTranslations } from 'use-intl';
+import { withOrg } from '@/lib/org-param';
 import { MAX_VIEW_NAME, type SavedView } from '@/lib/contract/views';
 import { useSavedViews, useViewProblem } from './use-saved-views';
 import styles from './saved-views.module.css';
@@ -52,7 +53,7 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
   const problemText = useViewProblem();
   const [mode, setMode] = useState<'show' | 'rename' | 'delete'>('show');
   const { change, remove } = views;
-  const href = `/batches${view.query ? `?${view.query}` : ''}`;
+  const href = withOrg(`/batches${view.query ? `?${view.query}` : ''}`);
   // In place, as the explorer's own changes are (history entry, no reload); a new tab or window is the link's.
   const open = (e: MouseEvent<HTMLAnchorElement>) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;

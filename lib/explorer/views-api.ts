@@ -1,4 +1,5 @@
 import { readSavedView, type SavedView, type ViewChange } from '../contract/views';
+import { withOrg } from '../org-param';
 import { ApiFailure } from './api-failure';
 
 const PATH = '/api/settings/views';
@@ -8,7 +9,7 @@ const unreachable = () => ApiFailure.client('unreachable');
 const unreadable = () => ApiFailure.client('unreadableViews');
 
 async function call(path: string, init: RequestInit): Promise<Response> {
-  const response = await fetch(path, init).catch((error: unknown) => {
+  const response = await fetch(withOrg(path), init).catch((error: unknown) => {
     throw init.signal?.aborted ? error : unreachable();
   });
   if (!response.ok) throw await ApiFailure.of(response);

@@ -4,8 +4,8 @@ import type { UpstreamCall } from '../batch-api';
 import { logLine } from './log';
 import { noteUpstreamCall } from './upstream-health';
 
-/** What one request to our API did upstream, for its log line. */
-export type RequestStats = { upstreamCalls: number; upstreamMs: number; upstreamFailures: number };
+/** What one request to our API did upstream, and for whom (ids only, never an e-mail address), for its log line. */
+export type RequestStats = { upstreamCalls: number; upstreamMs: number; upstreamFailures: number; personId?: string; organisationId?: string };
 
 const storage = new AsyncLocalStorage<RequestStats>();
 
@@ -28,4 +28,12 @@ export function recordUpstreamCall(call: UpstreamCall): void {
   stats.upstreamMs += call.durationMs;
   // A call abandoned because the person left is no failure of the service.
   if (call.error !== 'aborted' && (call.status === null || call.status >= 500)) stats.upstreamFailures++;
+}
+
+/** Names the person and organisation this request is for, in its log line. */
+export function noteRequestActor(personId: string, organisationId: string): void {
+  const stats = storage.getStore();
+  if (!stats) return;
+  stats.personId = personId;
+  stats.organisationId = organisationId;
 }

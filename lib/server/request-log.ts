@@ -6,9 +6,10 @@ import type { RequestStats } from './request-context';
 export type LoggedRequest = { method: string; url: string; signal?: AbortSignal };
 
 /**
- * One JSON line per API request on stdout: method, path (never the query or a header), status, duration and
- * what it cost upstream. A streamed answer is logged when its last byte is sent, or with `aborted: true` when
- * the client drops it; so is an answer nobody was left to read (the 499 of lib/server/route.ts).
+ * One JSON line per API request on stdout: method, path (never the query or a header), status, duration,
+ * what it cost upstream, and the ids of the person and organisation it was made for. A streamed answer is
+ * logged when its last byte is sent, or with `aborted: true` when the client drops it; so is an answer nobody
+ * was left to read (the 499 of lib/server/route.ts).
  */
 export function logRequest(request: LoggedRequest, response: Response, started: number, stats: RequestStats): Response {
   const base = { method: request.method, path: new URL(request.url).pathname, status: response.status };
@@ -19,6 +20,8 @@ export function logRequest(request: LoggedRequest, response: Response, started: 
       upstreamCalls: stats.upstreamCalls,
       upstreamMs: Math.round(stats.upstreamMs),
       upstreamFailures: stats.upstreamFailures,
+      ...(stats.personId && { person_id: stats.personId }),
+      ...(stats.organisationId && { organisation_id: stats.organisationId }),
       ...extra,
     });
   if (request.method === 'HEAD') {

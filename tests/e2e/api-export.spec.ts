@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { readCsv } from '../helpers/csv';
 import { readXlsx } from '../helpers/xlsx';
-import { api, sandbox, signIn, walkApi } from './support';
+import { api, EDGE, sandbox, signIn, walkApi } from './support';
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
@@ -20,7 +20,7 @@ test('streams every batch of the range with a header row of the service field na
 });
 
 test('hostile text round-trips and formulas are neutralized', async () => {
-  const cookie = await signIn({ clientId: 'edge-client', clientSecret: 'edge-secret' });
+  const cookie = await signIn(EDGE);
   const { batches } = await walkApi(cookie);
   const rows = readCsv(await (await api('/api/batches/export', { cookie })).text());
   const header = rows[0]!;
@@ -52,7 +52,7 @@ test('bad input and no session get their statuses before any streaming', async (
 });
 
 test('format=xlsx streams a workbook of the chosen columns, in the zone, read back by another reader', async () => {
-  const cookie = await signIn({ clientId: 'edge-client', clientSecret: 'edge-secret' });
+  const cookie = await signIn(EDGE);
   const { batches } = await walkApi(cookie);
   const response = await api('/api/batches/export?format=xlsx&zone=America/New_York&columns=name,date,germination,warnings,analysis', { cookie });
   expect(response.status).toBe(200);

@@ -30,19 +30,50 @@ async function stopsOnSigint(child: ChildProcess, appUrl: string, sandboxUrl: st
   await expect(fetch(`${sandboxUrl}/_sandbox/stats`)).rejects.toThrow();
 }
 
+/** The accounts the launcher printed: `Sign in (demo admin):   admin@demo.example  password …`. */
+const accountsIn = (output: string) =>
+  Object.fromEntries([...output.matchAll(/Sign in \((\w+ \w+)\):\s+(\S+)\s+password (\S+)/g)].map((m) => [m[1]!, { email: m[2]!, password: m[3]! }]));
+
 /** `npm run demo` after its build step: the sandbox and the app start together and stop together on Ctrl-C. */
-test('the demo launcher prints the URL and demo credentials, serves the app, and stops both on SIGINT', async ({ page }) => {
-  const { child, output } = launch(REPO, { ...process.env, PORT: '3520', SANDBOX_PORT: '4520', BATCH_API_BASE_URL: '' });
+test('the demo launcher prints the URL and the demo’s people, serves the app, and stops both on SIGINT', async ({ page }) => {
+  const project = await mkdtemp(path.join(tmpdir(), 'demo-run-'));
+  await Promise.all(PROJECT_ENTRIES.map((entry) => symlink(path.join(REPO, entry), path.join(project, entry))));
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '3520', SANDBOX_PORT: '4520', BATCH_API_BASE_URL: '' };
+  for (const name of ['CREDENTIALS_KEY', 'PROVISIONING_FILE', 'SETTINGS_DATA_DIR']) delete env[name];
+  let { child, output } = launch(project, env);
   try {
-    await expect.poll(output, { timeout: 30_000 }).toContain('Press Ctrl-C to stop');
+    await expect.poll(output, { timeout: 60_000 }).toContain('Press Ctrl-C to stop');
     expect(output()).toContain('http://127.0.0.1:3520');
-    expect(output()).toContain('client ID "demo-client", client secret "demo-secret"');
     expect(output()).toContain('http://127.0.0.1:4520');
+    // An administrator, an editor and a viewer of the demo organisation, an administrator of Drift Nursery.
+    const accounts = accountsIn(output());
+    expect(Object.keys(accounts).sort()).toEqual(['demo admin', 'demo editor', 'demo viewer', 'drift admin']);
+    expect(accounts['demo admin']!.email).toBe('admin@demo.example');
+    expect(output()).not.toContain('demo-secret');
 
     await page.goto('http://127.0.0.1:3520/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tray-scan batches');
-    // On the bundled sandbox the sign-in page says so and shows the demo credentials.
-    await expect(page.getByRole('complementary', { name: 'Demo credentials' })).toContainText('demo-secret');
+    // On the bundled sandbox the sign-in page says where the demo's accounts are, never a password.
+    await expect(page.getByRole('complementary', { name: 'Demo accounts' })).toContainText('npm run demo');
+    await page.getByLabel('Email').fill(accounts['demo admin']!.email);
+    await page.getByLabel('Password').fill(accounts['demo admin']!.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Connection' })).toBeVisible();
+    await expect(page.getByRole('status').first()).toHaveText(/^[\d,]+ batches$/, { timeout: 30_000 });
+    await stopsOnSigint(child, 'http://127.0.0.1:3520/', 'http://127.0.0.1:4520');
+
+    // Started again on the same directory: the same key and people, so the same passwords work and are printed.
+    ({ child, output } = launch(project, env));
+    await expect.poll(output, { timeout: 60_000 }).toContain('Press Ctrl-C to stop');
+    expect(accountsIn(output())).toEqual(accounts);
+    const signIn = await fetch('http://127.0.0.1:3520/api/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:3520' },
+      body: JSON.stringify(accounts['drift admin']),
+    });
+    expect(signIn.status).toBe(204);
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await fetch('http://127.0.0.1:3520/api/batches', { headers: { cookie } })).status).toBe(200);
     const auth = await fetch('http://127.0.0.1:4520/v2/auth', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -52,6 +83,7 @@ test('the demo launcher prints the URL and demo credentials, serves the app, and
     await stopsOnSigint(child, 'http://127.0.0.1:3520/', 'http://127.0.0.1:4520');
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
+    await rm(project, { recursive: true, force: true });
   }
 });
 
@@ -69,7 +101,7 @@ test('the demo launcher takes its ports, sandbox switches and session secret fro
   // Only the file may supply these. NODE_ENV=test would make Next (and so the launcher) skip .env.local.
   const env = { ...process.env };
   for (const name of Object.keys(env)) {
-    if (/^(PORT|HOST|NODE_ENV|BATCH_API_BASE_URL|SESSION_SECRET|SANDBOX_.*)$/.test(name)) delete env[name];
+    if (/^(PORT|HOST|NODE_ENV|BATCH_API_BASE_URL|SESSION_SECRET|CREDENTIALS_KEY|PROVISIONING_FILE|SETTINGS_DATA_DIR|SANDBOX_.*)$/.test(name)) delete env[name];
   }
   const { child, output } = launch(project, env);
   try {
@@ -90,7 +122,7 @@ test('the demo launcher takes its ports, sandbox switches and session secret fro
 
     await page.goto('http://127.0.0.1:3522/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tray-scan batches');
-    await expect(page.getByRole('complementary', { name: 'Demo credentials' })).toContainText('demo-secret');
+    await expect(page.getByRole('complementary', { name: 'Demo accounts' })).toContainText('npm run demo');
     // The app validated its configuration at start-up with the file's secret instead of generating one.
     expect(output()).not.toContain('SESSION_SECRET is not set');
     await stopsOnSigint(child, 'http://127.0.0.1:3522/', 'http://127.0.0.1:4522');

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { PROVIDER_CLIENT, startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
 import { makeTestCa, type TestCa } from '../helpers/test-ca';
 import { startApp, type AppInstance } from './app-instance';
-import { APP_URL } from './support';
+import { APP_URL, DEMO_ADMIN } from './support';
 
 /**
  * Single sign-on against a real OpenID provider (oidc-provider) on loopback over https, under a CA made here and
@@ -15,13 +12,13 @@ import { APP_URL } from './support';
 const APP_PORT = 3571;
 const PROVIDER_PORT = 3572;
 const APP = `http://127.0.0.1:${APP_PORT}`;
-const ADMIN = { email: 'owner@example.com', password: 'owner-password-0123' };
+/** An administrator of the organisation single sign-on people join (provisioned with the test apps' people). */
+const ADMIN = { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password };
 const NAME = 'Test IdP';
 
 let ca: TestCa;
 let provider: OidcProvider;
 let app: AppInstance;
-let dataDir: string;
 const log: string[] = [];
 
 test.use({ ignoreHTTPSErrors: true, baseURL: APP });
@@ -29,19 +26,10 @@ test.use({ ignoreHTTPSErrors: true, baseURL: APP });
 test.beforeAll(async () => {
   ca = makeTestCa();
   provider = await startOidcProvider({ port: PROVIDER_PORT, ca, redirectUri: `${APP}/api/auth/oidc/callback` });
-  dataDir = mkdtempSync(join(tmpdir(), 'tsb-e2e-sso-'));
   app = await startApp(
     APP_PORT,
     {
       NODE_EXTRA_CA_CERTS: ca.caFile,
-      SETTINGS_DATA_DIR: dataDir,
-      CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'),
-      BATCH_API_CLIENT_ID: 'demo-client',
-      BATCH_API_CLIENT_SECRET: 'demo-secret',
-      ORGANISATION_NAME: 'Demo Seeds',
-      ORGANISATION_SLUG: 'demo',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
       OIDC_ISSUER: provider.issuer,
       OIDC_CLIENT_ID: PROVIDER_CLIENT.id,
       OIDC_CLIENT_SECRET: PROVIDER_CLIENT.secret,
@@ -51,6 +39,8 @@ test.beforeAll(async () => {
       OIDC_ADMIN_VALUES: 'dashboard-admins',
       OIDC_EDITOR_VALUES: 'agronomists',
       OIDC_ALLOWED_DOMAINS: 'example.com',
+      // The test apps hold every sandbox organisation: the one new people join is named.
+      OIDC_ORGANISATION: DEMO_ADMIN.org,
     },
     log,
   );
@@ -60,7 +50,6 @@ test.afterAll(async () => {
   await app?.stop();
   await provider?.stop();
   ca?.remove();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** An administrator's session cookie, signed in with a password over the API. */

@@ -1,14 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_TARGETS, targetFor, type Targets } from '../../lib/contract';
 import { signInContext } from './signed-in';
-import { api, APP_URL, DEMO, sandbox, signIn, walkApi } from './support';
+import { api, APP_URL, DEMO, OTHER, sandbox, signIn, walkApi, type Credentials } from './support';
 
-const OTHER = { clientId: 'other-client', clientSecret: 'other-secret' };
 const status = (page: Page) => page.getByRole('status').first();
 /** The value of the summary card titled `title`. */
 const card = (page: Page, title: string) => page.getByRole('region', { name: 'Summary' }).locator('div', { has: page.getByText(title, { exact: true }) }).locator('dd');
 
-async function putTargets(credentials: typeof DEMO, targets: Targets) {
+async function putTargets(credentials: Credentials, targets: Targets) {
   const cookie = await signIn(credentials);
   const response = await api('/api/settings/targets', { method: 'PUT', cookie, json: { targets }, headers: { origin: APP_URL } });
   expect(response.status).toBe(200);

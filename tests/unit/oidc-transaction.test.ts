@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { SessionCookies } from '@/lib/server/session';
+import { SessionCookies } from '@/lib/server/auth/sessions';
 import { saveTransaction, takeTransaction, TRANSACTION_TTL_S, type Transaction } from '@/lib/server/auth/oidc/transaction';
 
 const T: Transaction = { state: 'state-1', nonce: 'nonce-1', verifier: 'verifier-1', next: '/batches?tz=UTC' };

@@ -11,11 +11,11 @@ const WAIT_MS = 2000;
  * (lib/contract/views.ts, defaultViewTarget). null: open the page as asked, also when the store fails or is
  * slow: the page works without saved views.
  */
-export async function defaultViewPath(clientId: string, params: URLSearchParams): Promise<string | null> {
+export async function defaultViewPath(organisationId: string, params: URLSearchParams): Promise<string | null> {
   if (holdsViewState(params.toString())) return null;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), WAIT_MS)));
-  const view = await Promise.race([settingsStore().views.defaultView(clientId), late])
+  const view = await Promise.race([settingsStore().views.defaultView(organisationId), late])
     .catch((error: unknown) => {
       logLine('warn', 'default view: not read; the page opens without it', { error: String(error) });
       return null;

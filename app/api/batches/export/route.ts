@@ -11,7 +11,7 @@ import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { settingsStore, TARGETS_SETTING } from '@/lib/server/settings';
 import { getConfig } from '@/lib/server/config';
-import { clientFor } from '@/lib/server/upstream';
+import { upstreamFor } from '@/lib/server/org/upstream';
 import { xlsxStream } from '@/lib/server/xlsx-export';
 
 const TYPES = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
@@ -50,9 +50,9 @@ const columnsOf = (ids: ExportQuery['columns']): ExportColumn[] => (ids ? ids.ma
  * their status; a failure after that aborts the download rather than ending it short, and a cancelled
  * download stops the requests in flight.
  */
-export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ query, session, request, cookies }) => {
+export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ query, actor, request, cookies }) => {
   const range: DateRange = dateRange(query.start_date, query.end_date);
-  const load = new OrderedLoad(clientFor(session), range, { concurrency: getConfig().concurrency, signal: request.signal });
+  const load = new OrderedLoad(await upstreamFor(actor.organisation), range, { concurrency: getConfig().concurrency, signal: request.signal });
   const chunks = load.chunks();
   const first = await chunks.next();
   const firstRows = first.done ? [] : first.value;
@@ -61,7 +61,7 @@ export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ quer
   const { language } = readerLocale(request.headers.get('accept-language'), cookies.get(LANGUAGE_COOKIE));
   // The targets come from the settings store; if it fails, the load is stopped before the error answers.
   const { value: targets } = await settingsStore()
-    .get(session.clientId, TARGETS_SETTING)
+    .get(actor.organisation.id, TARGETS_SETTING)
     .catch(async (error: unknown) => {
       await chunks.return(undefined);
       throw error;

@@ -5,7 +5,7 @@ import { getConfig } from '@/lib/server/config';
 import { loggedProblemOf } from '@/lib/server/error-table';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
-import { clientFor } from '@/lib/server/upstream';
+import { upstreamFor } from '@/lib/server/org/upstream';
 
 const STREAM_HEADERS = {
   // A text type so that Next's compression takes it (it skips application/x-ndjson, unknown to mime-db,
@@ -24,10 +24,10 @@ const STREAM_HEADERS = {
  * stream with an `error` line naming the parts still to fetch: the browser keeps what it has and asks for
  * just those (`parts=`).
  */
-export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ query, session, request }) => {
+export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ query, actor, request }) => {
   const { parts, ...range } = query;
   const { concurrency, maxConcurrency } = getConfig();
-  const load = new RangeLoad(clientFor(session), range, { concurrency, maxConcurrency, parts, signal: request.signal });
+  const load = new RangeLoad(await upstreamFor(actor.organisation), range, { concurrency, maxConcurrency, parts, signal: request.signal });
   const chunks = load.chunks();
   const first = await chunks.next();
   const encoder = new TextEncoder();

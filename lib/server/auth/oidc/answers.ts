@@ -1,12 +1,11 @@
 import 'server-only';
-import { getConfig } from '../../config';
-import { requestOrigin } from '../../route';
+import { publicOrigin } from '../../route';
 import { SSO_ERROR_PARAM, type SsoFailure } from '@/lib/auth/sso-failures';
 
 export const CALLBACK_PATH = '/api/auth/oidc/callback';
 
 /** The redirect URI registered at the provider: APP_ORIGIN when set (behind a proxy), else this request's origin. */
-export const redirectUriOf = (request: Request) => `${getConfig().appOrigin ?? requestOrigin(request)}${CALLBACK_PATH}`;
+export const redirectUriOf = (request: Request) => `${publicOrigin(request)}${CALLBACK_PATH}`;
 
 /** A redirect the browser follows; relative locations resolve against the URL the browser used, proxies included. */
 export function redirectTo(location: string): Response {

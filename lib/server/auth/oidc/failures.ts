@@ -1,5 +1,6 @@
 import { AuthorizationResponseError, ClientError, ResponseBodyError } from 'openid-client';
 import type { SsoFailure } from '@/lib/auth/sso-failures';
+import { AppError } from '../../app-error';
 
 /**
  * Errors of the sign-in flow as the reasons a person is told (lib/auth/sso-failures.ts). A refusal the flow
@@ -38,6 +39,9 @@ function causeCode(error: unknown): string | undefined {
 /** What an error from the protocol steps means for the person, and what the operator's log should say. */
 export function classify(error: unknown): SsoRefusal {
   if (error instanceof SsoRefusal) return error;
+  // The people module's refusals: a disabled account, no organisation to join.
+  if (error instanceof AppError && error.code === 'account_disabled') return new SsoRefusal('disabled');
+  if (error instanceof AppError && error.code === 'not_member') return new SsoRefusal('no_organisation', { detail: error.message });
   if (unreachable(error)) return new SsoRefusal('unreachable', { cause: causeCode(error) ?? (error as Error).message });
   if (error instanceof AuthorizationResponseError) {
     return new SsoRefusal(error.error === 'access_denied' ? 'cancelled' : 'provider', { providerError: error.error.slice(0, 100) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SLUG } from '../../org/slug';
 
 /**
  * The OIDC_* variables: single sign-on is on when the provider's issuer, client ID and client secret are all
@@ -39,7 +40,7 @@ export const OidcEnvSchema = z.object({
   OIDC_ORGANISATION: z
     .string()
     .trim()
-    .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be the slug of an organisation (lower-case letters, digits and -)')
+    .regex(SLUG, 'must be the slug of an organisation (lower-case letters, digits and -)')
     .optional(),
 });
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import { safeNextPath } from '@/lib/safe-next';
 import { errorFields, logLine } from '../../log';
-import type { SessionCookies } from '../../session';
+import type { SessionCookies } from '../sessions';
 import { domainAllowed, identityOf, type Role } from './claims';
 import type { SsoFailure } from '@/lib/auth/sso-failures';
 import { classify, SsoRefusal } from './failures';

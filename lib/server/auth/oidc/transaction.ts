@@ -1,9 +1,9 @@
 import 'server-only';
 import { sealData } from 'iron-session';
 import { getConfig } from '../../config';
-import { SealedSessionCache } from '../../sealed-sessions';
-import type { SessionCookies } from '../../session';
-import { isHttps } from '../../session-rules';
+import { SealedSessionCache } from '../sealed-sessions';
+import type { SessionCookies } from '../sessions';
+import { isHttps } from '../session-rules';
 
 /**
  * One sign-in at the provider in progress: the state and nonce the answer must carry back, the PKCE verifier

@@ -14,7 +14,7 @@ import { finishSsoSignIn } from '@/lib/server/auth/oidc/sign-in';
 export const GET = route({ auth: false }, async ({ request, cookies }) => {
   const settings = getConfig().oidc;
   if (!settings) return backToSignIn('not_configured', '/batches');
-  const outcome = await finishSsoSignIn(settings, ssoPeople(), { request, cookies, redirectUri: redirectUriOf(request) });
+  const outcome = await finishSsoSignIn(settings, ssoPeople(settings), { request, cookies, redirectUri: redirectUriOf(request) });
   return outcome.ok ? redirectTo(outcome.next) : backToSignIn(outcome.reason, outcome.next);
 });
 

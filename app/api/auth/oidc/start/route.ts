@@ -15,7 +15,7 @@ export const GET = route({ auth: false }, async ({ request, cookies }) => {
   const next = new URL(request.url).searchParams.get('next') ?? undefined;
   const settings = getConfig().oidc;
   if (!settings) return backToSignIn('not_configured', safeNextPath(next));
-  const start = await startSsoSignIn(settings, ssoPeople(), { request, cookies, redirectUri: redirectUriOf(request), next });
+  const start = await startSsoSignIn(settings, ssoPeople(settings), { request, cookies, redirectUri: redirectUriOf(request), next });
   return start.ok ? redirectTo(start.url.href) : backToSignIn(start.reason, start.next);
 });
 

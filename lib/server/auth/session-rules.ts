@@ -24,43 +24,46 @@ export const isHttps = (request: RequestLike): boolean => requestScheme(request)
 /** The session cookie's name for this request: only this one is read, so over https a planted `tsb_session` is ignored. */
 export const sessionCookieName = (request: RequestLike) => (isHttps(request) ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
 
-/** What the sealed cookie carries. The access token is not here: it stays in the server's token cache. */
-export type SessionData = {
-  sid: string;
-  clientId: string;
-  clientSecret: string;
-  /** Sign-in time (ms): the absolute lifetime counts from here. */
-  createdAt: number;
-  /** Last authenticated request (ms): the idle timeout counts from here. */
-  lastSeenAt: number;
-};
+/**
+ * What the sealed cookie carries: the id of the server's session row, and when it began (a seal older than the
+ * absolute lifetime is refused before any database read). Nothing of the service, nothing of the person.
+ */
+export type SessionSeal = { sid: string; createdAt: number };
 
 export type SessionLimits = { ttlS: number; idleS: number };
 
 /**
- * Touching the cookie on every request would re-seal it constantly: once a minute is precise enough,
+ * Writing the last-seen time on every request would be a write per request: once a minute is precise enough,
  * or a quarter of the idle timeout when that is shorter, so activity always slides it in time.
  */
 export function touchAfterMs(limits: SessionLimits): number {
   return Math.min(60_000, (limits.idleS * 1000) / 4);
 }
 
-export type SessionVerdict = 'live' | 'missing' | 'expired' | 'idle';
-
 /** Every field there with its type: a seal proves who wrote it, not that an older version wrote this shape. */
-function isComplete(data: Partial<SessionData>): data is SessionData {
-  const texts = [data.sid, data.clientId, data.clientSecret];
-  const times = [data.createdAt, data.lastSeenAt];
-  return texts.every((t) => typeof t === 'string' && t !== '') && times.every((t) => Number.isSafeInteger(t) && t! > 0);
+export function isSeal(data: Partial<SessionSeal>): data is SessionSeal {
+  return typeof data.sid === 'string' && data.sid !== '' && Number.isSafeInteger(data.createdAt) && data.createdAt! > 0;
 }
 
-export function judgeSession(data: Partial<SessionData>, limits: SessionLimits, now: number): SessionVerdict {
-  if (!isComplete(data)) return 'missing';
-  if (now >= data.createdAt + limits.ttlS * 1000) return 'expired';
-  if (now >= data.lastSeenAt + limits.idleS * 1000) return 'idle';
+export type SessionVerdict = 'live' | 'missing' | 'expired' | 'idle' | 'revoked' | 'disabled';
+
+/** What the server knows of a session (lib/server/auth/session-store.ts), as far as judging it goes. */
+export type SessionFacts = { createdAt: number; lastSeenAt: number; expiresAt: number; revoked: boolean; disabled: boolean };
+
+/**
+ * The server's record decides: revoked (signed out, signed out by the person elsewhere or by an
+ * administrator), the person disabled, past its end (the shorter of its own and today's SESSION_TTL_S, so
+ * that lowering the setting shortens sessions already running), idle for too long.
+ */
+export function judgeSession(facts: SessionFacts | null, limits: SessionLimits, now: number): SessionVerdict {
+  if (!facts) return 'missing';
+  if (facts.revoked) return 'revoked';
+  if (facts.disabled) return 'disabled';
+  if (now >= Math.min(facts.expiresAt, facts.createdAt + limits.ttlS * 1000)) return 'expired';
+  if (now >= facts.lastSeenAt + limits.idleS * 1000) return 'idle';
   return 'live';
 }
 
-export function needsTouch(data: SessionData, limits: SessionLimits, now: number): boolean {
-  return now - data.lastSeenAt >= touchAfterMs(limits);
+export function needsTouch(lastSeenAt: number, limits: SessionLimits, now: number): boolean {
+  return now - lastSeenAt >= touchAfterMs(limits);
 }
