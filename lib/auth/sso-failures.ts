@@ -15,6 +15,7 @@ export const SSO_FAILURES = [
   'domain',
   'disabled',
   'no_organisation',
+  'too_many',
 ] as const;
 
 export type SsoFailure = (typeof SSO_FAILURES)[number];

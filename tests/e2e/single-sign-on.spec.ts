@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { expect, test, type Page } from '@playwright/test';
 import { PROVIDER_CLIENT, startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
 import { makeTestCa, type TestCa } from '../helpers/test-ca';
@@ -15,6 +16,8 @@ const APP = `http://127.0.0.1:${APP_PORT}`;
 /** An administrator of the organisation single sign-on people join (provisioned with the test apps' people). */
 const ADMIN = { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password };
 const NAME = 'Test IdP';
+/** Callbacks one address may open a minute (SIGNIN_ATTEMPTS_PER_IP): above what the browser tests here use. */
+const CALLBACKS_PER_MINUTE = 40;
 
 let ca: TestCa;
 let provider: OidcProvider;
@@ -41,6 +44,7 @@ test.beforeAll(async () => {
       OIDC_ALLOWED_DOMAINS: 'example.com',
       // The test apps hold every sandbox organisation: the one new people join is named.
       OIDC_ORGANISATION: DEMO_ADMIN.org,
+      SIGNIN_ATTEMPTS_PER_IP: String(CALLBACKS_PER_MINUTE),
     },
     log,
   );
@@ -236,4 +240,23 @@ test('a provider that cannot be reached comes back as a sentence, not an error p
     await provider.resume();
   }
   expect(log.some((line) => line.includes('"msg":"single sign-on refused"') && line.includes('"reason":"unreachable"') && line.includes('ECONNREFUSED'))).toBe(true);
+});
+
+/** Where a GET of `path` from the socket address `from` redirects (Linux routes all of 127/8 to loopback). */
+function locationFrom(from: string, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: APP_PORT, localAddress: from, path, agent: false }, (res) => {
+      res.resume();
+      resolve(res.headers.location ?? `(${res.statusCode})`);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('callbacks from one address are limited to SIGNIN_ATTEMPTS_PER_IP a minute; other addresses are not held back', async () => {
+  const path = '/api/auth/oidc/callback?code=guess&state=guess';
+  for (let i = 0; i < CALLBACKS_PER_MINUTE; i++) expect(await locationFrom('127.0.0.9', path)).toBe('/sign-in?sso_error=expired');
+  expect(await locationFrom('127.0.0.9', path)).toBe('/sign-in?sso_error=too_many');
+  expect(await locationFrom('127.0.0.10', path)).toBe('/sign-in?sso_error=expired');
 });
