@@ -5,8 +5,8 @@ import { sessionCookieName } from './lib/server/auth/session-rules';
  * A fresh nonce and Content-Security-Policy on every request. Next.js reads the nonce from the request's
  * CSP header and puts it on its own scripts, so no script needs 'unsafe-inline' (or 'unsafe-eval' outside dev).
  */
-/** Pages that need a session: without a session cookie (`__Host-tsb_session` over https), a real 307 to sign-in (validity is checked by the page). */
-const PROTECTED = /^\/batches(\/|$)/;
+/** Pages that need a session: without a session cookie (`__Host-tsb_session` over https), a real 307 to sign-in (validity and role are checked by the page). */
+const PROTECTED = /^\/(batches|account|admin)(\/|$)/;
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;

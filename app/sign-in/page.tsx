@@ -15,7 +15,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const { demo, oidc } = getConfig();
-  const [t, tSso, brand] = await Promise.all([serverTranslator('signIn'), serverTranslator('sso'), serverTranslator('common')]);
+  const [t, brand] = await Promise.all([serverTranslator('signIn'), serverTranslator('common')]);
   const back = safeNextPath(typeof params.next === 'string' ? params.next : undefined);
   const failure = params[SSO_ERROR_PARAM];
   return (
@@ -24,7 +24,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <LanguageSwitch {...await languageChoice()} />
       </div>
       <h1>{brand('brand')}</h1>
-      <p className={styles.muted}>{oidc ? tSso('intro') : t('intro')}</p>
+      <p className={styles.muted}>{t(oidc ? 'introSso' : 'intro')}</p>
       {demo && (
         <aside className={styles.demo} aria-label={t('demoLabel')}>
           {t.rich('demo', { strong: (chunks) => <strong>{chunks}</strong>, command: () => <code>npm run demo</code> })}

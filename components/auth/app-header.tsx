@@ -12,6 +12,7 @@ import type { PageRole } from './role-context';
 /** The pages a header links to; `current` is marked as the page shown. */
 export type HeaderPage = 'batches' | 'people' | 'connection' | 'activity' | 'account';
 
+
 /** What the header shows of who is signed in (plain data, from the page's actor). */
 export type HeaderPerson = {
   name: string;
@@ -45,16 +46,21 @@ export function AppHeader({ person, current, path, org }: { person: HeaderPerson
       {person.organisations.length > 1 ? (
         <OrganisationSwitch current={person.organisation.slug} path={path} organisations={person.organisations} />
       ) : (
-        <span className={styles.org}>{t.rich('header.signedInAs', { org: () => <strong>{person.organisation.name}</strong> })}</span>
+        <strong className={styles.org}>{person.organisation.name}</strong>
       )}
       <nav aria-label={t('header.pages')} className={styles.nav}>
         {link('batches', '/batches', t('header.batches'))}
         {person.role === 'admin' && ADMIN_PAGES.map((page) => link(page, `/admin/${page}`, t(`header.${page}`)))}
-        {link('account', '/account', t('header.account'))}
+        <a
+          href={withOrg('/account', org)}
+          aria-current={current === 'account' ? 'page' : undefined}
+          aria-label={t('header.accountOf', { name: person.name || person.email, role: t(`roles.${person.role}`) })}
+          title={person.email}
+          className={`${styles.link} ${styles.person}`}
+        >
+          {person.name || person.email} <span className={styles.role}>({t(`roles.${person.role}`)})</span>
+        </a>
       </nav>
-      <span className={styles.person} title={person.email}>
-        {person.name || person.email} · {t(`roles.${person.role}`)}
-      </span>
       <LanguageSwitch {...person.language} />
       <SignOutButton />
     </header>

@@ -62,6 +62,7 @@ export function useTargets(state: Pick<ExplorerState, 'targets' | 'target'>, upd
     mutationFn: (next) => saveTargets(next, saved.data?.updatedAt ?? null),
     onSuccess: (settings) => {
       client.setQueryData(KEY, settings);
+      void client.invalidateQueries({ queryKey: [...KEY, 'history'] });
       update({ targets: undefined, target: undefined });
     },
   });

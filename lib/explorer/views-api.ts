@@ -32,9 +32,9 @@ export async function fetchViews(signal?: AbortSignal): Promise<SavedView[]> {
   return views as SavedView[];
 }
 
-/** Names `query` (the explorer's query string) for the whole organisation; 409 when the name is taken. */
-export async function createView(name: string, query: string): Promise<SavedView> {
-  return viewOf(await call(PATH, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, query }) }));
+/** Names `query` (the explorer's query string): the asker's own, or `shared` with the organisation; 409 when the name is taken. */
+export async function createView(name: string, query: string, shared = false): Promise<SavedView> {
+  return viewOf(await call(PATH, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, query, shared }) }));
 }
 
 export async function changeView(id: string, change: ViewChange): Promise<SavedView> {

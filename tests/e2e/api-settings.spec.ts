@@ -60,15 +60,15 @@ test('a viewer may read the targets but not save them (403 naming the role); an 
   expect((await put(await signIn(DEMO_ADMIN), { targets: LETTUCE })).status).toBe(200);
 });
 
-test('409 when a colleague saved since the version the edit started from; nothing is overwritten', async () => {
-  const cookie = await signIn();
+test('409 naming the colleague who saved since the version the edit started from; nothing is overwritten', async () => {
+  const cookie = await signIn(DEMO_ADMIN);
   const start = await read(cookie);
   const mine = await put(cookie, { targets: LETTUCE, expectedUpdatedAt: start.updatedAt });
   expect(mine.status).toBe(200);
   const { updatedAt } = (await mine.json()) as TargetSettings;
   const colleague = await put(await signIn(), { targets: DEFAULT_TARGETS, expectedUpdatedAt: start.updatedAt });
   expect(colleague.status).toBe(409);
-  expect((await colleague.json()).detail).toBe(`targets: a colleague changed the targets at ${updatedAt}; load them again before saving`);
+  expect((await colleague.json()).detail).toBe(`targets: ${DEMO_ADMIN.name} changed the targets at ${updatedAt}; load them again before saving`);
   expect((await read(cookie)).targets).toEqual(LETTUCE);
 });
 

@@ -58,7 +58,8 @@ test('the demo launcher prints the URL and the demo’s people, serves the app, 
     await page.getByLabel('Email').fill(accounts['demo admin']!.email);
     await page.getByLabel('Password').fill(accounts['demo admin']!.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect(page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Connection' })).toBeVisible();
+    // The first sign-in of a new demo waits for the embedded database's first start and the provisioning.
+    await expect(page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Connection' })).toBeVisible({ timeout: 60_000 });
     await expect(page.getByRole('status').first()).toHaveText(/^[\d,]+ batches$/, { timeout: 30_000 });
     await stopsOnSigint(child, 'http://127.0.0.1:3520/', 'http://127.0.0.1:4520');
 

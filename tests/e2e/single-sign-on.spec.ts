@@ -179,7 +179,7 @@ test('cancelling at the provider comes back as a sentence, in the reader’s lan
   const context = await browser.newContext({ ignoreHTTPSErrors: true, baseURL: APP, locale: 'de-DE' });
   const page = await context.newPage();
   await page.goto('/sign-in');
-  await page.getByRole('link', { name: `Anmelden mit ${NAME}` }).click();
+  await page.getByRole('link', { name: `Mit ${NAME} anmelden` }).click();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(/\/sign-in\?sso_error=cancelled$/);
   await expect(page.locator('main').getByRole('alert')).toHaveText(`Die Anmeldung bei ${NAME} wurde abgebrochen. Sie sind nicht angemeldet.`);

@@ -24,6 +24,7 @@ describe('session lifetime rules', () => {
   it('a revoked session, or a disabled person, is refused before any time is looked at', () => {
     expect(judgeSession({ ...session, revoked: true }, limits, t0)).toBe('revoked');
     expect(judgeSession({ ...session, disabled: true }, limits, t0)).toBe('disabled');
+    expect(judgeSession({ ...session, disabled: true, revoked: true }, limits, t0)).toBe('disabled');
     expect(judgeSession(null, limits, t0)).toBe('missing');
   });
 

@@ -51,14 +51,14 @@ export type SessionVerdict = 'live' | 'missing' | 'expired' | 'idle' | 'revoked'
 export type SessionFacts = { createdAt: number; lastSeenAt: number; expiresAt: number; revoked: boolean; disabled: boolean };
 
 /**
- * The server's record decides: revoked (signed out, signed out by the person elsewhere or by an
- * administrator), the person disabled, past its end (the shorter of its own and today's SESSION_TTL_S, so
+ * The server's record decides: the person disabled (said as such: they should know why), revoked (signed
+ * out, signed out by the person elsewhere or by an administrator), past its end (the shorter of its own and today's SESSION_TTL_S, so
  * that lowering the setting shortens sessions already running), idle for too long.
  */
 export function judgeSession(facts: SessionFacts | null, limits: SessionLimits, now: number): SessionVerdict {
   if (!facts) return 'missing';
-  if (facts.revoked) return 'revoked';
   if (facts.disabled) return 'disabled';
+  if (facts.revoked) return 'revoked';
   if (now >= Math.min(facts.expiresAt, facts.createdAt + limits.ttlS * 1000)) return 'expired';
   if (now >= facts.lastSeenAt + limits.idleS * 1000) return 'idle';
   return 'live';

@@ -47,9 +47,11 @@ export type Provisioned = { organisations: number; people: number; memberships: 
  * Creates what the deployment names and the database lacks, and never overwrites or deletes what people
  * changed in the app: the first organisation from BATCH_API_CLIENT_ID, BATCH_API_CLIENT_SECRET and
  * ORGANISATION_NAME when none exists; its first administrator from ADMIN_EMAIL and ADMIN_PASSWORD when
- * nobody exists; and PROVISIONING_FILE's organisations, people and memberships that are missing. An
- * organisation the settings migration made from a client ID (no secret yet) is filled in when named. Then
- * every secret kept under an older CREDENTIALS_KEY is re-encrypted under the current one.
+ * nobody exists; PROVISIONING_FILE's organisations that are missing, and its people that are missing with
+ * their memberships (a person who exists gets memberships only in organisations made in this run: roles
+ * changed and memberships removed in the app stay so). An organisation the settings migration made from a
+ * client ID (no secret yet) is filled in when named. Then every secret kept under an older CREDENTIALS_KEY
+ * is re-encrypted under the current one.
  */
 export async function provision(store: SettingsStore, config: ProvisioningConfig, env: Record<string, string | undefined> = process.env): Promise<Provisioned> {
   const done: Provisioned = { organisations: 0, people: 0, memberships: 0, reencrypted: 0 };
@@ -58,6 +60,8 @@ export async function provision(store: SettingsStore, config: ProvisioningConfig
     ...(config.organisation ? [{ ...config.organisation, fromEnv: true }] : []),
     ...file.organisations.map((o) => ({ ...o, clientSecret: o.clientSecret ?? secretFrom(env, o.clientSecretEnv!), fromEnv: false })),
   ];
+  // What this run creates: an existing person is given memberships only in organisations made now.
+  const madeNow = new Set<string>();
   for (const organisation of organisations) {
     if (!organisation.clientSecret) continue;
     const existing = await store.organisations.byClientId(organisation.clientId);
@@ -68,7 +72,7 @@ export async function provision(store: SettingsStore, config: ProvisioningConfig
     // The variables make the first organisation only; the file's are made whenever they are missing.
     if (organisation.fromEnv && (await store.organisations.count()) > 0) continue;
     if (organisation.slug && (await store.organisations.bySlug(organisation.slug))) continue;
-    await store.organisations.create({ name: organisation.name, slug: organisation.slug, clientId: organisation.clientId, clientSecret: organisation.clientSecret });
+    madeNow.add((await store.organisations.create({ name: organisation.name, slug: organisation.slug, clientId: organisation.clientId, clientSecret: organisation.clientSecret })).id);
     done.organisations++;
   }
   if (config.admin && (await store.people.count()) === 0) {
@@ -90,6 +94,7 @@ export async function provision(store: SettingsStore, config: ProvisioningConfig
   );
   for (const entry of file.people) {
     let person = await store.people.byEmail(entry.email);
+    const isNew = !person;
     if (!person) {
       person = { ...(await store.people.create({ email: entry.email, name: entry.name, passwordHash: hashes.get(entry.email) ?? null })), passwordHash: null };
       done.people++;
@@ -100,7 +105,8 @@ export async function provision(store: SettingsStore, config: ProvisioningConfig
         logLine('warn', 'provisioning: a person names an organisation that does not exist', { slug });
         continue;
       }
-      // A membership people changed in the app (another role) stays as they left it.
+      // Someone who exists is the app's to manage: a role changed or a membership removed there stays so.
+      if (!isNew && !madeNow.has(organisation.id)) continue;
       if ((await store.people.roleIn(organisation.id, person.id)) !== null) continue;
       await store.people.setMembership(organisation.id, person.id, role);
       done.memberships++;

@@ -187,4 +187,11 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   if (error) throw error;
 }
 
+/** Brings the schema to the migration named (tests of a later migration start from a database of its time). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateTo(db: Kysely<any>, name: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider }).migrateTo(name);
+  if (error) throw error;
+}
+
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS);
