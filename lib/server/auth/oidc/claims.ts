@@ -1,11 +1,10 @@
+import type { Role } from '../../people/roles';
 import type { OidcSettings } from './settings';
 
 /**
  * What the provider says about the person, read from the ID token's claims (and the userinfo answer where the
  * ID token left something out), the same way for Keycloak, Entra ID, Google Workspace and Okta. Pure: no I/O.
  */
-export type Role = 'viewer' | 'editor' | 'admin';
-
 export type SsoIdentity = {
   email: string;
   name: string;

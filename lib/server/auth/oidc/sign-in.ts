@@ -1,9 +1,10 @@
 import 'server-only';
+import type { SsoFailure } from '@/lib/auth/sso-failures';
 import { safeNextPath } from '@/lib/safe-next';
 import { errorFields, logLine } from '../../log';
+import type { Role } from '../../people/roles';
 import type { SessionCookies } from '../sessions';
-import { domainAllowed, identityOf, type Role } from './claims';
-import type { SsoFailure } from '@/lib/auth/sso-failures';
+import { domainAllowed, identityOf } from './claims';
 import { classify, SsoRefusal } from './failures';
 import { authorizationRequest, signedInClaims } from './provider';
 import type { OidcSettings } from './settings';
