@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
+import { SingleSignOn } from '@/components/auth/single-sign-on';
 import { LanguageSwitch } from '@/components/i18n/language-switch';
 import { SignInForm } from '@/components/sign-in-form';
+import { isSsoFailure, SSO_ERROR_PARAM } from '@/lib/auth/sso-failures';
 import { safeNextPath } from '@/lib/safe-next';
 import { getConfig } from '@/lib/server/config';
 import { languageChoice, serverTranslator } from '@/lib/server/reader-locale';
@@ -11,10 +13,11 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { next } = await searchParams;
+  const params = await searchParams;
   const { demo, oidc } = getConfig();
   const [t, brand] = await Promise.all([serverTranslator('signIn'), serverTranslator('common')]);
-  const back = safeNextPath(typeof next === 'string' ? next : undefined);
+  const back = safeNextPath(typeof params.next === 'string' ? params.next : undefined);
+  const failure = params[SSO_ERROR_PARAM];
   return (
     <main className={styles.main}>
       <div className={styles.language}>
@@ -27,14 +30,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           {t.rich('demo', { strong: (chunks) => <strong>{chunks}</strong>, command: () => <code>npm run demo</code> })}
         </aside>
       )}
-      {oidc && (
-        <>
-          <a className={styles.sso} href={`/api/auth/oidc/start?next=${encodeURIComponent(back)}`}>
-            {t('withProvider', { name: oidc.name })}
-          </a>
-          <p className={styles.or}>{t('or')}</p>
-        </>
-      )}
+      <SingleSignOn provider={oidc?.name ?? null} failure={isSsoFailure(failure) ? failure : null} next={back} />
       <SignInForm next={back} />
     </main>
   );

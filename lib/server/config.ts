@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY } from '../batch-api/range-load';
 import { ApiVersionSchema } from '../batch-api/schemas';
+import { OidcEnvSchema, oidcSettings, type OidcSettings } from './auth/oidc/settings';
 import { parseCredentialsKey, type CredentialsKey } from './org/credentials-crypto';
 import { SLUG } from './org/slug';
 
@@ -55,38 +56,10 @@ export const EnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional(),
   /** A JSON file of organisations and people to create when missing, at every start. */
   PROVISIONING_FILE: z.string().optional(),
-  /** Single sign-on over OpenID Connect: the provider (https) and this app's client there. */
-  OIDC_ISSUER: z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional(),
-  OIDC_CLIENT_ID: z.string().max(256).optional(),
-  OIDC_CLIENT_SECRET: z.string().max(1024).optional(),
-  /** Shown on the sign-in button: `Sign in with <name>`. */
-  OIDC_NAME: z.string().max(60).optional(),
-  OIDC_SCOPES: z.string().default('openid email profile'),
-  /** The claim roles are read from (a list or one value), and its values that make an administrator or an editor. */
-  OIDC_ROLE_CLAIM: z.string().max(100).optional(),
-  OIDC_ADMIN_VALUES: z.string().optional(),
-  OIDC_EDITOR_VALUES: z.string().optional(),
-  /** Comma-separated e-mail domains that may join by single sign-on; unset: any. */
-  OIDC_ALLOWED_DOMAINS: z.string().optional(),
-  /** The organisation (slug) a new single sign-on person joins; unset: the only organisation, when there is one. */
-  OIDC_ORGANISATION: z.string().regex(SLUG, 'must be an organisation slug').optional(),
+  ...OidcEnvSchema.shape,
 });
 
 const list = (text: string | undefined) => (text ?? '').split(',').map((v) => v.trim()).filter(Boolean);
-
-/** Single sign-on, when its provider and client are configured. */
-export type OidcConfig = {
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-  name: string;
-  scopes: string;
-  roleClaim?: string;
-  adminValues: string[];
-  editorValues: string[];
-  allowedDomains: string[];
-  organisation?: string;
-};
 
 /** What provisioning creates when it is missing (lib/server/org/provisioning.ts). */
 export type ProvisioningConfig = {
@@ -120,7 +93,8 @@ export type AppConfig = {
   credentialsKey: CredentialsKey;
   previousCredentialsKeys: CredentialsKey[];
   provisioning: ProvisioningConfig;
-  oidc?: OidcConfig;
+  /** Single sign-on over OpenID Connect, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
+  oidc?: OidcSettings;
 };
 
 function load(env: Record<string, string | undefined>): AppConfig {
@@ -169,7 +143,6 @@ function load(env: Record<string, string | undefined>): AppConfig {
     credentialsKey: credentialsKeyOf(e, demo),
     previousCredentialsKeys: list(e.CREDENTIALS_KEY_PREVIOUS).map((k) => parseCredentialsKey(k, 'CREDENTIALS_KEY_PREVIOUS')),
     provisioning: provisioningOf(e),
-    oidc: oidcOf(e),
   };
 }
 
@@ -194,6 +167,7 @@ function core(e: Env, demo: boolean, maxConcurrency: number, passwords: Record<s
     appOrigin: e.APP_ORIGIN ? new URL(e.APP_ORIGIN).origin : undefined,
     databaseUrl: e.DATABASE_URL,
     settingsDataDir: resolve(e.SETTINGS_DATA_DIR),
+    oidc: oidcSettings(e),
   };
 }
 
@@ -224,25 +198,6 @@ function provisioningOf(e: Env): ProvisioningConfig {
       : undefined,
     admin: e.ADMIN_EMAIL ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD! } : undefined,
     file: e.PROVISIONING_FILE ? resolve(e.PROVISIONING_FILE) : undefined,
-  };
-}
-
-/** Single sign-on is on when its issuer, client ID and secret are all set (a part of them is a mistake). */
-function oidcOf(e: Env): OidcConfig | undefined {
-  const parts = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
-  if (!parts.some(Boolean)) return undefined;
-  if (!parts.every(Boolean)) throw new Error('Invalid configuration: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together (single sign-on)');
-  return {
-    issuer: e.OIDC_ISSUER!,
-    clientId: e.OIDC_CLIENT_ID!,
-    clientSecret: e.OIDC_CLIENT_SECRET!,
-    name: e.OIDC_NAME || 'single sign-on',
-    scopes: e.OIDC_SCOPES,
-    roleClaim: e.OIDC_ROLE_CLAIM,
-    adminValues: list(e.OIDC_ADMIN_VALUES),
-    editorValues: list(e.OIDC_EDITOR_VALUES),
-    allowedDomains: list(e.OIDC_ALLOWED_DOMAINS).map((d) => d.toLowerCase()),
-    organisation: e.OIDC_ORGANISATION,
   };
 }
 

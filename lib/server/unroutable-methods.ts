@@ -24,6 +24,8 @@ const API_ALLOW: Record<string, string> = {
   '/api/settings/targets/history/[id]/restore': 'OPTIONS, POST',
   '/api/settings/views': 'GET, HEAD, OPTIONS, POST',
   '/api/settings/views/[id]': 'DELETE, OPTIONS, PATCH',
+  '/api/auth/oidc/start': 'GET, HEAD, OPTIONS',
+  '/api/auth/oidc/callback': 'GET, HEAD, OPTIONS',
   '/api/admin/people': 'GET, HEAD, OPTIONS, POST',
   '/api/admin/people/[id]': 'DELETE, OPTIONS, PATCH',
   '/api/admin/people/[id]/sessions': 'DELETE, OPTIONS',

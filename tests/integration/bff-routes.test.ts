@@ -1,5 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as oidcCallback from '@/app/api/auth/oidc/callback/route';
+import * as oidcStart from '@/app/api/auth/oidc/start/route';
 import * as exported from '@/app/api/batches/export/route';
 import * as batches from '@/app/api/batches/route';
 import * as stream from '@/app/api/batches/stream/route';
@@ -374,6 +376,8 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
     ['/api/settings/targets', targets, 'GET, HEAD, OPTIONS, PUT'],
     ['/api/settings/views', views, 'GET, HEAD, OPTIONS, POST'],
     ['/api/settings/views/[id]', viewById, 'DELETE, OPTIONS, PATCH'],
+    ['/api/auth/oidc/start', oidcStart, 'GET, HEAD, OPTIONS'],
+    ['/api/auth/oidc/callback', oidcCallback, 'GET, HEAD, OPTIONS'],
     ['/api/settings/targets/history', targetHistory, 'GET, HEAD, OPTIONS'],
     ['/api/settings/targets/history/[id]/restore', targetRestore, 'OPTIONS, POST'],
     ['/api/admin/people', adminPeople, 'GET, HEAD, OPTIONS, POST'],

@@ -43,7 +43,7 @@ describe('configuration, validated once with the bad variable named', () => {
     [{ BATCH_API_CLIENT_ID: 'acme' }, 'BATCH_API_CLIENT_ID, BATCH_API_CLIENT_SECRET and ORGANISATION_NAME go together'],
     [{ ORGANISATION_SLUG: 'Not A Slug' }, 'ORGANISATION_SLUG'],
     [{ OIDC_ISSUER: 'http://idp.example' }, 'OIDC_ISSUER'],
-    [{ OIDC_ISSUER: 'https://idp.example' }, 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together'],
+    [{ OIDC_ISSUER: 'https://idp.example' }, 'OIDC_CLIENT_ID is not set, but OIDC_ISSUER is'],
     [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'db:5432' }, 'DATABASE_URL'],
     [{ BATCH_API_MAX_CONCURRENCY: '33' }, 'BATCH_API_MAX_CONCURRENCY'],
@@ -88,10 +88,11 @@ describe('configuration, validated once with the bad variable named', () => {
       OIDC_CLIENT_ID: 'dashboard',
       OIDC_CLIENT_SECRET: 'oidc-secret',
       OIDC_NAME: 'Acme SSO',
+      OIDC_ROLE_CLAIM: 'groups',
       OIDC_ADMIN_VALUES: 'it, qa-leads',
     });
     expect(full.provisioning).toMatchObject({ organisation: { clientId: 'acme-client', name: 'Acme Seeds' }, admin: { email: 'it@acme.example' } });
-    expect(full.oidc).toMatchObject({ name: 'Acme SSO', scopes: 'openid email profile', adminValues: ['it', 'qa-leads'], editorValues: [] });
+    expect(full.oidc).toMatchObject({ name: 'Acme SSO', scopes: ['openid', 'email', 'profile'], adminValues: ['it', 'qa-leads'], editorValues: [] });
   });
 
   it('keeps previous secrets for unsealing, the current one last (it seals)', () => {

@@ -53,7 +53,8 @@ export async function upsertSsoPerson({ email, name, organisationSlug, role }: S
   return { personId: person.id, organisationId: organisation.id, created };
 }
 
-async function onlyOrganisation() {
+/** The organisation single sign-on people join when OIDC_ORGANISATION names none: the only one, if there is one. */
+export async function onlyOrganisation() {
   const all = await settingsStore().organisations.list();
   return all.length === 1 ? all[0]! : null;
 }
