@@ -13,6 +13,9 @@ import { APP_URL, DEMO_ADMIN } from './support';
 const APP_PORT = 3571;
 const PROVIDER_PORT = 3572;
 const APP = `http://127.0.0.1:${APP_PORT}`;
+/** A second app that names no organisation for single sign-on (OIDC_ORGANISATION unset), of the same provider. */
+const UNNAMED_PORT = 3573;
+const UNNAMED = `http://127.0.0.1:${UNNAMED_PORT}`;
 /** An administrator of the organisation single sign-on people join (provisioned with the test apps' people). */
 const ADMIN = { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password };
 const NAME = 'Test IdP';
@@ -28,7 +31,7 @@ test.use({ ignoreHTTPSErrors: true, baseURL: APP });
 
 test.beforeAll(async () => {
   ca = makeTestCa();
-  provider = await startOidcProvider({ port: PROVIDER_PORT, ca, redirectUri: `${APP}/api/auth/oidc/callback` });
+  provider = await startOidcProvider({ port: PROVIDER_PORT, ca, redirectUris: [`${APP}/api/auth/oidc/callback`, `${UNNAMED}/api/auth/oidc/callback`] });
   app = await startApp(
     APP_PORT,
     {
@@ -136,15 +139,19 @@ test('the admin group makes an administrator, and leaving it demotes them at the
   expect(await session(page)).toMatchObject({ role: 'viewer' });
 });
 
-test('someone invited by e-mail is that same person, whatever the case of the address and its domain', async ({ page }) => {
-  const invited = await adminApi<{ id: string }>('/api/admin/people', { method: 'POST', json: { email: 'Linus.Torvalds@Partner.TEST', role: 'viewer' } });
+test('someone invited by e-mail is that same person, whatever the case of the address and its domain; the invite counts as accepted', async ({ page }) => {
+  const invited = await adminApi<{ id: string; inviteUrl: string }>('/api/admin/people', { method: 'POST', json: { email: 'Linus.Torvalds@Partner.TEST', role: 'viewer' } });
+  const pending = async () => (await adminApi<{ people: { id: string; email: string; invitePending: boolean }[] }>('/api/admin/people')).people.filter((p) => p.email.toLowerCase() === 'linus.torvalds@partner.test');
+  expect(await pending()).toEqual([expect.objectContaining({ id: invited.id, invitePending: true })]);
   provider.accounts.set('linus', { email: 'linus.torvalds@partner.test', email_verified: true, name: 'Linus', groups: ['agronomists'] });
   await page.goto('/sign-in');
   await signInAtProvider(page, 'linus');
   await expect(page).toHaveURL(/\/batches/);
   expect(await session(page)).toMatchObject({ role: 'editor' });
-  const { people } = await adminApi<{ people: { id: string; email: string }[] }>('/api/admin/people');
-  expect(people.filter((p) => p.email.toLowerCase() === 'linus.torvalds@partner.test').map((p) => p.id)).toEqual([invited.id]);
+  expect(await pending()).toEqual([expect.objectContaining({ id: invited.id, invitePending: false })]);
+  // The link itself is used up: nobody else can set a password for this address with it.
+  const token = new URL(invited.inviteUrl).pathname.split('/').pop()!;
+  expect((await fetch(`${APP}/api/links/${token}`)).status).toBe(404);
 });
 
 test('a domain that may not join is refused with a sentence, and the refusal is in the activity log', async ({ page }) => {
@@ -259,4 +266,41 @@ test('callbacks from one address are limited to SIGNIN_ATTEMPTS_PER_IP a minute;
   for (let i = 0; i < CALLBACKS_PER_MINUTE; i++) expect(await locationFrom('127.0.0.9', path)).toBe('/sign-in?sso_error=expired');
   expect(await locationFrom('127.0.0.9', path)).toBe('/sign-in?sso_error=too_many');
   expect(await locationFrom('127.0.0.10', path)).toBe('/sign-in?sso_error=expired');
+});
+
+test.describe('several organisations, none named for single sign-on', () => {
+  let unnamed: AppInstance;
+  test.use({ baseURL: UNNAMED });
+
+  test.beforeAll(async () => {
+    unnamed = await startApp(UNNAMED_PORT, {
+      NODE_EXTRA_CA_CERTS: ca.caFile,
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: PROVIDER_CLIENT.id,
+      OIDC_CLIENT_SECRET: PROVIDER_CLIENT.secret,
+      OIDC_NAME: NAME,
+      OIDC_ALLOWED_DOMAINS: 'example.com',
+    });
+  });
+
+  test.afterAll(async () => {
+    await unnamed?.stop();
+  });
+
+  test('a member signs in to their own organisation with their role as it is; someone new is told no organisation is theirs', async ({ page }) => {
+    provider.accounts.set('member', { email: DEMO_ADMIN.email.toUpperCase(), email_verified: true, name: 'Member' });
+    await page.goto('/sign-in');
+    await signInAtProvider(page, 'member');
+    await expect(page).toHaveURL(/\/batches/);
+    expect(await session(page)).toMatchObject({ user: { email: DEMO_ADMIN.email }, role: 'admin', organisation: { slug: DEMO_ADMIN.org } });
+
+    await page.request.delete('/api/session');
+    await page.context().clearCookies();
+    provider.accounts.set('newcomer', { email: 'newcomer@example.com', email_verified: true, name: 'Newcomer' });
+    await page.goto('/sign-in');
+    await signInAtProvider(page, 'newcomer');
+    await expect(page).toHaveURL(/\/sign-in\?sso_error=no_organisation$/);
+    await expect(page.locator('main').getByRole('alert')).toHaveText('Single sign-on does not know which organisation to sign you in to. Ask an administrator to invite you.');
+    expect(await session(page)).toBeNull();
+  });
 });

@@ -45,7 +45,7 @@ async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
  * specification's default has it (the ID token carries sub and nonce). Its sign-in page takes a login and
  * knows no passwords; Cancel answers `access_denied`, as a person cancelling at a real provider does.
  */
-export async function startOidcProvider(options: { port: number; ca: TestCa; redirectUri: string }): Promise<OidcProvider> {
+export async function startOidcProvider(options: { port: number; ca: TestCa; redirectUris: string[] }): Promise<OidcProvider> {
   const issuer = `https://127.0.0.1:${options.port}`;
   const accounts = new Map<string, ProviderAccount>();
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -54,7 +54,7 @@ export async function startOidcProvider(options: { port: number; ca: TestCa; red
       {
         client_id: PROVIDER_CLIENT.id,
         client_secret: PROVIDER_CLIENT.secret,
-        redirect_uris: [options.redirectUri],
+        redirect_uris: options.redirectUris,
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',

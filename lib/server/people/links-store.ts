@@ -98,6 +98,24 @@ export class LinksStore {
     return row ? { kind: row.kind, personId: row.person_id, organisationId: row.organisation_id } : null;
   }
 
+  /**
+   * The person's open invites count as accepted (used) once they signed in another way (single sign-on):
+   * the link stops working and the People page stops calling the invite pending. How many there were.
+   */
+  async acceptInvites(personId: string): Promise<number> {
+    const rows = await this.guard(() =>
+      this.db
+        .updateTable('one_time_links')
+        .set({ used_at: sql<Date>`now()` })
+        .where('person_id', '=', personId)
+        .where('kind', '=', 'invite')
+        .where('used_at', 'is', null)
+        .returning('id')
+        .execute(),
+    );
+    return rows.length;
+  }
+
   /** Runs `work` in one transaction of the store (a link used together with what it sets). */
   transaction<R>(work: (trx: Transaction<SettingsTables>) => Promise<R>): Promise<R> {
     return this.guard(() => this.db.transaction().execute(work));

@@ -18,39 +18,45 @@ export type SsoPerson = {
 
 /**
  * The person behind a single sign-on, matched by e-mail address whatever its case (someone invited by e-mail
- * is that person), created when new, and made a member of the organisation with the claim's role. Their id
- * (for startSession). A disabled person is refused (403); an organisation that cannot be told is a 403 too.
+ * is that person: their open invites count as accepted), created when new, and made a member of the
+ * organisation single sign-on serves with the claim's role. With several organisations and none named, a
+ * member of some signs in to theirs with their roles as they are; only someone new needs an organisation to
+ * join (else a 403). A disabled person is refused (403). Their id is for startSession.
  */
-export async function upsertSsoPerson({ email, name, organisationSlug, role }: SsoPerson): Promise<{ personId: string; organisationId: string; created: boolean }> {
+export async function upsertSsoPerson({ email, name, organisationSlug, role }: SsoPerson): Promise<{ personId: string; organisationId: string | null; created: boolean }> {
   const store = settingsStore();
+  const found = await store.people.byEmail(email);
+  if (found?.disabled) throw new AppError('account_disabled', 'this account is disabled; ask an administrator of your organisation', { field: 'email' });
   const organisation = organisationSlug ? await store.organisations.bySlug(organisationSlug) : await onlyOrganisation();
-  if (!organisation) {
-    throw new AppError('not_member', organisationSlug ? `no organisation "${organisationSlug}" here (OIDC_ORGANISATION)` : 'this dashboard has several organisations; OIDC_ORGANISATION names the one people join', {
-      field: 'org',
-    });
+  if (organisationSlug && !organisation) throw new AppError('not_member', `no organisation "${organisationSlug}" here (OIDC_ORGANISATION)`, { field: 'org' });
+  const memberships = found ? await store.people.memberships(found.id) : [];
+  if (!organisation && memberships.length === 0) {
+    throw new AppError('not_member', 'this dashboard has several organisations; OIDC_ORGANISATION names the one new people join', { field: 'org' });
   }
-  let person = await store.people.byEmail(email);
-  const created = !person;
-  if (!person) person = { ...(await store.people.create({ email, name })), passwordHash: null };
-  if (person.disabled) throw new AppError('account_disabled', 'this account is disabled; ask an administrator of your organisation', { field: 'email' });
+  const person = found ?? (await store.people.create({ email, name }));
   if (!person.name && name) await store.people.updateProfile(person.id, { name });
-  const actor = { id: person.id, email: person.email, name: person.name || name };
-  const current = await store.people.roleIn(organisation.id, person.id);
+  if (organisation) await joinWithRole(organisation.id, { id: person.id, email: person.email, name: person.name || name }, role);
+  await store.links.acceptInvites(person.id);
+  return { personId: person.id, organisationId: organisation?.id ?? null, created: !found };
+}
+
+/** Makes the person a member with the claim's role (else the one they have, else viewer), logging a change. */
+async function joinWithRole(organisationId: string, actor: { id: string; email: string; name: string }, role: Role | undefined) {
+  const store = settingsStore();
+  const current = await store.people.roleIn(organisationId, actor.id);
   const next = role ?? current ?? 'viewer';
-  if (current !== next) {
-    await store.people.setMembership(organisation.id, person.id, next);
-    await recordEntry({
-      organisationId: organisation.id,
-      actor,
-      action: current ? 'role_changed' : 'person_joined',
-      subject: person.email,
-      before: current ? { role: current } : undefined,
-      after: { role: next, by: 'oidc' },
-      address: null,
-      method: 'oidc',
-    });
-  }
-  return { personId: person.id, organisationId: organisation.id, created };
+  if (current === next) return;
+  await store.people.setMembership(organisationId, actor.id, next);
+  await recordEntry({
+    organisationId,
+    actor,
+    action: current ? 'role_changed' : 'person_joined',
+    subject: actor.email,
+    before: current ? { role: current } : undefined,
+    after: { role: next, by: 'oidc' },
+    address: null,
+    method: 'oidc',
+  });
 }
 
 /** The organisation single sign-on people join when OIDC_ORGANISATION names none: the only one, if there is one. */
