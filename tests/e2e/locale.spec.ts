@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_TARGETS } from '../../lib/contract';
 import { signInContext } from './signed-in';
-import { api, APP_URL, DEMO, sandbox, signIn, status, walkApi, type ApiBatch } from './support';
+import { api, APP_URL, DEMO, escapeRegExp, sandbox, signIn, status, walkApi, type ApiBatch } from './support';
 
 /**
  * The explorer in the reader's language and notation: a German browser gets German words, `93,4 %` and
@@ -99,7 +99,9 @@ test('a German browser gets the explorer in German and its notation; the link st
   await expect(page.getByText('Gespeichert.', { exact: true })).toBeVisible();
   const saved = (await (await api('/api/settings/targets', { cookie: await signIn(DEMO) })).json()) as { targets: typeof DEFAULT_TARGETS };
   expect(saved.targets.general.germination).toBe(92.5);
-  await expect(page.getByText(/^Für Ihre Organisation gespeichert; zuletzt geändert am \d\d\.\d\d\.\d{4}, \d\d:\d\d\.$/)).toBeVisible();
+  // Who saved, and when in the German notation.
+  const when = /\d\d\.\d\d\.\d{4}, \d\d:\d\d/.source;
+  await expect(page.getByText(new RegExp(`^Zuletzt geändert von ${escapeRegExp(DEMO.name)}, ${when}\\.$`))).toBeVisible();
 
   // A preset: the URL gets ISO days; nothing in it is written the German way.
   await page.getByRole('button', { name: 'Letzte 90 Tage' }).click();

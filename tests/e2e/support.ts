@@ -175,3 +175,6 @@ export async function forgetCachedRanges(page: Page) {
       }),
   );
 }
+
+/** `text` matched literally inside a RegExp (names such as "Greenfield Seeds (demo) Editor"). */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
