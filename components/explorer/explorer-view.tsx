@@ -180,6 +180,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
       // The view sheet in the reader's words: the sort column, grouping, crop and targets as the page names them.
       view: {
         ...state,
+        organisation,
         q: search,
         drill: drillChips({ bins: state.bins, days: state.days, scanner: state.scanner }, say).map((c) => c.label),
         sort: sortColumn ? t(`columns.${sortColumn.id}`) : state.sort,

@@ -18,7 +18,7 @@ type Source = { first: Batch[]; next: () => Promise<IteratorResult<Batch[]>>; st
  * batches are asked for before these are written. A failure midway aborts the
  * download, never ending it short with a workbook that looks whole.
  */
-export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx: ExportContext, range: { from?: string; to?: string }, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx: ExportContext, view: { organisation: string; from?: string; to?: string }, signal: AbortSignal): ReadableStream<Uint8Array> {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.created = new Date();
@@ -40,7 +40,7 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
     }
     data.sheet.commit();
     await links?.write(signal);
-    addViewSheet(workbook, { ...range, ...ctx, columns, batches, made: Date.now(), incomplete: null });
+    addViewSheet(workbook, { ...view, ...ctx, columns, batches, made: Date.now(), incomplete: null });
     await workbook.commit();
   };
   write().catch((error) => {

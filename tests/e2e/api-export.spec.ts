@@ -74,7 +74,7 @@ test('format=xlsx streams a workbook of the chosen columns, in the zone, read ba
   });
   expect(x.formulas).toBe(0);
   const view = Object.fromEntries(x.sheets[1]!.rows.map((r) => [r[0], r[1]]));
-  expect(view).toMatchObject({ 'Time zone': 'America/New_York', 'Data complete': 'Yes', Batches: String(batches.length) });
+  expect(view).toMatchObject({ Organisation: EDGE.orgName, 'Time zone': 'America/New_York', 'Data complete': 'Yes', Batches: String(batches.length) });
 });
 
 test('format=xlsx follows the reader’s language', async () => {

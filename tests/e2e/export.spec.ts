@@ -25,12 +25,12 @@ const LANGUAGES = {
   'en-US': {
     table: 'Batches table', menu: 'Export', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API fields)', comment: 'Comment', yes: 'Yes', no: 'No', separator: ',', decimal: '.',
     headers: ['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)', 'Target (%)', 'Usable (%)', 'Size CV (%)', 'Median size (mm²)', 'Images', 'Warnings', 'Germinated/tray', 'Scanned by', 'Analysis'],
-    view: { zone: 'Time zone', complete: 'Data complete', columns: 'Columns' },
+    view: { organisation: 'Organisation', zone: 'Time zone', complete: 'Data complete', columns: 'Columns' },
   },
   'de-DE': {
     table: 'Chargentabelle', menu: 'Exportieren', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API-Felder)', comment: 'Kommentar', yes: 'Ja', no: 'Nein', separator: ';', decimal: ',',
     headers: ['Erstellt (Europe/Berlin)', 'Charge', 'Kultur', 'Keimrate (%)', 'Sollwert (%)', 'Nutzbar (%)', 'Größen-VK (%)', 'Mediangröße (mm²)', 'Bilder', 'Warnungen', 'Gekeimt/Tray', 'Gescannt von', 'Analyse'],
-    view: { zone: 'Zeitzone', complete: 'Daten vollständig', columns: 'Spalten' },
+    view: { organisation: 'Organisation', zone: 'Zeitzone', complete: 'Daten vollständig', columns: 'Spalten' },
   },
 } as const;
 
@@ -117,6 +117,7 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
       expect([...x.hyperlinks.values()].every((href) => /^https?:/.test(href))).toBe(true);
       expect(x.hyperlinks.size).toBe(inOrder.filter((b) => httpLink(b.analysis_link)).length);
       const view = Object.fromEntries(x.sheets[1]!.rows.map((r) => [r[0], r[1]]));
+      expect(x.sheets[1]!.rows[0]).toEqual([L.view.organisation, EDGE.orgName]);
       expect(view[L.view.zone]).toBe(ZONE);
       expect(view[L.view.complete]).toBe(L.yes);
       expect(view[L.view.columns]).toBe(L.headers.join(', '));

@@ -4,7 +4,7 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { DEFAULT_TARGETS } from '../../lib/contract';
 import { batchesOn, daysAgo, resetTargets } from './analysis-figures';
 import { signInContext } from './signed-in';
-import { api, APP_URL, sandbox, signIn, status } from './support';
+import { api, APP_URL, DEMO, escapeRegExp, sandbox, signIn, status } from './support';
 
 /*
  * The printed report, as Chromium prints it to PDF and as poppler-utils (Debian) reads it back: its parts, the
@@ -17,7 +17,6 @@ const CAP = 2000;
 const CONTROLS = ['Print report', 'Sign out', 'Export CSV', 'Export grouped CSV', 'Show as table', 'Save view', 'Saved views', 'Last 30 days', 'Remove all', 'Skip the table', 'Retry'];
 const DOMAIN = 'greenfield-seeds.example';
 const count = (n: number) => n.toLocaleString('en');
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const day = (d: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.parse(`${d}T00:00:00Z`));
 /** `21 Feb 2025 – 22 Nov 2026`, whatever spaces the browser's ICU puts around the dash. */
 const days = (from: string, to: string) => new RegExp(`${day(from)}\\s*–\\s*${day(to)}`);
@@ -123,16 +122,16 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
 
   // The head: title, whose, which days in which zone, the filters, the targets, the comparison, when.
   expect(text).toContain('Batch report');
-  expect(text).toMatch(/Organisation\s+demo-client/);
+  expect(text).toMatch(new RegExp(`Organisation\\s+${escapeRegExp(DEMO.orgName)}`));
   expect(text).toMatch(days(FROM, TO));
   expect(text).toMatch(/Time zone\s+UTC/);
   expect(text).toContain(`Search “${DOMAIN}”`);
   expect(text).toContain('Columns not shown: Comment');
   expect(text).toContain('General: germination 90.0%, usable seedlings 80.0%, CV threshold none');
   expect(text).toContain('Lettuce: germination 85.0%, usable seedlings none, CV threshold 30.0%');
-  expect(text).toMatch(new RegExp(`Compared with\\s+${escape(comparison)}`));
+  expect(text).toMatch(new RegExp(`Compared with\\s+${escapeRegExp(comparison)}`));
   const made = [minute(before), minute(after)].map((m) => `${m} UTC`);
-  expect(text).toMatch(new RegExp(`Made\\s+(${made.map(escape).join('|')})`));
+  expect(text).toMatch(new RegExp(`Made\\s+(${made.map(escapeRegExp).join('|')})`));
 
   // The summary cards as on screen (value and change).
   // (A narrow card may wrap its change before the earlier value in brackets.)
@@ -155,7 +154,7 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
 
   // The margins: the report's name and when it was made, and "n / N" on every page.
   expectPageNumbers(pages);
-  for (const p of pages) expect(p).toMatch(new RegExp(`Tray-scan batch report · demo-client · made (${made.map(escape).join('|')})`));
+  for (const p of pages) expect(p).toMatch(new RegExp(`Tray-scan batch report · ${escapeRegExp(DEMO.orgName)} · made (${made.map(escapeRegExp).join('|')})`));
   expectNoControls(text);
   expect(text.match(/Export/g)).toHaveLength(1); // the line about the rows not printed
   for (const n of [1, 2, pages.length]) expect(brightness(file, n, info)).toBeGreaterThan(225);

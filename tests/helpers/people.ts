@@ -1,16 +1,16 @@
 import { PERSON_ROLES, SANDBOX_ORGANISATIONS, sandboxPerson, sandboxProvisioning, type PersonRole, type SandboxSlug } from '../../scripts/sandbox-people';
 
-/** A person the tests sign in as: e-mail and password, their organisation (slug and sandbox client ID) and role there. */
-export type TestPerson = { email: string; password: string; name: string; org: SandboxSlug; clientId: string; role: PersonRole };
+/** A person the tests sign in as: e-mail and password, their organisation (slug, name and sandbox client ID) and role there. */
+export type TestPerson = { email: string; password: string; name: string; org: SandboxSlug; orgName: string; clientId: string; role: PersonRole };
 
 /** Fixed test passwords (12+ characters, as the app requires). */
 const passwordOf = (slug: SandboxSlug, role: PersonRole) => `${role}-of-${slug}-e2e-password`;
 
 /** A person of each role in every sandbox organisation. */
 export const PEOPLE = Object.fromEntries(
-  SANDBOX_ORGANISATIONS.map(({ slug, clientId }) => [
+  SANDBOX_ORGANISATIONS.map(({ slug, name: orgName, clientId }) => [
     slug,
-    Object.fromEntries(PERSON_ROLES.map((role) => [role, { ...sandboxPerson(slug, role), password: passwordOf(slug, role), org: slug, clientId, role } satisfies TestPerson])),
+    Object.fromEntries(PERSON_ROLES.map((role) => [role, { ...sandboxPerson(slug, role), password: passwordOf(slug, role), org: slug, orgName, clientId, role } satisfies TestPerson])),
   ]),
 ) as Record<SandboxSlug, Record<PersonRole, TestPerson>>;
 

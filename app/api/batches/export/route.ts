@@ -68,7 +68,7 @@ export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ quer
     });
   const ctx = { zone: query.zone ?? UTC, targets, words: exportWords(MESSAGES[language]) };
   const source = { first: firstRows, next: () => chunks.next(), stop: () => void chunks.return(undefined) };
-  const stream = xlsxStream(source, columnsOf(query.columns), ctx, { from: query.start_date, to: query.end_date }, request.signal);
+  const stream = xlsxStream(source, columnsOf(query.columns), ctx, { organisation: actor.organisation.name, from: query.start_date, to: query.end_date }, request.signal);
   return new Response(stream, { headers: fileHeaders(query) });
 });
 /** The checks of GET (session, query) and its headers, without asking the service anything. */
