@@ -20,6 +20,8 @@ const host = process.env.HOST || '127.0.0.1';
 
 /** The demo's own files, beside its embedded database; readable by this user only. */
 const DATA = resolve('.data');
+/** How long the app may take to finish its requests and stop once asked to, before it is killed. */
+const STOP_GRACE_MS = 15_000;
 /** The people `npm run demo` prints: an administrator, an editor and a viewer of the demo organisation, an administrator of Drift Nursery. */
 const DEMO_PEOPLE: { slug: SandboxSlug; role: PersonRole }[] = [
   { slug: 'demo', role: 'admin' },
@@ -90,17 +92,26 @@ async function main() {
     }
   });
 
+  const running = () => next.exitCode === null && next.signalCode === null;
+  const exited = new Promise<void>((resolve) => next.once('exit', () => resolve()));
   let stopping = false;
+  /** The app first (its drain on SIGTERM, else killed after STOP_GRACE_MS), then the sandbox, then this process. */
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    if (next.exitCode === null) next.kill('SIGTERM');
+    if (running()) {
+      next.kill('SIGTERM');
+      const grace = setTimeout(() => running() && next.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(grace);
+    }
     await sandbox?.close();
     process.exit(code);
   };
   next.on('exit', (code) => void stop(code ?? 0));
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
+  // However this process ends (an error of its own included), the app it started does not outlive it.
+  process.on('exit', () => running() && next.kill('SIGKILL'));
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,24 +9,60 @@ const REPO = path.resolve(__dirname, '..', '..');
 /** What the launcher and `next start` need from a project directory (the build included). */
 const PROJECT_ENTRIES = ['node_modules', '.next', 'package.json', 'next.config.mjs', 'scripts', 'sandbox', 'lib', 'tsconfig.json'];
 
+/** Process groups of the launchers this file started (each launcher leads its own, its app in it). */
+const groups = new Set<number>();
+
+/** The processes of a group still running, as `pid name` (from /proc; zombies, already ended, left out). */
+function groupMembers(pgid: number): string[] {
+  const members: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and brackets, so the fields are read after its last ')'.
+    const close = stat.lastIndexOf(')');
+    const [state, , group] = stat.slice(close + 2).split(' ');
+    if (Number(group) === pgid && state !== 'Z') members.push(`${pid} ${stat.slice(stat.indexOf('(') + 1, close)}`);
+  }
+  return members;
+}
+
+/** Kills whatever is left of the launchers' groups: a test that failed or timed out leaves no app or sandbox behind. */
+function killGroups() {
+  for (const pgid of groups) {
+    if (groupMembers(pgid).length > 0) process.kill(-pgid, 'SIGKILL');
+    groups.delete(pgid);
+  }
+}
+test.afterEach(killGroups);
+// A worker stopped before its hooks could run (the run interrupted, a crash) still takes the groups with it.
+process.once('exit', killGroups);
+
 /** `npm run demo`'s launcher (after its build step) in `cwd`, with everything it prints collected. */
 function launch(cwd: string, env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/run-with-sandbox.ts'), 'start'], {
     cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so that everything it starts can be found and stopped, by the group's id.
+    detached: true,
   });
+  groups.add(child.pid!);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output };
 }
 
-/** Ctrl-C stops the app and the sandbox, both, with exit code 0. */
+/** Ctrl-C stops the app and the sandbox, both, with exit code 0, and leaves no process of theirs running. */
 async function stopsOnSigint(child: ChildProcess, appUrl: string, sandboxUrl: string) {
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   child.kill('SIGINT');
   expect(await exited).toBe(0);
+  expect(groupMembers(child.pid!)).toEqual([]);
   await expect(fetch(appUrl)).rejects.toThrow();
   await expect(fetch(`${sandboxUrl}/_sandbox/stats`)).rejects.toThrow();
 }
@@ -83,7 +120,7 @@ test('the demo launcher prints the URL and the demo’s people, serves the app, 
     expect(auth.status).toBe(200);
     await stopsOnSigint(child, 'http://127.0.0.1:3520/', 'http://127.0.0.1:4520');
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    killGroups();
     await rm(project, { recursive: true, force: true });
   }
 });
@@ -128,7 +165,7 @@ test('the demo launcher takes its ports, sandbox switches and session secret fro
     expect(output()).not.toContain('SESSION_SECRET is not set');
     await stopsOnSigint(child, 'http://127.0.0.1:3522/', 'http://127.0.0.1:4522');
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    killGroups();
     await rm(project, { recursive: true, force: true });
   }
 });
