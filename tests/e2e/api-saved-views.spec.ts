@@ -185,6 +185,8 @@ test('/batches without state opens the default view; with state of its own, or w
   };
   expect(await location('/batches')).toBe('/batches?crop=Lettuce&warn=1');
   expect(await location('/batches?tz=Europe/Amsterdam')).toBe('/batches?crop=Lettuce&warn=1&tz=Europe/Amsterdam');
+  // The organisation in the address is no state of the view: that organisation's default opens, still naming it.
+  expect(await location('/batches?org=demo')).toBe('/batches?crop=Lettuce&warn=1&org=demo');
   expect(await location('/batches?tz=UTC&below=1')).toBeNull();
   expect((await patch(cookie, view.id, { isDefault: false })).status).toBe(200);
   expect(await location('/batches')).toBeNull();

@@ -154,15 +154,20 @@ test.describe('instances of their own', () => {
     return (await response.json()) as TargetSettings;
   };
 
-  test('the embedded database keeps the targets when the app restarts on the same SETTINGS_DATA_DIR', async () => {
+  test('the embedded database keeps the targets and the sessions when the app restarts on the same SETTINGS_DATA_DIR: a signed-out one stays out', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tsb-e2e-restart-'));
     try {
       const first = await startApp(port, { SETTINGS_DATA_DIR: dir });
-      const saved = await saveAt(first.url, await signInAt(first.url), LETTUCE);
+      const live = await signInAt(first.url);
+      const saved = await saveAt(first.url, live, LETTUCE);
+      const signedOut = await signInAt(first.url);
+      expect((await fetch(`${first.url}/api/session`, { method: 'DELETE', headers: { cookie: signedOut, origin: first.url } })).status).toBe(204);
       await first.stop();
       const second = await startApp(port, { SETTINGS_DATA_DIR: dir });
       try {
-        expect(await read(await signInAt(second.url), second.url)).toEqual(saved);
+        expect(await read(live, second.url)).toEqual(saved);
+        const refused = await fetch(`${second.url}/api/session`, { headers: { cookie: signedOut } });
+        expect([refused.status, (await refused.json()).detail]).toEqual([401, 'session: signed out; sign in again']);
       } finally {
         await second.stop();
       }

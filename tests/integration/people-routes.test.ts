@@ -9,6 +9,7 @@ import * as adminPeople from '@/app/api/admin/people/route';
 import * as accountSession from '@/app/api/account/sessions/[id]/route';
 import * as accountSessions from '@/app/api/account/sessions/route';
 import * as account from '@/app/api/account/route';
+import * as batches from '@/app/api/batches/route';
 import * as link from '@/app/api/links/[token]/route';
 import * as session from '@/app/api/session/route';
 import * as targetRestore from '@/app/api/settings/targets/history/[id]/restore/route';
@@ -18,9 +19,11 @@ import * as viewById from '@/app/api/settings/views/[id]/route';
 import * as views from '@/app/api/settings/views/route';
 import { DEFAULT_TARGETS } from '@/lib/contract/targets';
 import { settingsStore } from '@/lib/server/settings';
+import { SANDBOX_ORGANISATIONS } from '@/scripts/sandbox-people';
 import { bffForFile, detailOf, PEOPLE, request, sessionCookieOf, signInBody } from '../helpers/bff';
+import { control } from '../helpers/sandbox';
 
-bffForFile({ SIGNIN_ATTEMPTS_PER_IP: '100000' });
+const sandbox = bffForFile({ SIGNIN_ATTEMPTS_PER_IP: '100000' });
 
 type Handler = (request: Request) => Promise<Response>;
 const LETTUCE = { general: { germination: 85, usable: null, cv: null }, crops: { Lettuce: { germination: 80, usable: 70, cv: null } } };
@@ -251,5 +254,30 @@ describe('sessions of one’s own', () => {
     expect((await call(accountSessions.DELETE, '/api/account/sessions', laptop, 'DELETE')).status).toBe(204);
     expect((await call(session.GET, '/api/session', third)).status).toBe(401);
     expect((await call(session.GET, '/api/session', laptop)).status).toBe(200);
+  });
+});
+
+describe('the connection', () => {
+  it('a new secret is tried at the service before it is saved; once saved, the token of the old one is dropped', async () => {
+    const admin = await signIn(PEOPLE.special.admin);
+    const load = async () => (await call(batches.GET, '/api/batches?start_date=2026-01-01T00:00:00Z&org=special', admin)).status;
+    const signInsAtService = async () => ((await control(sandbox(), 'GET', '/_sandbox/stats')) as { authRequests: number }).authRequests;
+    expect(await load()).toBe(200);
+    const cached = await signInsAtService();
+    expect(await load()).toBe(200);
+    expect(await signInsAtService()).toBe(cached);
+
+    // Refused by the service: nothing saved, and the token in use stays in use.
+    const refused = await call(connection.PUT, '/api/admin/connection?org=special', admin, 'PUT', { clientSecret: 'not the secret' });
+    expect(refused.status).toBe(422);
+    expect(await load()).toBe(200);
+    expect(await signInsAtService()).toBe(cached + 1);
+
+    // Accepted (the same secret, as after a rotation agreed with the service's operator): the next load signs in afresh.
+    const secret = SANDBOX_ORGANISATIONS.find((o) => o.slug === 'special')!.clientSecret;
+    expect((await call(connection.PUT, '/api/admin/connection?org=special', admin, 'PUT', { clientSecret: secret })).status).toBe(200);
+    expect(await signInsAtService()).toBe(cached + 2);
+    expect(await load()).toBe(200);
+    expect(await signInsAtService()).toBe(cached + 3);
   });
 });

@@ -26,6 +26,14 @@ describe('the default view', () => {
     expect(defaultViewTarget('crop=Lettuce&tz=UTC', at('tz=Europe/Amsterdam'))).toBe('/batches?crop=Lettuce&tz=UTC');
   });
 
+  it('a URL naming only its organisation is a bare page: that organisation’s default view opens, and the address keeps naming it', () => {
+    expect(holdsViewState('org=acme')).toBe(false);
+    expect(holdsViewState('org=acme&tz=UTC')).toBe(false);
+    const target = defaultViewTarget('crop=Lettuce', at('org=acme'));
+    expect(new URL(target!, 'http://x').searchParams.get('org')).toBe('acme');
+    expect(new URL(target!, 'http://x').searchParams.get('crop')).toBe('Lettuce');
+  });
+
   it('never opens over a URL with state of its own', () => {
     expect(holdsViewState('tz=UTC')).toBe(false);
     expect(defaultViewTarget('crop=Lettuce', at('warn=1'))).toBeNull();
