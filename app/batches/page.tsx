@@ -6,7 +6,7 @@ import { RoleProvider } from '@/components/auth/role-context';
 import { BatchExplorerClient } from '@/components/explorer/batch-explorer-client';
 import { headerPerson, pageActor, type PageParams } from '@/lib/server/auth/page-actor';
 import { serverTranslator } from '@/lib/server/reader-locale';
-import { defaultViewPath } from '@/lib/server/settings/default-view';
+import { defaultViewPath, openedDefaultName } from '@/lib/server/settings/default-view';
 import styles from './batches.module.css';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -23,9 +23,11 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
     params.set('org', actor.organisation.slug);
     redirect(`/batches?${params}`);
   }
-  // A URL without state opens the organisation's default view, here rather than in the browser: no flash, one load.
+  // A bare URL opens the organisation's default view, here rather than in the browser: no flash, one load. The
+  // page it leads to says which view it opened, once (the explorer then takes `opened` out of the address).
   const view = await defaultViewPath(actor.organisation.id, params);
   if (view) redirect(view);
+  const openedDefault = await openedDefaultName(actor.organisation.id, params);
   const t = await serverTranslator('common');
   return (
     <>
@@ -35,7 +37,7 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
         <p className={`${styles.intro} screen-only`}>{t('batchesIntro')}</p>
         <Suspense fallback={<p>{t('loading')}</p>}>
           <RoleProvider role={actor.role}>
-            <BatchExplorerClient organisation={actor.organisation.name} />
+            <BatchExplorerClient organisation={actor.organisation.name} defaultView={openedDefault} />
           </RoleProvider>
         </Suspense>
       </main>

@@ -129,6 +129,7 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
       </FitWidth>
       <p className={styles.chartNote}>
         {t('crops.note', { target: word })}
+        <span className="screen-only"> {t('crops.hint')}</span>
       </p>
     </ChartFrame>
   );

@@ -286,13 +286,15 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
             </LineChart>
           </FitWidth>
           <p className={styles.chartNote}>
-            {compared ? t('overTime.focusNoteCompared', { target, period: compared.label, aBucket }) : t('overTime.focusNote', { target, aBucket })}
+            {compared ? t('overTime.focusNoteCompared', { target, period: compared.label }) : t('overTime.focusNote', { target })}
+            <span className="screen-only"> {t('overTime.focusHint', { aBucket })}</span>
           </p>
         </>
       )}
       {mode === 'panels' && (
         <p className={styles.chartNote}>
-          {compared ? t('overTime.panelsNoteCompared', { target, period: compared.label, aBucket }) : t('overTime.panelsNote', { target, aBucket })}
+          {compared ? t('overTime.panelsNoteCompared', { target, period: compared.label }) : t('overTime.panelsNote', { target })}
+          <span className="screen-only"> {t('overTime.panelsHint', { aBucket })}</span>
         </p>
       )}
     </ChartFrame>

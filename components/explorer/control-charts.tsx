@@ -127,6 +127,7 @@ function ControlCharts({ input }: Props) {
               <svg width="12" height="12" aria-hidden="true"><path d="M6,1L11,6L6,11L1,6Z" fill="var(--danger)" /></svg> {t('control.legendBeyond')}{' '}
               <svg width="12" height="12" aria-hidden="true"><circle cx="6" cy="6" r="3.5" fill="var(--card)" stroke="var(--danger)" strokeWidth="1.5" /></svg>{' '}
               {t('control.legendRun', { length: RUN_LENGTH })}
+              <span className="screen-only"> · {t('control.openHint')}</span>
             </p>
           </>
         )}

@@ -10,6 +10,7 @@ import { TARGET_METRICS, type TargetMetric, type TargetPair } from '@/lib/contra
 import { NO_CROP } from '@/lib/explorer/rows';
 import { legalMinimum, withLegalMinimums } from '@/lib/explorer/legal-minimums';
 import { TargetInput } from './target-input';
+import { TargetsConflict } from './targets/targets-conflict';
 import { useFailureText } from './use-failure-text';
 import type { useTargets } from './use-targets';
 import styles from './targets-panel.module.css';
@@ -21,7 +22,6 @@ type Props = {
   t: ReturnType<typeof useTargets>;
   onClose: () => void;
 };
-
 
 /**
  * The organisation's QA targets: general germination and usable targets and a CV threshold, and the same per
@@ -61,7 +61,7 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
   return (
     <section className={styles.panel} aria-labelledby="targets-title">
       <div className={styles.head}>
-        <h2 id="targets-title">{say('title')}</h2>
+        <h2 id="targets-title" tabIndex={-1}>{say('title')}</h2>
         <p className={styles.changed}>
           {saved === null
             ? t.loadError
@@ -128,7 +128,7 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
         </button>
         <RoleGate action="saveTargets">
           {(gate) => (
-            <button type="button" className="button" disabled={!gate && (!t.unsaved || t.save.isPending)} onClick={() => t.save.mutate(targets)} {...gate}>
+            <button type="button" className="button" disabled={!gate && (!t.unsaved || t.save.isPending)} onClick={t.saveDraft} {...gate}>
               {t.save.isPending ? say('saving') : say('save')}
             </button>
           )}
@@ -140,19 +140,14 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
           {t.save.isError ? '' : t.unsaved ? say('unsaved') : saved ? say('saved') : ''}
         </span>
       </div>
-      {t.save.isError && (
-        <div role="alert" className={styles.problemBox}>
-          <p>
-            {t.save.error.status === 409
-              ? say('conflict', { detail: t.save.error.detail })
-              : say('saveFailed', { detail: failureText(t.save.error) })}
-          </p>
-          {t.save.error.status === 409 && (
-            <button type="button" className="button" onClick={t.reload}>
-              {say('loadSaved')}
-            </button>
-          )}
-        </div>
+      {t.conflict ? (
+        <TargetsConflict conflict={t.conflict} zone={zone} />
+      ) : (
+        t.save.isError && (
+          <div role="alert" className={styles.problemBox}>
+            <p>{say('saveFailed', { detail: failureText(t.save.error) })}</p>
+          </div>
+        )
       )}
       <div>
         <button type="button" className="button" aria-expanded={showHistory} aria-controls="targets-history" onClick={() => setShowHistory((v) => !v)}>
@@ -163,10 +158,7 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
         <div id="targets-history">
           <TargetsHistory
             zone={zone}
-            onRestored={() => {
-              t.discard();
-              t.reload();
-            }}
+            onRestored={t.reload}
           />
         </div>
       )}

@@ -3,7 +3,19 @@ import { Workers } from '../async/workers';
 import type { Batch } from '../contract';
 import { AdaptiveLimit } from './adaptive-limit';
 import type { BatchApiClient } from './client';
-import { estimatePages, inAnyPart, mergeParts, partBounds, partCount, planParts, recutCount, splitPart, spanOf, type RangePart } from './range-parts';
+import {
+  estimatePages,
+  inAnyPart,
+  maxUnfinishedParts,
+  mergeParts,
+  partBounds,
+  partCount,
+  planParts,
+  recutCount,
+  splitPart,
+  spanOf,
+  type RangePart,
+} from './range-parts';
 import type { BatchQuery } from './schemas';
 
 /** Requests one load starts with in flight unless told otherwise (`BATCH_API_CONCURRENCY`). */
@@ -49,6 +61,11 @@ const MAX_BUFFERED_CHUNKS = 64;
 export class RangeLoad {
   private queue: RangePart[] = [];
   private active = new Set<RangePart>();
+  /**
+   * Parts walked to their end whose chunks still wait in the buffer, with how many: not given out yet, so
+   * still unfinished for a resume. A part cut again leaves this map (the parts it was cut into cover it).
+   */
+  private unsent = new Map<RangePart, number>();
   private seen = new Set<string>();
   private started = false;
   private finished = false;
@@ -74,11 +91,21 @@ export class RangeLoad {
     return this.seen.size;
   }
 
-  /** Parts not fully fetched yet; empty once the load completed. */
+  /** The adaptive limit now: requests it may have in flight, and has (for metrics). */
+  get concurrency(): { limit: number; inFlight: number } {
+    return { limit: this.limit.limit, inFlight: this.limit.running };
+  }
+
+  /**
+   * Parts whose batches have not all been given out yet; empty once the load completed. Read between chunks,
+   * it names everything that a reader holding the chunks so far may still miss (a stream cut after any chunk
+   * resumes from it); never more parts than a resume may send back.
+   */
   remaining(): RangePart[] {
     if (this.finished) return [];
     if (!this.started) return this.options.parts ?? [this.query];
-    return [...this.active, ...this.queue];
+    const parts = [...this.active, ...this.queue, ...[...this.unsent.keys()].filter((p) => !this.active.has(p))];
+    return mergeParts(parts, maxUnfinishedParts(this.slots));
   }
 
   /** The batches in chunks as pages arrive, each batch once. Chunks are never empty. */
@@ -91,7 +118,7 @@ export class RangeLoad {
     if (outer?.aborted) onOuterAbort();
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     const signal = abort.signal;
-    const out = new Channel<Batch[]>(MAX_BUFFERED_CHUNKS);
+    const out = new Channel<{ part: RangePart; batches: Batch[] }>(MAX_BUFFERED_CHUNKS);
 
     try {
       // The first page of the whole range first, for a resume too: a range of one page is answered from it
@@ -139,7 +166,8 @@ export class RangeLoad {
       for (;;) {
         const chunk = await out.take();
         if (chunk === undefined) break;
-        yield chunk;
+        this.given(chunk.part);
+        yield chunk.batches;
       }
       this.finished = true;
     } finally {
@@ -151,7 +179,15 @@ export class RangeLoad {
     }
   }
 
-  private async walk(part: RangePart, workers: Workers<RangePart>, out: Channel<Batch[]>, signal: AbortSignal) {
+  /** A chunk of `part` leaves the buffer. */
+  private given(part: RangePart) {
+    const left = this.unsent.get(part);
+    if (left === undefined) return;
+    if (left > 1) this.unsent.set(part, left - 1);
+    else this.unsent.delete(part);
+  }
+
+  private async walk(part: RangePart, workers: Workers<RangePart>, out: Channel<{ part: RangePart; batches: Batch[] }>, signal: AbortSignal) {
     let cursor: string | null = null;
     // Earliest and latest instants walked so far: planning bounds when this part's ends are open.
     let lo = Infinity;
@@ -159,13 +195,19 @@ export class RangeLoad {
     for (let walked = 1; ; walked++) {
       const page = await this.request(part, cursor, signal);
       const fresh = this.fresh(page.data);
-      if (fresh.length) await out.put(fresh, signal);
+      if (fresh.length) {
+        this.unsent.set(part, (this.unsent.get(part) ?? 0) + 1);
+        await out.put({ part, batches: fresh }, signal);
+      }
       if (page.next_token === null) break;
       if (walked <= MAX_PAGES_TO_RECUT) {
         const span = spanOf(page.data);
         lo = Math.min(lo, span.lo ?? Infinity);
         hi = Math.max(hi, span.hi ?? -Infinity);
-        if (this.recut(part, workers, walked, lo, hi)) break;
+        if (this.recut(part, workers, walked, lo, hi)) {
+          this.unsent.delete(part);
+          break;
+        }
       }
       cursor = page.next_token;
     }

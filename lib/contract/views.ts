@@ -1,9 +1,9 @@
-import { EXPLORER_KEYS, queryString } from '../explorer/url-state';
+import { EXPLORER_KEYS, OPENED, queryString } from '../explorer/url-state';
 import { ORG_PARAM } from '../org-param';
 
 /**
  * Saved views: a name for an explorer view (everything in its URL), kept for the organisation, visible to
- * everyone signed in to it. One may be the default that `/batches` opens with when its URL holds no state.
+ * everyone signed in to it. One may be the default that a bare `/batches` (no query at all) opens with.
  * Imported as `lib/contract/views`, not through the contract's index: it reads the explorer's URL schema,
  * whose date rules import that index (a cycle).
  */
@@ -29,29 +29,40 @@ export function viewQueryProblem(query: string): string | null {
 }
 
 /**
- * The explorer's state in `query` apart from the zone it is read in and the organisation it is for: a query of
- * `tz` and `org` alone is the bare page.
+ * Only `/batches` with no query at all opens the default view: every link the explorer writes names its range
+ * and zone (`from=all&to=now&tz=…` is All time), so a link always opens what it says, default view or not. The
+ * organisation the address names (`org=`) is no state of the view: `/batches?org=acme` is bare too, and opens
+ * that organisation's default view.
  */
-export function holdsViewState(query: string): boolean {
-  for (const key of new URLSearchParams(query).keys()) if (key !== 'tz' && key !== ORG_PARAM) return true;
-  return false;
+export const isBare = (params: URLSearchParams): boolean => withoutOrg(params).size === 0;
+
+/** `params` without the organisation the page is for. */
+function withoutOrg(params: URLSearchParams): URLSearchParams {
+  const rest = new URLSearchParams(params);
+  rest.delete(ORG_PARAM);
+  return rest;
 }
 
 /**
- * Where `/batches?<params>` opens instead when `viewQuery` is the organisation's default view: null when the
- * URL holds state of its own (nothing but the zone counts as none) or when the view would be the same URL.
- * The viewer's zone stays when the view names none, and the organisation the URL names stays too. Never a loop: a target without state of its own is the
- * same URL the second time.
+ * Where a bare `/batches` opens when `viewQuery` is the organisation's default view: the view's own query and
+ * `opened=default`, for the page to say which view it opened (and then take it out of the address), still
+ * naming the organisation the address named; null for any other URL. Never a loop: the target is not bare.
  */
 export function defaultViewTarget(viewQuery: string, params: URLSearchParams): string | null {
-  if (holdsViewState(params.toString())) return null;
+  if (!isBare(params)) return null;
   const target = new URLSearchParams(viewQuery);
-  const zone = params.get('tz');
-  if (!target.has('tz') && zone) target.set('tz', zone);
+  target.set(OPENED, 'default');
   const org = params.get(ORG_PARAM);
   if (org) target.set(ORG_PARAM, org);
-  const query = queryString(target);
-  return query === queryString(params) ? null : `/batches${query ? `?${query}` : ''}`;
+  return `/batches?${queryString(target)}`;
+}
+
+/**
+ * Whether `params` is where defaultViewTarget sent a bare `/batches` for this default view: only then does the
+ * page say it opened it (a link naming `opened` on its own, or a view changed since, says nothing).
+ */
+export function openedAsDefault(viewQuery: string, params: URLSearchParams): boolean {
+  return params.getAll(OPENED).join() === 'default' && `/batches?${queryString(withoutOrg(params))}` === defaultViewTarget(viewQuery, new URLSearchParams());
 }
 
 /** Who keeps a view: a person, or null when the organisation does (its owner was removed). */

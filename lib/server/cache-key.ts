@@ -12,10 +12,9 @@ export type CacheKey = {
   scope: string;
 };
 
-/** The secret that seals new sessions (the highest-numbered password). */
+/** The secret that seals new sessions (SESSION_SECRET). */
 function currentSecret(): string {
-  const passwords = getConfig().sessionPasswords;
-  return passwords[String(Math.max(...Object.keys(passwords).map(Number)))]!;
+  return getConfig().sessionSecret;
 }
 
 /**

@@ -2,13 +2,37 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { sessionPasswordsOf } from './auth/session-keys';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY } from '../batch-api/range-load';
+import { UPSTREAM_SOCKETS } from '../batch-api/keep-alive-fetch';
 import { ApiVersionSchema } from '../batch-api/schemas';
 import { OidcEnvSchema, oidcSettings, type OidcSettings } from './auth/oidc/settings';
 import { parseCredentialsKey, type CredentialsKey } from './org/credentials-crypto';
 import { SLUG } from './org/slug';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const port = z.coerce.number().int().min(1).max(65_535);
+
+/** Where and how the production server (server/main.ts) listens, reports and stops. */
+const ServerEnvSchema = z.object({
+  /** The interface the app listens on: loopback unless told otherwise. */
+  HOST: z.string().regex(/^[\w.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
+  PORT: port.default(3000),
+  /** A second listener, on loopback only, serving /metrics without a token. */
+  METRICS_PORT: port.optional(),
+  /** Bearer token for /metrics on the app's own port; unset, the app's port has no /metrics. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** After SIGTERM, how long running streams may go on before they end with a line the browser resumes from. */
+  SHUTDOWN_GRACE_S: z.coerce.number().int().min(0).max(3600).default(25),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional(),
+});
+
+/** The production server's settings (server/main.ts). */
+export type ServerSettings = { host: string; port: number; metricsPort?: number; metricsToken?: string; shutdownGraceS: number };
+
+function serverSettings(e: z.infer<typeof ServerEnvSchema>): ServerSettings {
+  return { host: e.HOST, port: e.PORT, metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN, shutdownGraceS: e.SHUTDOWN_GRACE_S };
+}
 
 export const EnvSchema = z.object({
   NODE_ENV: z.string().optional(),
@@ -21,6 +45,14 @@ export const EnvSchema = z.object({
   BATCH_API_CONCURRENCY: z.coerce.number().int().min(1).max(MAX_CONCURRENCY).default(DEFAULT_CONCURRENCY),
   /** The most it may grow to while the service answers as fast as at the start (at least BATCH_API_CONCURRENCY). */
   BATCH_API_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(MAX_CONCURRENCY).optional(),
+  /** Range loads (streams and exports) one session may run at once; more wait RANGE_LOAD_WAIT_S, then 429. */
+  RANGE_LOADS_PER_SESSION: z.coerce.number().int().min(1).max(1000).default(6),
+  /** Range loads one organisation may run at once on this instance, all its sessions together. */
+  RANGE_LOADS_PER_ORGANISATION: z.coerce.number().int().min(1).max(10_000).default(16),
+  /** How long a range load over either limit waits for a turn before its 429; 0: refused at once. */
+  RANGE_LOAD_WAIT_S: z.coerce.number().int().min(0).max(60).default(5),
+  /** Upstream requests one organisation may have in flight at once, of the process's UPSTREAM_SOCKETS. */
+  UPSTREAM_REQUESTS_PER_ORGANISATION: z.coerce.number().int().min(1).max(UPSTREAM_SOCKETS).default(UPSTREAM_SOCKETS / 2),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Comma-separated older secrets still accepted for reading cookies (rotation). */
   SESSION_SECRET_PREVIOUS: z.string().optional(),
@@ -57,6 +89,7 @@ export const EnvSchema = z.object({
   /** A JSON file of organisations and people to create when missing, at every start. */
   PROVISIONING_FILE: z.string().optional(),
   ...OidcEnvSchema.shape,
+  ...ServerEnvSchema.shape,
 });
 
 const list = (text: string | undefined) => (text ?? '').split(',').map((v) => v.trim()).filter(Boolean);
@@ -76,13 +109,19 @@ export type AppConfig = {
   /** Upstream requests one range load starts with in flight, and the most it may grow to. */
   concurrency: number;
   maxConcurrency: number;
+  /** How many range loads run at once per session and per organisation, and how long one over waits. */
+  rangeLoads: { perSession: number; perOrganisation: number; waitMs: number };
+  /** Upstream requests one organisation may have in flight at once (of UPSTREAM_SOCKETS). */
+  upstreamPerOrganisation: number;
   signInPerIp: number;
   redisUrl?: string;
   signInFailuresPerIp: number;
   signInFailuresPerAccount: number;
   trustedProxyHops: number;
-  /** iron-session passwords: the highest key seals, every key unseals. */
+  /** Every session secret by its id (lib/server/session-keys.ts): each opens a seal. */
   sessionPasswords: Record<string, string>;
+  /** The current session secret: it seals, and keys what derives from the session secret. */
+  sessionSecret: string;
   sessionTtlS: number;
   sessionIdleS: number;
   appOrigin?: string;
@@ -95,6 +134,7 @@ export type AppConfig = {
   provisioning: ProvisioningConfig;
   /** Single sign-on over OpenID Connect, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
   oidc?: OidcSettings;
+  server: ServerSettings;
 };
 
 function load(env: Record<string, string | undefined>): AppConfig {
@@ -136,10 +176,9 @@ function load(env: Record<string, string | undefined>): AppConfig {
   if (previous.some((p) => p.length < 32)) {
     throw new Error('Invalid configuration: SESSION_SECRET_PREVIOUS entries must be at least 32 characters');
   }
-  const passwords: Record<string, string> = {};
-  [...previous, secret].forEach((p, i) => (passwords[String(i + 1)] = p));
+  const passwords = sessionPasswordsOf(secret, previous);
   return {
-    ...core(e, demo, maxConcurrency, passwords),
+    ...core(e, demo, maxConcurrency, secret, passwords),
     credentialsKey: credentialsKeyOf(e, demo),
     previousCredentialsKeys: list(e.CREDENTIALS_KEY_PREVIOUS).map((k) => parseCredentialsKey(k, 'CREDENTIALS_KEY_PREVIOUS')),
     provisioning: provisioningOf(e),
@@ -148,7 +187,7 @@ function load(env: Record<string, string | undefined>): AppConfig {
 
 type Env = z.infer<typeof EnvSchema>;
 
-function core(e: Env, demo: boolean, maxConcurrency: number, passwords: Record<string, string>) {
+function core(e: Env, demo: boolean, maxConcurrency: number, secret: string, passwords: Record<string, string>) {
   return {
     demo,
     baseUrl: e.BATCH_API_BASE_URL,
@@ -156,18 +195,22 @@ function core(e: Env, demo: boolean, maxConcurrency: number, passwords: Record<s
     timeoutMs: e.BATCH_API_TIMEOUT_MS,
     concurrency: e.BATCH_API_CONCURRENCY,
     maxConcurrency,
+    rangeLoads: { perSession: e.RANGE_LOADS_PER_SESSION, perOrganisation: e.RANGE_LOADS_PER_ORGANISATION, waitMs: e.RANGE_LOAD_WAIT_S * 1000 },
+    upstreamPerOrganisation: e.UPSTREAM_REQUESTS_PER_ORGANISATION,
     signInPerIp: e.SIGNIN_ATTEMPTS_PER_IP,
     redisUrl: e.REDIS_URL,
     signInFailuresPerIp: e.SIGNIN_FAILURES_PER_IP,
     signInFailuresPerAccount: e.SIGNIN_FAILURES_PER_ACCOUNT,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     sessionPasswords: passwords,
+    sessionSecret: secret,
     sessionTtlS: e.SESSION_TTL_S,
     sessionIdleS: e.SESSION_IDLE_S,
     appOrigin: e.APP_ORIGIN ? new URL(e.APP_ORIGIN).origin : undefined,
     databaseUrl: e.DATABASE_URL,
     settingsDataDir: resolve(e.SETTINGS_DATA_DIR),
     oidc: oidcSettings(e),
+    server: serverSettings(e),
   };
 }
 
@@ -210,3 +253,19 @@ export function getConfig(): AppConfig {
 }
 
 export { load as loadConfigForTest };
+
+const DatabaseEnvSchema = EnvSchema.pick({ DATABASE_URL: true, SETTINGS_DATA_DIR: true });
+
+/**
+ * Where the settings database is, from DATABASE_URL and SETTINGS_DATA_DIR alone: what the database scripts
+ * (npm run db:*) need, without the rest of the app's configuration.
+ */
+export function databasePlaceOf(env: Record<string, string | undefined>): { databaseUrl: string } | { dataDir: string } {
+  const parsed = DatabaseEnvSchema.safeParse({ DATABASE_URL: env.DATABASE_URL || undefined, SETTINGS_DATA_DIR: env.SETTINGS_DATA_DIR || undefined });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
+  }
+  const { DATABASE_URL, SETTINGS_DATA_DIR } = parsed.data;
+  return DATABASE_URL ? { databaseUrl: DATABASE_URL } : { dataDir: resolve(SETTINGS_DATA_DIR) };
+}

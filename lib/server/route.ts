@@ -1,15 +1,18 @@
 import 'server-only';
-import { safeParse, type core } from 'zod';
+import { safeParse, strictObject, type core } from 'zod';
+import { printable } from '../contract/storable-text';
 import { AppError, invalidInput } from './app-error';
 import { actorOf, orgParamProblem, type Actor } from './auth/actor';
 import { requestScheme } from './auth/session-rules';
 import { SessionCookies, sessions } from './auth/sessions';
 import { clientAddress } from './client-address';
 import { getConfig } from './config';
+import { RAW_QUERY_HEADER } from './input/raw-query';
 import { loggedProblemOf, problemResponse } from './error-table';
 import { requireRole, type Role } from './people/roles';
 import { whenProvisioned } from './org/provisioning';
-import { noteRequestActor, withRequestStats } from './request-context';
+import { noteSessionIdentity } from './logging/identity';
+import { inRequestContext } from './request-context';
 import { logRequest } from './request-log';
 
 /** The body limit of a route that sets none: every body of ours but a settings save is far smaller. */
@@ -36,6 +39,7 @@ type Options<QS extends core.$ZodType | undefined, BS extends core.$ZodType | un
   what?: string;
   /** A route without a session that still reads people (sign-in, links): it waits for provisioning, as signed-in routes do. */
   people?: boolean;
+  /** The query's schema; a route without one refuses every parameter (but `org`). */
   query?: QS;
   body?: BS;
   /** The largest body this route reads, in bytes (default 8 KB); larger ones are refused with 413. */
@@ -82,13 +86,25 @@ function orgOf(values: string[]): string | undefined {
   return slug;
 }
 
-/** Query parameters by the schema; a repeated parameter is refused, an empty one counts as absent. */
+/** The query of a route that takes none: any parameter at all is refused, naming it. */
+const NO_QUERY = strictObject({});
+
+/** The query as the request was sent (see raw-query.ts): what the schema reads is what the client wrote. */
+function queryOf(request: Request): URLSearchParams {
+  const raw = request.headers.get(RAW_QUERY_HEADER);
+  return raw === null ? new URL(request.url).searchParams : new URLSearchParams(raw);
+}
+
+/**
+ * Query parameters by the schema; a repeated parameter is refused, an empty one counts as absent (a name the
+ * schema does not know is refused all the same).
+ */
 function parseQuery<S extends core.$ZodType>(params: URLSearchParams, schema: S): core.output<S> {
-  const entries: [string, string][] = [];
+  const entries: [string, string | undefined][] = [];
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
-    if (values.length > 1) throw new AppError('invalid_input', 'given more than once', { field: key.slice(0, 50) });
-    if (values[0] !== '') entries.push([key, values[0]!]);
+    if (values.length > 1) throw new AppError('invalid_input', 'given more than once', { field: printable(key.slice(0, 50)) });
+    entries.push([key, values[0] === '' ? undefined : values[0]]);
   }
   // Own properties, whatever their names (`__proto__` included): a name the schema does not know is refused.
   const parsed = safeParse(schema, Object.fromEntries(entries));
@@ -148,7 +164,7 @@ export function route<QS extends core.$ZodType | undefined = undefined, BS exten
     const cookies = new SessionCookies(request);
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') checkOrigin(request);
-      const params = new URL(request.url).searchParams;
+      const params = queryOf(request);
       const orgValues = params.getAll('org');
       params.delete('org');
       if (needed || options.people) await whenProvisioned();
@@ -156,10 +172,10 @@ export function route<QS extends core.$ZodType | undefined = undefined, BS exten
       if (needed) {
         const session = await sessions().require(cookies);
         actor = actorOf(session, orgOf(orgValues));
-        noteRequestActor(actor.person.id, actor.organisation.id);
+        noteSessionIdentity(actor);
         requireRole(actor.role, needed, options.what ?? 'this');
       }
-      const query = options.query ? parseQuery(params, options.query) : undefined;
+      const query = options.query ? parseQuery(params, options.query) : void parseQuery(params, NO_QUERY);
       const body = options.body ? await parseBody(request, options.body, options.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
       const address = clientAddress(request, getConfig().trustedProxyHops);
       const response = await handler({ request, query, body, actor, cookies, address } as RouteContext<Infer<QS>, Infer<BS>, A>);
@@ -179,6 +195,6 @@ export function route<QS extends core.$ZodType | undefined = undefined, BS exten
 export function logged(handle: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
   return (request) => {
     const started = performance.now();
-    return withRequestStats(async (stats) => logRequest(request, await handle(request), started, stats));
+    return inRequestContext(request, async (context) => logRequest(request, await handle(request), started, context));
   };
 }

@@ -8,15 +8,17 @@ import { TEST_CREDENTIALS_KEY } from '../helpers/people';
 export type AppInstance = { url: string; stop(): Promise<void> };
 
 /**
- * Another `next start` of the same build, with its own settings (short session limits, a second instance…):
- * the test's people provisioned, and an embedded database of its own (removed when it stops) unless `env`
- * names one (DATABASE_URL, or SETTINGS_DATA_DIR to keep it across a restart).
+ * Another production server (`npm start`'s) of the same build, with its own settings (short session limits, a
+ * second instance…): the test's people provisioned, and an embedded database of its own (removed when it
+ * stops) unless `env` names one (DATABASE_URL, or SETTINGS_DATA_DIR to keep it across a restart).
  */
 export async function startApp(port: number, env: Record<string, string>, output?: string[]): Promise<AppInstance> {
   const ownDir = env.DATABASE_URL || env.SETTINGS_DATA_DIR ? null : mkdtempSync(join(tmpdir(), 'tsb-instance-'));
-  const child: ChildProcess = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child: ChildProcess = spawn(process.execPath, ['.next/app-server.js'], {
     env: {
       ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
       BATCH_API_BASE_URL: SANDBOX_URL,
       SESSION_SECRET: 'instance-session-secret-0123456789-abcdef',
       NEXT_TELEMETRY_DISABLED: '1',

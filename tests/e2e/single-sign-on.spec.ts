@@ -21,6 +21,7 @@ const ADMIN = { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password };
 const NAME = 'Test IdP';
 /** Callbacks one address may open a minute (SIGNIN_ATTEMPTS_PER_IP): above what the browser tests here use. */
 const CALLBACKS_PER_MINUTE = 40;
+const METRICS_TOKEN = 'single-sign-on-metrics-token-0123';
 
 let ca: TestCa;
 let provider: OidcProvider;
@@ -48,6 +49,7 @@ test.beforeAll(async () => {
       // The test apps hold every sandbox organisation: the one new people join is named.
       OIDC_ORGANISATION: DEMO_ADMIN.org,
       SIGNIN_ATTEMPTS_PER_IP: String(CALLBACKS_PER_MINUTE),
+      METRICS_TOKEN,
     },
     log,
   );
@@ -266,6 +268,13 @@ test('callbacks from one address are limited to SIGNIN_ATTEMPTS_PER_IP a minute;
   for (let i = 0; i < CALLBACKS_PER_MINUTE; i++) expect(await locationFrom('127.0.0.9', path)).toBe('/sign-in?sso_error=expired');
   expect(await locationFrom('127.0.0.9', path)).toBe('/sign-in?sso_error=too_many');
   expect(await locationFrom('127.0.0.10', path)).toBe('/sign-in?sso_error=expired');
+});
+
+test('single sign-ons are counted in /metrics by how they ended', async () => {
+  const scraped = await (await fetch(`${APP}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const count = (result: string) => Number(new RegExp(`^sign_ins_total\\{method="oidc",result="${result}"\\} (\\d+)$`, 'm').exec(scraped)?.[1] ?? 0);
+  // The tests above: people signed in, refused (a domain, a disabled account, replays) and held back (too many).
+  expect([count('success') > 0, count('refused') > 0, count('throttled') > 0]).toEqual([true, true, true]);
 });
 
 test.describe('several organisations, none named for single sign-on', () => {

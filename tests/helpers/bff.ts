@@ -22,7 +22,11 @@ const TEST_SESSION_SECRET = 'vitest-session-secret-0123456789-abcdefgh';
  * this file).
  */
 export function bffForFile(env: Record<string, string> = {}, options: SandboxOptions = {}, extra: Organisation[] = []) {
-  const sandbox = sandboxForFile(options, extra);
+  return bffBeside(sandboxForFile(options, extra), env);
+}
+
+/** The BFF's route handlers in this test process, on `sandbox` (one of this file's, in this process or not). */
+export function bffBeside<S extends { url: string }>(sandbox: () => S, env: Record<string, string> = {}): () => S {
   const dir = mkdtempSync(join(tmpdir(), 'tsb-bff-'));
   beforeAll(async () => {
     const provisioning = join(dir, 'provisioning.json');

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -87,4 +87,65 @@ ${servers}
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The shipped site configuration (deploy/nginx), as an operator installs it. */
+export const SHIPPED_NGINX_SITE = path.join(process.cwd(), 'deploy/nginx/tray-scan-dashboard.conf');
+
+/** A self-signed certificate for `host` (and 127.0.0.1), made with openssl in `dir`. */
+export function selfSignedCertificate(dir: string, host = 'dashboard.test'): { cert: string; key: string } {
+  const cert = path.join(dir, `${host}.pem`);
+  const key = path.join(dir, `${host}.key`);
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${host}`,
+    '-addext', `subjectAltName=DNS:${host},IP:127.0.0.1`, '-keyout', key, '-out', cert,
+  ], { stdio: 'ignore' });
+  return { cert, key };
+}
+
+/**
+ * The shipped site with only its "site:" lines changed, as the operator would: the instances, the
+ * certificate, and loopback ports instead of 80 and 443. Throws if a line the change needs is gone.
+ */
+export function siteConfig(shipped: string, site: { instances: string[]; cert: string; key: string; httpPort: number; httpsPort: number }): string {
+  const replace = (text: string, pattern: RegExp, by: string) => {
+    if (!pattern.test(text)) throw new Error(`the shipped nginx site has no line matching ${pattern}`);
+    return text.replace(pattern, by);
+  };
+  let text = shipped;
+  text = replace(text, /^(\s*)server 127\.0\.0\.1:3001[^\n]*\n\s*server 127\.0\.0\.1:3002[^\n]*$/m, site.instances.map((i) => `$1server ${i} max_fails=1 fail_timeout=10s;`).join('\n'));
+  text = replace(text, /^\s*listen \[::\]:80;\n/m, '');
+  text = replace(text, /^\s*listen \[::\]:443 ssl http2;\n/m, '');
+  text = replace(text, /listen 80;/, `listen 127.0.0.1:${site.httpPort};`);
+  text = replace(text, /listen 443 ssl http2;/, `listen 127.0.0.1:${site.httpsPort} ssl http2;`);
+  text = replace(text, /ssl_certificate \S+;/, `ssl_certificate ${site.cert};`);
+  text = replace(text, /ssl_certificate_key \S+;/, `ssl_certificate_key ${site.key};`);
+  return text;
+}
+
+/** nginx's main configuration around `site`, everything it writes kept in `dir`. */
+export function mainConfig(dir: string, site: string): string {
+  return `
+worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 512; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  include ${site};
+}
+`;
+}
+
+/** `nginx -t` of a main configuration: its output, or it throws with it. */
+export async function nginxCheck(dir: string, config: string): Promise<string> {
+  const file = path.join(dir, 'nginx-check.conf');
+  await writeFile(file, config);
+  return execFileSync(NGINX, ['-t', '-c', file, '-p', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }

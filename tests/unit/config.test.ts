@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { sessionKeyId } from '@/lib/server/auth/session-keys';
 import { loadConfigForTest as load } from '@/lib/server/config';
 
 const base = { BATCH_API_BASE_URL: 'http://127.0.0.1:4010', SESSION_SECRET: 's'.repeat(32), CREDENTIALS_KEY: Buffer.alloc(32, 1).toString('base64') };
@@ -95,10 +96,13 @@ describe('configuration, validated once with the bad variable named', () => {
     expect(full.oidc).toMatchObject({ name: 'Acme SSO', scopes: ['openid', 'email', 'profile'], adminValues: ['it', 'qa-leads'], editorValues: [] });
   });
 
-  it('keeps previous secrets for unsealing, the current one last (it seals)', () => {
+  it('keeps previous secrets for unsealing, each under an id taken from the secret, never from its place', () => {
     const previous = 'p'.repeat(32);
     const config = load({ ...base, SESSION_SECRET_PREVIOUS: previous });
-    expect(config.sessionPasswords).toEqual({ 1: previous, 2: base.SESSION_SECRET });
+    expect(config.sessionPasswords).toEqual({ [sessionKeyId(previous)]: previous, [sessionKeyId(base.SESSION_SECRET)]: base.SESSION_SECRET });
+    expect(config.sessionSecret).toBe(base.SESSION_SECRET);
+    // The same secret has the same id as the current one or as a previous one, on any instance.
+    expect(load({ ...base, SESSION_SECRET: previous, SESSION_SECRET_PREVIOUS: base.SESSION_SECRET }).sessionPasswords).toEqual(config.sessionPasswords);
   });
 
   it('says so when a removed SIGNIN_FAILURES_PER_CLIENT or SIGNIN_AUTH_CALLS_PER_CLIENT is still set, instead of ignoring it in silence', () => {

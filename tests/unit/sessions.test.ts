@@ -1,6 +1,7 @@
 import { sealData } from 'iron-session';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '@/lib/server/app-error';
+import { sealingPassword, sessionPasswordsOf } from '@/lib/server/auth/session-keys';
 import type { LoadedSession, SessionStore } from '@/lib/server/auth/session-store';
 import { SessionCookies, Sessions } from '@/lib/server/auth/sessions';
 import { SESSION_COOKIE } from '@/lib/server/auth/session-rules';
@@ -47,13 +48,17 @@ const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0];
 
 // A real seal under the current secret (real clock, so it outlives T0), of a session nobody signed in to: broken in
 // each way of the issue's report.
-const BROKEN = reportedBrokenSeals(await sealData({ sid: 'nobody', createdAt: T0 }, { password: { 1: NEW }, ttl: 5 }));
+const BROKEN = reportedBrokenSeals(await sealData({ sid: 'nobody', createdAt: T0 }, { password: sealingPassword(NEW), ttl: 5 }));
 
 let sessions: Sessions;
 let store: MemorySessions;
-const make = (passwords: Record<string, string> = { 1: NEW }, limits = { ttlS: 5, idleS: 2 }, keep = false) => {
+/**
+ * An instance's sessions with `current` as SESSION_SECRET and `previous` as SESSION_SECRET_PREVIOUS; `keep`: on
+ * the same database as the last one made (another instance, or the same one restarted).
+ */
+const make = (current = NEW, previous: string[] = [], limits = { ttlS: 5, idleS: 2 }, keep = false) => {
   if (!keep) store = new MemorySessions();
-  return new Sessions({ passwords, ...limits }, () => store as unknown as SessionStore);
+  return new Sessions({ passwords: sessionPasswordsOf(current, previous), secret: current, ...limits }, () => store as unknown as SessionStore);
 };
 
 /** Signs in; the cookie a browser would hold afterwards. */
@@ -166,16 +171,34 @@ describe('sessions (iron-session seals of the server’s session rows: lifetime,
   });
 
   it('rotation: a cookie sealed with the previous secret still opens; without the secret it was sealed with, it does not', async () => {
-    sessions = make({ 1: OLD });
+    sessions = make(OLD);
     const cookie = await signIn();
-    sessions = make({ 1: OLD, 2: NEW }, undefined, true);
+    sessions = make(NEW, [OLD], undefined, true);
     vi.advanceTimersByTime(1000);
     expect((await visit(cookie)).session.person.id).toBe('p-1');
     // A new sign-in is sealed with the current secret alone.
     const fresh = await signIn();
-    sessions = make({ 2: NEW }, undefined, true);
+    sessions = make(NEW, [], undefined, true);
     expect((await visit(fresh)).session.person.id).toBe('p-1');
     expect(await refusal(cookie)).toMatchObject({ code: 'not_signed_in' });
+  });
+
+  it('the documented rotation, two instances a step apart: a cookie either seals opens on both at every step', async () => {
+    // Each step as SECURITY.md gives it: add the new secret as previous, promote it, drop the old one (once a
+    // whole session lifetime has passed since the promotion: a cookie is sealed once, at sign-in).
+    const steps: [string, string[]][] = [[OLD, []], [OLD, [NEW]], [NEW, [OLD]], [NEW, []]];
+    const at = (step: number) => make(steps[step]![0], steps[step]![1], { ttlS: 3600, idleS: 600 }, true);
+    for (let i = 1; i < steps.length; i++) {
+      // Instance A has taken step i; instance B is still at step i - 1; both share the database.
+      const [a, b] = [at(i), at(i - 1)];
+      for (const [from, to] of [[a, b], [b, a]] as const) {
+        sessions = from;
+        const cookie = await signIn();
+        const { session } = await visit(cookie);
+        sessions = to;
+        expect((await visit(cookie)).session.id).toBe(session.id);
+      }
+    }
   });
 
   it('a store that cannot answer refuses the request rather than letting a signed-out session through', async () => {

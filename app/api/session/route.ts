@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { recordEntry } from '@/lib/server/audit/record';
 import { signInWithPassword } from '@/lib/server/auth/password-sign-in';
 import { sessions } from '@/lib/server/auth/sessions';
+import { storableTextProblem } from '@/lib/contract/storable-text';
+import { countSignIns } from '@/lib/server/metrics/sign-ins';
 import { otherMethods } from '@/lib/server/methods';
 import { MAX_PASSWORD } from '@/lib/server/people/passwords';
 import { route } from '@/lib/server/route';
@@ -16,13 +18,19 @@ const field = (name: string, max: number) =>
     .min(1, `the ${name} is empty; enter your ${name}`)
     .max(max, `the ${name} is too long; it has at most ${max} characters`);
 
-const SignInSchema = z.strictObject({ email: field('e-mail address', 320), password: field('password', MAX_PASSWORD) });
+/** The e-mail address is looked up in the database: it may not hold what no database (nor form encoding) keeps. */
+const email = field('e-mail address', 320).superRefine((text, ctx) => {
+  const problem = storableTextProblem(text);
+  if (problem) ctx.addIssue({ code: 'custom', message: `the e-mail address ${problem}` });
+});
+
+const SignInSchema = z.strictObject({ email, password: field('password', MAX_PASSWORD) });
 
 /** Sign in with e-mail and password: 204 and the session cookie, or the same 401 for a wrong password and an unknown address. */
-export const POST = route({ auth: false, people: true, body: SignInSchema }, async ({ request, body, cookies, address }) => {
+export const POST = countSignIns('password', route({ auth: false, people: true, body: SignInSchema }, async ({ request, body, cookies, address }) => {
   await signInWithPassword({ ...body, request, cookies, address });
   return new Response(null, { status: 204 });
-});
+}));
 
 /** Who is signed in, the organisation this request acts for (`org=`, else their default), their role, and all their organisations. */
 export const GET = route({ auth: true }, async ({ actor }) =>

@@ -3,6 +3,7 @@ import { headers } from 'next/headers';
 import { cache } from 'react';
 import type { HeaderPerson } from '@/components/auth/app-header';
 import { forbidden, redirect } from 'next/navigation';
+import { noteSessionIdentity } from '../logging/identity';
 import { whenProvisioned } from '../org/provisioning';
 import { languageChoice } from '../reader-locale';
 import { roleAtLeast, type Role } from '../people/roles';
@@ -37,6 +38,8 @@ export const pageActor = cache(async (path: string, params: PageParams, needed: 
   if (slug !== undefined && !chosen) forbidden();
   if (session.memberships.length === 0) forbidden();
   const actor = actorOf(session, slug);
+  // The page's request line names who asked, as an API request's does.
+  noteSessionIdentity(actor);
   if (!roleAtLeast(actor.role, needed)) forbidden();
   return actor;
 });

@@ -159,6 +159,22 @@ export class SessionStore {
     }));
   }
 
+  /** Sessions live at `now` across every person: not signed out, not expired, seen within `idleS` seconds. */
+  async countLive(now: number, idleS: number): Promise<number> {
+    const { n } = await this.guard(
+      () =>
+        this.db
+          .selectFrom('sessions')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('revoked_at', 'is', null)
+          .where('expires_at', '>', new Date(now))
+          .where('last_seen_at', '>', new Date(now - idleS * 1000))
+          .executeTakeFirstOrThrow(),
+      'session',
+    );
+    return Number(n);
+  }
+
   /** Drops what can never be used again: sessions over a day past their end (a signed-out one stays refused by its absence too). */
   async prune(now: number): Promise<number> {
     const result = await this.guard(() => this.db.deleteFrom('sessions').where('expires_at', '<', new Date(now - 24 * 3600 * 1000)).executeTakeFirst(), 'session');

@@ -5,6 +5,7 @@ import { AppError } from '../app-error';
 import { getConfig } from '../config';
 import { settingsStore } from '../settings';
 import { SealedSessionCache } from './sealed-sessions';
+import { sealingPassword } from './session-keys';
 import { isSeal, isHttps, judgeSession, needsTouch, SESSION_COOKIE, sessionCookieName, type SessionLimits, type SessionSeal } from './session-rules';
 import type { LoadedSession, SessionMethod, SessionStore } from './session-store';
 
@@ -45,8 +46,10 @@ export class SessionCookies {
 }
 
 export type SessionSettings = SessionLimits & {
-  /** iron-session passwords: the highest key seals, every key unseals (secret rotation). */
+  /** Every session secret by its id (lib/server/auth/session-keys.ts): each opens a seal (secret rotation). */
   passwords: Record<string, string>;
+  /** The current secret: new seals are made with it. */
+  secret: string;
 };
 
 const REFUSED = {
@@ -112,7 +115,7 @@ export class Sessions {
     const now = this.now();
     const sid = randomBytes(18).toString('base64url');
     await this.store().create({ id: sid, createdAt: now, expiresAt: now + this.settings.ttlS * 1000, ...origin });
-    const seal = await sealData({ sid, createdAt: now } satisfies SessionSeal, { password: this.settings.passwords, ttl: this.settings.ttlS });
+    const seal = await sealData({ sid, createdAt: now } satisfies SessionSeal, { password: sealingPassword(this.settings.secret), ttl: this.settings.ttlS });
     cookies.outgoing.headers.append('set-cookie', this.cookieLine(cookies, sessionCookieName(cookies.request), seal, this.settings.ttlS));
     return sid;
   }
@@ -169,6 +172,9 @@ const holder = globalThis as unknown as { __sessions?: Sessions };
 /** The process's sessions, from the configuration, on the process's database. */
 export function sessions(): Sessions {
   const config = getConfig();
-  holder.__sessions ??= new Sessions({ passwords: config.sessionPasswords, ttlS: config.sessionTtlS, idleS: config.sessionIdleS }, () => settingsStore().sessions);
+  holder.__sessions ??= new Sessions(
+    { passwords: config.sessionPasswords, secret: config.sessionSecret, ttlS: config.sessionTtlS, idleS: config.sessionIdleS },
+    () => settingsStore().sessions,
+  );
   return holder.__sessions;
 }

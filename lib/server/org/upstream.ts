@@ -3,15 +3,24 @@ import { AuthenticationError, BatchApiClient, BatchApiError, TokenCache } from '
 import { keepAliveFetch } from '../../batch-api/keep-alive-fetch';
 import { getConfig } from '../config';
 import { problemOf } from '../error-table';
-import { recordUpstreamCall } from '../request-context';
+import { upstreamShare } from '../load-limits';
+import { recordUpstreamCall, recordUpstreamRetry } from '../request-context';
 import { settingsStore } from '../settings';
 import { tokenCache } from '../shared-stores';
+import { tracingActive } from '../tracing/setup';
+import { tracedFetch } from '../tracing/spans';
 import type { Organisation } from './organisations-store';
 
 type Credentials = { clientId: string; clientSecret: string };
 
-/** The upstream client for a set of client credentials, sharing the process's token cache. */
-export function clientWith(credentials: Credentials): BatchApiClient {
+/** Exchanges with a span each while traces are recorded. */
+const traced = tracedFetch(keepAliveFetch);
+
+/**
+ * The upstream client for a set of client credentials, sharing the process's token cache, each exchange
+ * within the organisation's share of the process's upstream connections (see upstreamShare).
+ */
+export function clientWith(credentials: Credentials, organisationId: string): BatchApiClient {
   const config = getConfig();
   return new BatchApiClient({
     baseUrl: config.baseUrl,
@@ -20,8 +29,10 @@ export function clientWith(credentials: Credentials): BatchApiClient {
     clientId: credentials.clientId,
     clientSecret: credentials.clientSecret,
     tokenCache: tokenCache(),
-    fetch: keepAliveFetch,
+    fetch: tracingActive() ? traced : keepAliveFetch,
     onCall: recordUpstreamCall,
+    onRetry: recordUpstreamRetry,
+    slot: (signal, first) => upstreamShare().acquire(organisationId, signal, { first }),
   });
 }
 
@@ -31,7 +42,7 @@ export function clientWith(credentials: Credentials): BatchApiClient {
  * the next request on.
  */
 export async function upstreamFor(organisation: Pick<Organisation, 'id'>): Promise<BatchApiClient> {
-  return clientWith(await settingsStore().organisations.credentials(organisation.id));
+  return clientWith(await settingsStore().organisations.credentials(organisation.id), organisation.id);
 }
 
 export type ConnectionVerdict = { ok: boolean; detail: string };
@@ -40,9 +51,9 @@ export type ConnectionVerdict = { ok: boolean; detail: string };
  * A real sign-in at the service with these credentials (never a cached token), and its verdict in words:
  * accepted, refused, or the service unreachable or failing.
  */
-export async function testCredentials(credentials: Credentials): Promise<ConnectionVerdict> {
+export async function testCredentials(credentials: Credentials, organisationId: string): Promise<ConnectionVerdict> {
   try {
-    await clientWith(credentials).authenticate({ fresh: true });
+    await clientWith(credentials, organisationId).authenticate({ fresh: true });
     return { ok: true, detail: 'the Batch Data Service accepted the client ID and secret' };
   } catch (error) {
     if (error instanceof AuthenticationError) return { ok: false, detail: 'the Batch Data Service refused the client ID or secret' };

@@ -2,6 +2,8 @@ import 'server-only';
 import { Kysely, PostgresDialect, sql, type ColumnType, type Generated } from 'kysely';
 import pg from 'pg';
 import { logLine } from '../log';
+import { countDatabaseError } from '../metrics/errors';
+import { querySpan } from '../tracing/spans';
 import { pglitePool } from './pglite-pool';
 
 type Timestamp = ColumnType<Date, Date | undefined, Date>;
@@ -142,7 +144,9 @@ const STATEMENT_TIMEOUT_MS = 5000;
 
 /** The settings database at `place`. Nothing connects until the first query. */
 export function openDatabase(place: DatabasePlace): SettingsDb {
-  return new Kysely<SettingsTables>({ dialect: new PostgresDialect({ pool: 'databaseUrl' in place ? postgresPool(place.databaseUrl) : pglitePool(place.dataDir) }) });
+  const pool = 'databaseUrl' in place ? postgresPool(place.databaseUrl) : pglitePool(place.dataDir);
+  // Every statement as a span of the request it serves (a no-op unless traces are recorded).
+  return new Kysely<SettingsTables>({ dialect: new PostgresDialect({ pool }), log: querySpan });
 }
 
 function postgresPool(connectionString: string): pg.Pool {
@@ -156,7 +160,10 @@ function postgresPool(connectionString: string): pg.Pool {
     application_name: 'tray-scan-dashboard',
   });
   // An idle connection the server drops (a restart, a failover) emits here; unheard, it would end the process.
-  pool.on('error', (error) => logLine('warn', 'settings database: an idle connection failed', { error: String(error) }));
+  pool.on('error', (error) => {
+    countDatabaseError('unreachable');
+    logLine('warn', 'settings database: an idle connection failed', { error: String(error) });
+  });
   return pool;
 }
 
@@ -182,3 +189,7 @@ export const STATEMENT_TIME = sql<Date>`date_trunc('milliseconds', statement_tim
 export const NOW = sql<Date>`date_trunc('milliseconds', clock_timestamp())`;
 /** The shape of a uuid: anything else is no id of ours, and never reaches the database's parser. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A table the query names does not exist (SQLSTATE 42P01): the database was dropped and created again. */
+export function isUndefinedTable(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '42P01';
+}

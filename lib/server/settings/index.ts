@@ -5,7 +5,7 @@ import { getConfig } from '../config';
 import { CredentialsCipher } from '../org/credentials-crypto';
 import { SettingsStore, type Saved, type Setting } from './settings-store';
 
-export { SettingsStore, type HistoryEntry, type Saved, type Saver, type Setting } from './settings-store';
+export { SettingsStore, type DatabaseState, type HistoryEntry, type Saved, type Saver, type Setting } from './settings-store';
 export type { SavedViewsStore } from './saved-views-store';
 export type { DatabasePlace } from './database';
 
@@ -32,4 +32,11 @@ export function settingsStore(): SettingsStore {
   const { databaseUrl, settingsDataDir } = getConfig();
   holder.__settingsStore ??= SettingsStore.open(databaseUrl ? { databaseUrl } : { dataDir: settingsDataDir }, credentialsCipher);
   return holder.__settingsStore;
+}
+
+/** Closes the store if this process opened it (at shutdown: the embedded database writes everything out). */
+export async function closeSettingsStore(): Promise<void> {
+  const store = holder.__settingsStore;
+  holder.__settingsStore = undefined;
+  await store?.close();
 }

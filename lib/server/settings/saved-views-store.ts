@@ -64,9 +64,9 @@ export class SavedViewsStore {
   }
 
   /** The view `/batches` opens with when its URL holds no state, or null. */
-  async defaultView(organisationId: string): Promise<{ query: string } | null> {
+  async defaultView(organisationId: string): Promise<{ name: string; query: string } | null> {
     const row = await this.guard(() =>
-      this.db.selectFrom('saved_views').select('query').where('organisation_id', '=', organisationId).where('is_default', '=', true).executeTakeFirst(),
+      this.db.selectFrom('saved_views').select(['name', 'query']).where('organisation_id', '=', organisationId).where('is_default', '=', true).executeTakeFirst(),
     );
     return row ?? null;
   }

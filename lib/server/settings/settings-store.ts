@@ -5,16 +5,20 @@ import { AppError, invalidInput } from '../app-error';
 import { AuditStore } from '../audit/audit-store';
 import { SessionStore } from '../auth/session-store';
 import { logLine } from '../log';
+import { countDatabaseError } from '../metrics/errors';
 import type { CredentialsCipher } from '../org/credentials-crypto';
 import { OrganisationsStore } from '../org/organisations-store';
 import { LinksStore } from '../people/links-store';
 import { PeopleStore } from '../people/people-store';
-import { isUnreachable, openDatabase, UUID, type DatabasePlace, type SettingsDb, type SettingsTables } from './database';
-import { migrateToLatest } from './migrations';
+import { isUndefinedTable, isUnreachable, openDatabase, UUID, type DatabasePlace, type SettingsDb, type SettingsTables } from './database';
+import { MIGRATION_NAMES, migrateToLatest, schemaState, UnknownMigrationsError } from './migrations';
 import { SavedViewsStore } from './saved-views-store';
 
 /** One kind of organisation setting: its row name, what a valid value is, what applies before any save, and whether every save is kept. */
 export type Setting<T> = { name: string; schema: core.$ZodType<T>; fallback: T; history?: boolean };
+
+/** The database as readiness sees it: `unknown-migration` when a newer release migrated it. */
+export type DatabaseState = 'ok' | 'unreachable' | 'unknown-migration' | 'error';
 
 /** Who saved something, as people see them. */
 export type Saver = { email: string; name: string };
@@ -42,6 +46,9 @@ const HISTORY_KEPT = 200;
  */
 export class SettingsStore {
   #ready: Promise<void> | undefined;
+  /** The unknown migrations last logged, so that a rollback is logged once, not on every request. */
+  #unknownLogged = '';
+  /** The organisations' saved views, their organisations, people, sessions and activity: behind the same migrations and the same guard. */
   readonly views: SavedViewsStore;
   readonly organisations: OrganisationsStore;
   readonly people: PeopleStore;
@@ -200,23 +207,90 @@ export class SettingsStore {
       .executeTakeFirst();
   }
 
+  /**
+   * Migrations first (once per store), then `work`. A database that lost its tables since (dropped and
+   * created again, a restore) is migrated again and `work` tried once more, without a restart. An
+   * unreachable database, or one a newer release migrated, is `store_unavailable` (503) naming `field` (the
+   * settings, the session…), never a 500.
+   */
   async #guard<R>(work: () => Promise<R>, field = 'settings'): Promise<R> {
     try {
-      this.#ready ??= migrateToLatest(this.db).catch((error: unknown) => {
-        this.#ready = undefined;
-        throw error;
-      });
-      await this.#ready;
-      return await work();
+      return await this.#migratedThen(work);
     } catch (error) {
+      if (error instanceof AppError) throw error;
+      countDatabaseError(databaseErrorType(error));
+      const what = field === 'session' ? 'the session store' : 'the settings store';
+      if (error instanceof UnknownMigrationsError) {
+        throw new AppError('store_unavailable', `${what} is unavailable; try again shortly`, { field, retryAfterS: 30, cause: error });
+      }
       if (!isUnreachable(error)) throw error;
       // The cause is enough to act on (which host, refused or timed out); the stack is the driver's, not ours.
       logLine('error', 'settings store unavailable', { error: String(error) });
-      const what = field === 'session' ? 'the session store' : 'the settings store';
       throw new AppError('store_unavailable', `${what} is unavailable; try again shortly`, { field, retryAfterS: 5, cause: error });
     }
   }
+
+  async #migratedThen<R>(work: () => Promise<R>): Promise<R> {
+    await this.#migrated();
+    try {
+      return await work();
+    } catch (error) {
+      if (!isUndefinedTable(error)) throw error;
+      logLine('warn', 'settings database: its tables are gone (created again?); migrating it again');
+      this.#ready = undefined;
+      await this.#migrated();
+      return await work();
+    }
+  }
+
+  /** Single flight; a failed attempt is forgotten, so the next call tries again (the database may be back, or restored). */
+  #migrated(): Promise<void> {
+    this.#ready ??= migrateToLatest(this.db).then(
+      () => void (this.#unknownLogged = ''),
+      (error: unknown) => {
+        this.#ready = undefined;
+        this.#noteUnknown(error);
+        throw error;
+      },
+    );
+    return this.#ready;
+  }
+
+  /** A rollback is logged once, naming the migrations this release does not know, not on every request. */
+  #noteUnknown(error: unknown): void {
+    if (!(error instanceof UnknownMigrationsError) || this.#unknownLogged === error.names.join()) return;
+    this.#unknownLogged = error.names.join();
+    logLine('error', 'settings database was migrated by a newer release: this instance stays unready', {
+      unknownMigrations: error.names,
+      knownMigrations: MIGRATION_NAMES,
+    });
+  }
+
+  /**
+   * What readiness says of the database (lib/server/health/readiness.ts): it answers, with this release's
+   * schema. The schema is read again each time: a newer release's migration since makes this instance
+   * unready (and its requests 503), a database created again is migrated again.
+   */
+  async state(): Promise<DatabaseState> {
+    try {
+      await this.#migrated();
+      if ((await schemaState(this.db)) === 'behind') {
+        this.#ready = undefined;
+        await this.#migrated();
+      }
+      return 'ok';
+    } catch (error) {
+      if (error instanceof UnknownMigrationsError) this.#ready = undefined;
+      this.#noteUnknown(error);
+      countDatabaseError(databaseErrorType(error));
+      if (error instanceof UnknownMigrationsError) return 'unknown-migration';
+      return isUnreachable(error) ? 'unreachable' : 'error';
+    }
+  }
 }
+
+const databaseErrorType = (error: unknown) =>
+  error instanceof UnknownMigrationsError ? 'unknown_migration' : isUnreachable(error) ? 'unreachable' : 'query';
 
 const saverOf = (row: { email: string | null; name: string | null }): Saver | null => (row.email ? { email: row.email, name: row.name ?? '' } : null);
 

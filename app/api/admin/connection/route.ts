@@ -22,7 +22,7 @@ export const PUT = route({ auth: 'admin', what: 'changing the connection', body:
   const organisationId = ctx.actor.organisation.id;
   const before = await organisations.connection(organisationId);
   const next = { clientId: ctx.body.clientId ?? before.clientId, clientSecret: ctx.body.clientSecret };
-  const verdict = await testCredentials(next);
+  const verdict = await testCredentials(next, organisationId);
   if (!verdict.ok) throw new AppError('invalid_input', verdict.detail, { field: 'clientSecret' });
   const old = await organisations.credentials(organisationId).catch(() => null);
   await organisations.setCredentials(organisationId, next, ctx.actor.person.id);

@@ -1,8 +1,12 @@
 import { RangeLoad } from '@/lib/batch-api';
 import { encodeStreamLine, formatParts, NDJSON_TYPE, type Batch, type StreamLine } from '@/lib/contract';
-import { StreamQuerySchema } from '@/lib/server/batch-query';
+import { StreamQuerySchema, type StreamQuery } from '@/lib/server/batch-query';
+import { asRangeLoad } from '@/lib/server/load-limits';
+import type { Actor } from '@/lib/server/auth/actor';
 import { getConfig } from '@/lib/server/config';
 import { loggedProblemOf } from '@/lib/server/error-table';
+import { untilShutdown } from '@/lib/server/health/shutdown';
+import { countedChunks } from '@/lib/server/metrics/loads';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { upstreamFor } from '@/lib/server/org/upstream';
@@ -22,13 +26,20 @@ const STREAM_HEADERS = {
  * RangeLoad) and sent as each page arrives, each batch once. The first chunk is awaited before answering, so
  * bad input, a refused session or an outage at the start get their own status. A failure later ends the
  * stream with an `error` line naming the parts still to fetch: the browser keeps what it has and asks for
- * just those (`parts=`).
+ * just those (`parts=`); so does the end of a shutdown's grace period (SIGTERM): another instance resumes. It
+ * counts as one of the session's and the organisation's range loads until it ends (lib/server/load-limits:
+ * over them, 429 with Retry-After).
  */
-export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ query, actor, request }) => {
+export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ query, actor, request }) =>
+  asRangeLoad(actor, request.signal, () => streamRange(query, actor, request)),
+);
+
+async function streamRange(query: StreamQuery, actor: Actor, request: Request): Promise<Response> {
   const { parts, ...range } = query;
   const { concurrency, maxConcurrency } = getConfig();
-  const load = new RangeLoad(await upstreamFor(actor.organisation), range, { concurrency, maxConcurrency, parts, signal: request.signal });
-  const chunks = load.chunks();
+  // Stopped when the browser leaves, or when a shutdown's grace period ends: then it ends with the error line.
+  const load = new RangeLoad(await upstreamFor(actor.organisation), range, { concurrency, maxConcurrency, parts, signal: untilShutdown(request.signal) });
+  const chunks = countedChunks(load, request.signal);
   const first = await chunks.next();
   const encoder = new TextEncoder();
   const line = (value: StreamLine) => encoder.encode(encodeStreamLine(value));
@@ -62,7 +73,7 @@ export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ quer
   });
 
   return new Response(stream, { headers: STREAM_HEADERS });
-});
+}
 
 /** The checks of GET (session, query) and its headers, without asking the service anything. */
 export const HEAD = route({ auth: true, query: StreamQuerySchema }, async () => new Response(null, { headers: STREAM_HEADERS }));

@@ -2,6 +2,7 @@ import 'server-only';
 import { sealData } from 'iron-session';
 import { getConfig } from '../../config';
 import { SealedSessionCache } from '../sealed-sessions';
+import { sealingPassword } from '../session-keys';
 import type { SessionCookies } from '../sessions';
 import { isHttps } from '../session-rules';
 
@@ -39,7 +40,7 @@ function line(request: Request, value: string, maxAgeS: number): string {
 }
 
 export async function saveTransaction(cookies: SessionCookies, transaction: Transaction): Promise<void> {
-  const seal = await sealData(transaction, { password: getConfig().sessionPasswords, ttl: TRANSACTION_TTL_S });
+  const seal = await sealData(transaction, { password: sealingPassword(getConfig().sessionSecret), ttl: TRANSACTION_TTL_S });
   cookies.outgoing.headers.append('set-cookie', line(cookies.request, seal, TRANSACTION_TTL_S));
 }
 

@@ -6,6 +6,7 @@ import { ssoPeople } from '@/lib/server/auth/oidc/people';
 import { finishSsoSignIn } from '@/lib/server/auth/oidc/sign-in';
 import { callbackAllowed } from '@/lib/server/auth/oidc/throttle';
 import { logLine } from '@/lib/server/log';
+import { countSignIn, ssoSignInResult } from '@/lib/server/metrics/sign-ins';
 
 /**
  * `GET /api/auth/oidc/callback`: the redirect URI the provider sends the browser back to, with a code (or an
@@ -15,13 +16,18 @@ import { logLine } from '@/lib/server/log';
  */
 export const GET = route({ auth: false }, async ({ request, cookies }) => {
   const settings = getConfig().oidc;
-  if (!settings) return backToSignIn('not_configured', '/batches');
+  if (!settings) {
+    countSignIn('oidc', ssoSignInResult('not_configured'));
+    return backToSignIn('not_configured', '/batches');
+  }
   // Over the limit: refused before any work, and not recorded (a flood would fill the activity log).
   if (!(await callbackAllowed(request))) {
     logLine('warn', 'single sign-on refused', { reason: 'too_many' });
+    countSignIn('oidc', ssoSignInResult('too_many'));
     return backToSignIn('too_many', '/batches');
   }
   const outcome = await finishSsoSignIn(settings, ssoPeople(settings), { request, cookies, redirectUri: redirectUriOf(request) });
+  countSignIn('oidc', ssoSignInResult(outcome.ok ? null : outcome.reason));
   return outcome.ok ? redirectTo(outcome.next) : backToSignIn(outcome.reason, outcome.next);
 });
 
