@@ -207,7 +207,7 @@ export function ExplorerView({ organisation, defaultView }: Props) {
         crop: state.crop === undefined ? undefined : cropName(state.crop, say.t),
         targetsText: targetLines(targets, tp, say.f).join('; '),
       },
-      file: { from: rangeDays.from, to: rangeDays.to, crop: state.crop },
+      file: { organisation, from: rangeDays.from, to: rangeDays.to, crop: state.crop },
     });
   };
   const clearFilters = () => {
@@ -287,7 +287,7 @@ export function ExplorerView({ organisation, defaultView }: Props) {
             <>
               {state.group && (
                 <div className={`${styles.printGrouped} print-part`}>
-                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName({ from: rangeDays.from, to: rangeDays.to, crop: state.crop }, 'csv')} />
+                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName({ organisation, from: rangeDays.from, to: rangeDays.to, crop: state.crop }, 'csv')} />
                 </div>
               )}
               <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { readCsv } from '../helpers/csv';
 import { readXlsx } from '../helpers/xlsx';
-import { api, EDGE, sandbox, signIn, walkApi } from './support';
+import { api, EDGE, sandbox, signIn, SPECIAL, walkApi } from './support';
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
@@ -12,11 +12,17 @@ test('streams every batch of the range with a header row of the service field na
   const response = await api(`/api/batches/export?${new URLSearchParams(range)}`, { cookie });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-  expect(response.headers.get('content-disposition')).toBe('attachment; filename="batches-2025-01-01-to-2025-12-31-api-fields.csv"');
+  expect(response.headers.get('content-disposition')).toBe('attachment; filename="Greenfield-Seeds-demo-batches-2025-01-01-to-2025-12-31-api-fields.csv"');
   const rows = readCsv(await response.text());
   expect(rows[0]).toEqual(Object.keys(batches[0]!));
   expect(rows).toHaveLength(batches.length + 1);
   expect(rows.slice(1).map((r) => r[0])).toEqual(batches.map((b) => b.batch_id));
+});
+
+test('the file is named after the organisation, in ASCII and, where its name is more, in UTF-8 beside (RFC 6266)', async () => {
+  const response = await api('/api/batches/export?format=xlsx', { method: 'HEAD', cookie: await signIn(SPECIAL) });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-disposition')).toBe(`attachment; filename="Special-Co-batches-all-time.xlsx"; filename*=UTF-8''Sp%C3%A9cial-Co-batches-all-time.xlsx`);
 });
 
 test('hostile text round-trips and formulas are neutralized', async () => {
@@ -57,7 +63,7 @@ test('format=xlsx streams a workbook of the chosen columns, in the zone, read ba
   const response = await api('/api/batches/export?format=xlsx&zone=America/New_York&columns=name,date,germination,warnings,analysis', { cookie });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-  expect(response.headers.get('content-disposition')).toBe('attachment; filename="batches-all-time.xlsx"');
+  expect(response.headers.get('content-disposition')).toBe('attachment; filename="Edge-cases-batches-all-time.xlsx"');
   const x = await readXlsx(Buffer.from(await response.arrayBuffer()));
   const [header, ...rows] = x.sheets[0]!.rows;
   expect(header).toEqual(['Batch', 'Created (America/New_York)', 'Germination (%)', 'Warnings', 'Analysis']);

@@ -463,7 +463,7 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
       ]);
       const csv = await head(exported, '/api/batches/export?end_date=2025-03-01T00:00:00Z');
       expect([csv.status, csv.headers.get('content-type'), csv.headers.get('content-disposition'), csv.body]).toEqual([
-        200, 'text/csv; charset=utf-8', 'attachment; filename="batches-until-2025-03-01-api-fields.csv"', null,
+        200, 'text/csv; charset=utf-8', 'attachment; filename="Greenfield-Seeds-demo-batches-until-2025-03-01-api-fields.csv"', null,
       ]);
       expect((await head(stream, '/api/batches/stream?parts=nonsense')).status).toBe(422);
       expect((await head(exported, '/api/batches/export', false)).status).toBe(401);

@@ -2,7 +2,7 @@ import { OrderedLoad } from '@/lib/batch-api';
 import { BATCH_FIELDS, dateRange, type Batch, type DateRange } from '@/lib/contract';
 import { csvRow, csvRows } from '@/lib/csv';
 import { EXPORT_COLUMNS, type ExportColumn } from '@/lib/export/columns';
-import { exportFileName } from '@/lib/export/file-name';
+import { attachmentHeader, exportFileName } from '@/lib/export/file-name';
 import { UTC } from '@/lib/explorer/zones';
 import { LANGUAGE_COOKIE, readerLocale } from '@/lib/i18n/languages';
 import { exportWords } from '@/lib/export/strings';
@@ -21,10 +21,10 @@ import { xlsxStream } from '@/lib/server/xlsx-export';
 
 const TYPES = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
 
-function fileHeaders(query: ExportQuery) {
+function fileHeaders(query: ExportQuery, organisation: string) {
   // The CSV is the service's fields raw, named as the page's CSV (API fields) is.
-  const filename = exportFileName({ from: query.start_date, to: query.end_date }, query.format === 'xlsx' ? 'xlsx' : 'api-csv');
-  return { 'content-type': TYPES[query.format], 'content-disposition': `attachment; filename="${filename}"` };
+  const filename = exportFileName({ organisation, from: query.start_date, to: query.end_date }, query.format === 'xlsx' ? 'xlsx' : 'api-csv');
+  return { 'content-type': TYPES[query.format], 'content-disposition': attachmentHeader(filename) };
 }
 
 /** The header and the first chunk at once, then a chunk a pull; a failure errors the stream (the download aborts). */
@@ -67,7 +67,7 @@ async function exportRange(query: ExportQuery, actor: Actor, request: Request, c
   const chunks = load.chunks();
   const first = await chunks.next();
   const firstRows = first.done ? [] : first.value;
-  if (query.format === 'csv') return new Response(csvStream(chunks, firstRows), { headers: fileHeaders(query) });
+  if (query.format === 'csv') return new Response(csvStream(chunks, firstRows), { headers: fileHeaders(query, actor.organisation.name) });
 
   const { language } = readerLocale(request.headers.get('accept-language'), cookies.get(LANGUAGE_COOKIE));
   // The targets come from the settings store; if it fails, the load is stopped before the error answers.
@@ -80,10 +80,10 @@ async function exportRange(query: ExportQuery, actor: Actor, request: Request, c
   const ctx = { zone: query.zone ?? UTC, targets, words: exportWords(MESSAGES[language]) };
   const source = { first: firstRows, next: () => chunks.next(), stop: () => void chunks.return(undefined) };
   const stream = xlsxStream(source, columnsOf(query.columns), ctx, { organisation: actor.organisation.name, from: query.start_date, to: query.end_date }, request.signal);
-  return new Response(stream, { headers: fileHeaders(query) });
+  return new Response(stream, { headers: fileHeaders(query, actor.organisation.name) });
 }
 
 /** The checks of GET (session, query) and its headers, without asking the service anything. */
-export const HEAD = route({ auth: true, query: ExportQuerySchema }, async ({ query }) => new Response(null, { headers: fileHeaders(query) }));
+export const HEAD = route({ auth: true, query: ExportQuerySchema }, async ({ query, actor }) => new Response(null, { headers: fileHeaders(query, actor.organisation.name) }));
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods({ GET, HEAD });
