@@ -1,25 +1,29 @@
 import { request as httpRequest } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { startApp, type AppInstance } from './app-instance';
-import { DEMO, sandbox } from './support';
+import { DEMO, DEMO_ADMIN, sandbox } from './support';
 
 const PORT = 3532;
 const URL_ = `http://127.0.0.1:${PORT}`;
 
 let app: AppInstance;
 const output: string[] = [];
+/** What the instance printed while starting (provisioning the organisations, their secrets among them). */
+const startup: string[] = [];
 
 test.beforeAll(async () => {
   app = await startApp(PORT, { SESSION_SECRET: 'health-logs-session-secret-0123456789ab' }, output);
+  await expect.poll(() => output.some((l) => l.includes('provisioning: done'))).toBe(true);
+  startup.push(...output);
 });
 test.afterAll(() => app.stop());
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
-async function signIn(): Promise<string> {
+async function signIn(person = DEMO): Promise<string> {
   const response = await fetch(`${URL_}/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: URL_ },
-    body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
+    body: JSON.stringify({ email: person.email, password: person.password }),
   });
   expect(response.status).toBe(204);
   return response.headers.get('set-cookie')!.split(';')[0]!;
@@ -184,3 +188,17 @@ test('every method is logged once: OPTIONS, a method the route does not serve, a
   ]);
   expect(output.join('\n')).not.toMatch(/TypeError|unsupported/);
 });
+
+test('the organisation’s secret is in no line, from the start (provisioning) to an administrator replacing it, refused or saved', async () => {
+  output.length = 0;
+  const admin = await signIn(DEMO_ADMIN);
+  const put = (clientSecret: string) =>
+    fetch(`${URL_}/api/admin/connection`, { method: 'PUT', headers: { cookie: admin, origin: URL_, 'content-type': 'application/json' }, body: JSON.stringify({ clientSecret }) });
+  expect((await put('refused-by-the-service-0123')).status).toBe(422);
+  expect((await fetch(`${URL_}/api/admin/connection/test`, { method: 'POST', headers: { cookie: admin, origin: URL_ } })).status).toBe(200);
+  expect((await put('demo-secret')).status).toBe(200);
+  await expect.poll(() => requestLines('/api/admin/connection').length).toBe(2);
+  const all = [...startup, ...output].join('\n');
+  for (const secret of ['demo-secret', 'refused-by-the-service-0123', DEMO_ADMIN.email, DEMO_ADMIN.password]) expect(all).not.toContain(secret);
+});
+
