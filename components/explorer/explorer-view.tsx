@@ -199,6 +199,7 @@ export function ExplorerView({ organisation, defaultView }: Props) {
       // The view sheet in the reader's words: the sort column, grouping, crop and targets as the page names them.
       view: {
         ...state,
+        organisation,
         q: search,
         drill: drillChips({ bins: state.bins, days: state.days, scanner: state.scanner }, say).map((c) => c.label),
         sort: sortColumn ? t(`columns.${sortColumn.id}`) : state.sort,
@@ -206,7 +207,7 @@ export function ExplorerView({ organisation, defaultView }: Props) {
         crop: state.crop === undefined ? undefined : cropName(state.crop, say.t),
         targetsText: targetLines(targets, crops, tp, say.f).join('; '),
       },
-      file: { from: rangeDays.from, to: rangeDays.to, crop: state.crop },
+      file: { organisation, from: rangeDays.from, to: rangeDays.to, crop: state.crop },
     });
   };
   const clearFilters = () => {
@@ -287,7 +288,7 @@ export function ExplorerView({ organisation, defaultView }: Props) {
             <>
               {state.group && (
                 <div className={`${styles.printGrouped} print-part`}>
-                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName({ from: rangeDays.from, to: rangeDays.to, crop: state.crop }, 'csv')} />
+                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName({ organisation, from: rangeDays.from, to: rangeDays.to, crop: state.crop }, 'csv')} />
                 </div>
               )}
               <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />

@@ -1,3 +1,4 @@
+import { withOrg } from '../org-param';
 import { BrokenStreamLine, parseStreamLine, rangeParams, type Batch, type DateRange } from '../contract';
 import { ApiFailure } from './api-failure';
 import { readNdjson } from './ndjson';
@@ -89,7 +90,7 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
   try {
     let response: Response;
     try {
-      response = await fetcher(`/api/batches/stream?${params}`, { signal: abort.signal, headers: { accept: 'text/x-ndjson' } });
+      response = await fetcher(withOrg(`/api/batches/stream?${params}`), { signal: abort.signal, headers: { accept: 'text/x-ndjson' } });
     } catch (error) {
       throw abort.signal.aborted ? error : ApiFailure.client('unreachable');
     }

@@ -7,6 +7,8 @@ import type { ExportWords } from './strings';
 
 /** What the view sheet describes: the state of the explorer when the file was made. */
 export type ExportView = {
+  /** The organisation's name: whose batches these are. */
+  organisation: string;
   from?: string;
   to?: string;
   zone: Zone;
@@ -40,6 +42,7 @@ export function viewLines(v: ExportView): [string, string][] {
   const L = v.words.view;
   const yesNo = (b: boolean) => (b ? v.words.yes : v.words.no);
   const lines: [string, string][] = [
+    [L.organisation, v.organisation],
     [L.range, rangeText(v)],
     [L.zone, v.zone],
     [L.search, v.q || L.none],

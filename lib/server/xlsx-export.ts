@@ -11,7 +11,7 @@ import { deferSheetLinks, drained } from '../export/xlsx-streaming';
 type Source = { first: Batch[]; next: () => Promise<IteratorResult<Batch[]>>; stop: () => void };
 
 /** What the View sheet says besides the context: the range asked for, and the targets in force for the crops written. */
-type ViewOf = { from?: string; to?: string; targetsText: (crops: readonly string[]) => string };
+type ViewOf = { organisation: string; from?: string; to?: string; targetsText: (crops: readonly string[]) => string };
 
 /**
  * The workbook streamed as batches arrive: exceljs's WorkbookWriter commits every row as it is written (no
@@ -48,8 +48,8 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
     }
     data.sheet.commit();
     await links?.write(signal);
-    const { from, to, targetsText } = view;
-    addViewSheet(workbook, { from, to, ...ctx, targetsText: targetsText([...crops]), columns, batches, made: Date.now(), incomplete: null });
+    const { organisation, from, to, targetsText } = view;
+    addViewSheet(workbook, { organisation, from, to, ...ctx, targetsText: targetsText([...crops]), columns, batches, made: Date.now(), incomplete: null });
     await workbook.commit();
   };
   write().catch((error) => {

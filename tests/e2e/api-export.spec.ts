@@ -4,7 +4,7 @@ import { readCsv } from '../helpers/csv';
 import { readXlsx } from '../helpers/xlsx';
 import { batchesOn, daysAgo, resetTargets } from './analysis-figures';
 import { signInContext } from './signed-in';
-import { api, APP_URL, exportFrom, sandbox, signIn, status, walkApi } from './support';
+import { api, APP_URL, EDGE, exportFrom, sandbox, signIn, SPECIAL, status, walkApi } from './support';
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
@@ -15,15 +15,21 @@ test('streams every batch of the range with a header row of the service field na
   const response = await api(`/api/batches/export?${new URLSearchParams(range)}`, { cookie });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-  expect(response.headers.get('content-disposition')).toBe('attachment; filename="batches-2025-01-01-to-2025-12-31-api-fields.csv"');
+  expect(response.headers.get('content-disposition')).toBe('attachment; filename="Greenfield-Seeds-demo-batches-2025-01-01-to-2025-12-31-api-fields.csv"');
   const rows = readCsv(await response.text());
   expect(rows[0]).toEqual(Object.keys(batches[0]!));
   expect(rows).toHaveLength(batches.length + 1);
   expect(rows.slice(1).map((r) => r[0])).toEqual(batches.map((b) => b.batch_id));
 });
 
+test('the file is named after the organisation, in ASCII and, where its name is more, in UTF-8 beside (RFC 6266)', async () => {
+  const response = await api('/api/batches/export?format=xlsx', { method: 'HEAD', cookie: await signIn(SPECIAL) });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-disposition')).toBe(`attachment; filename="Special-Co-batches-all-time.xlsx"; filename*=UTF-8''Sp%C3%A9cial-Co-batches-all-time.xlsx`);
+});
+
 test('hostile text round-trips and formulas are neutralized', async () => {
-  const cookie = await signIn({ clientId: 'edge-client', clientSecret: 'edge-secret' });
+  const cookie = await signIn(EDGE);
   const { batches } = await walkApi(cookie);
   const rows = readCsv(await (await api('/api/batches/export', { cookie })).text());
   const header = rows[0]!;
@@ -55,12 +61,12 @@ test('bad input and no session get their statuses before any streaming', async (
 });
 
 test('format=xlsx streams a workbook of the chosen columns, in the zone, read back by another reader', async () => {
-  const cookie = await signIn({ clientId: 'edge-client', clientSecret: 'edge-secret' });
+  const cookie = await signIn(EDGE);
   const { batches } = await walkApi(cookie);
   const response = await api('/api/batches/export?format=xlsx&zone=America/New_York&columns=name,date,germination,warnings,analysis', { cookie });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-  expect(response.headers.get('content-disposition')).toBe('attachment; filename="batches-all-time.xlsx"');
+  expect(response.headers.get('content-disposition')).toBe('attachment; filename="Edge-cases-batches-all-time.xlsx"');
   const x = await readXlsx(Buffer.from(await response.arrayBuffer()));
   const [header, ...rows] = x.sheets[0]!.rows;
   expect(header).toEqual(['Batch', 'Created (America/New_York)', 'Germination (%)', 'Warnings', 'Analysis']);
@@ -77,7 +83,7 @@ test('format=xlsx streams a workbook of the chosen columns, in the zone, read ba
   });
   expect(x.formulas).toBe(0);
   const view = Object.fromEntries(x.sheets[1]!.rows.map((r) => [r[0], r[1]]));
-  expect(view).toMatchObject({ 'Time zone': 'America/New_York', 'Data complete': 'Yes', Batches: String(batches.length) });
+  expect(view).toMatchObject({ Organisation: EDGE.orgName, 'Time zone': 'America/New_York', 'Data complete': 'Yes', Batches: String(batches.length) });
 });
 
 test('format=xlsx follows the reader’s language', async () => {

@@ -10,11 +10,11 @@ test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
 test('sign-in: wrong credentials are explained inline, right ones lead to the page asked for', async ({ page }) => {
   await page.goto('/batches?tz=UTC');
-  await page.getByLabel('Client ID').fill('edge-client');
-  await page.getByLabel('Client secret').fill('nope');
+  await page.getByLabel('Email').fill(EDGE.email);
+  await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(alert(page)).toHaveText('Wrong client ID or client secret.');
-  await page.getByLabel('Client secret').fill('edge-secret');
+  await expect(alert(page)).toHaveText('Wrong e-mail address or password.');
+  await page.getByLabel('Password').fill(EDGE.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(`${APP_URL}/batches?from=all&to=now&tz=UTC`);
   await expect(status(page)).toHaveText('22 batches');
@@ -26,8 +26,8 @@ test('sign-in: wrong credentials are explained inline, right ones lead to the pa
 
 test('sign-in never redirects off-site', async ({ page }) => {
   await page.goto('/sign-in?next=//evil.example/x');
-  await page.getByLabel('Client ID').fill(EDGE.clientId);
-  await page.getByLabel('Client secret').fill(EDGE.clientSecret);
+  await page.getByLabel('Email').fill(EDGE.email);
+  await page.getByLabel('Password').fill(EDGE.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(withZone('/batches'));
 });
@@ -314,8 +314,8 @@ test('an expired session sends the person to sign in and back to the same view',
   expect(await sessionCookies()).toEqual([held]);
   await page.getByRole('button', { name: 'Last 7 days' }).click();
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fbatches%3F/);
-  await page.getByLabel('Client ID').fill(EDGE.clientId);
-  await page.getByLabel('Client secret').fill(EDGE.clientSecret);
+  await page.getByLabel('Email').fill(EDGE.email);
+  await page.getByLabel('Password').fill(EDGE.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/batches\?from=.*tz=UTC/);
 });
@@ -333,8 +333,8 @@ test('keyboard, axe and 768 px: no violations, no horizontal page scroll', async
   await page.goto('/batches');
   await expect(page).toHaveURL(/\/sign-in/);
   expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
-  await page.getByLabel('Client ID').fill(DEMO.clientId);
-  await page.getByLabel('Client secret').fill(DEMO.clientSecret);
+  await page.getByLabel('Email').fill(DEMO.email);
+  await page.getByLabel('Password').fill(DEMO.password);
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
   await page.keyboard.press('Enter');
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });

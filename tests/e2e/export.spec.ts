@@ -26,13 +26,13 @@ const LANGUAGES = {
     table: 'Batches table', menu: 'Export', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API fields)', comment: 'Comment', yes: 'Yes', no: 'No', separator: ',', decimal: '.',
     germinationMissed: 'germination',
     headers: ['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)', 'Target (%)', 'Off target', 'Usable (%)', 'Size CV (%)', 'Median size (mm²)', 'Images', 'Warnings', 'Germinated/tray', 'Scanned by', 'Analysis'],
-    view: { zone: 'Time zone', complete: 'Data complete', columns: 'Columns' },
+    view: { organisation: 'Organisation', zone: 'Time zone', complete: 'Data complete', columns: 'Columns' },
   },
   'de-DE': {
     table: 'Chargentabelle', menu: 'Exportieren', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API-Felder)', comment: 'Kommentar', yes: 'Ja', no: 'Nein', separator: ';', decimal: ',',
     germinationMissed: 'Keimrate',
     headers: ['Erstellt (Europe/Berlin)', 'Charge', 'Kultur', 'Keimrate (%)', 'Sollwert (%)', 'Sollwert verfehlt', 'Nutzbar (%)', 'Größen-VK (%)', 'Mediane Größe (mm²)', 'Bilder', 'Warnungen', 'Gekeimt/Tray', 'Gescannt von', 'Analyse'],
-    view: { zone: 'Zeitzone', complete: 'Daten vollständig', columns: 'Spalten' },
+    view: { organisation: 'Organisation', zone: 'Zeitzone', complete: 'Daten vollständig', columns: 'Spalten' },
   },
 } as const;
 
@@ -82,7 +82,7 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
 
       // CSV (API fields): the service's fields raw, for scripts, as before. Its order is the table's.
       const apiFile = await exportFrom(page, L.api, L.menu);
-      expect(apiFile.name).toBe('batches-all-time-api-fields.csv');
+      expect(apiFile.name).toBe('Edge-cases-batches-all-time-api-fields.csv');
       expect(apiFile.bytes[0]).not.toBe(0xef);
       const apiRows = readCsv(apiFile.bytes.toString('utf8'));
       expect(apiRows[0]).toEqual(BATCH_FIELDS);
@@ -92,7 +92,7 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
 
       // Excel.
       const book = await exportFrom(page, L.xlsx, L.menu);
-      expect(book.name).toBe('batches-all-time.xlsx');
+      expect(book.name).toBe('Edge-cases-batches-all-time.xlsx');
       const x = await readXlsx(book.bytes);
       const [header, ...data] = x.sheets[0]!.rows;
       expect(header).toEqual(L.headers);
@@ -122,13 +122,14 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
       expect([...x.hyperlinks.values()].every((href) => /^https?:/.test(href))).toBe(true);
       expect(x.hyperlinks.size).toBe(inOrder.filter((b) => httpLink(b.analysis_link)).length);
       const view = Object.fromEntries(x.sheets[1]!.rows.map((r) => [r[0], r[1]]));
+      expect(x.sheets[1]!.rows[0]).toEqual([L.view.organisation, EDGE.orgName]);
       expect(view[L.view.zone]).toBe(ZONE);
       expect(view[L.view.complete]).toBe(L.yes);
       expect(view[L.view.columns]).toBe(L.headers.join(', '));
 
       // CSV for the reader's spreadsheet: BOM, the locale's separator and decimal mark, the same table.
       const csvFile = await exportFrom(page, L.csv, L.menu);
-      expect(csvFile.name).toBe('batches-all-time.csv');
+      expect(csvFile.name).toBe('Edge-cases-batches-all-time.csv');
       expect([...csvFile.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const text = csvFile.bytes.toString('utf8').slice(1);
       expect(text.split('\r\n')[0]).toBe(L.headers.join(L.separator));
@@ -178,27 +179,27 @@ test.describe('an en-US browser', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.press('ArrowDown');
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
-    expect(download.suggestedFilename()).toBe('batches-all-time.csv');
+    expect(download.suggestedFilename()).toBe('Edge-cases-batches-all-time.csv');
   });
 
-  test('each export’s file name says its range, its crop and which file it is', async ({ page, context }) => {
+  test('each export’s file name says its organisation, its range, its crop and which file it is', async ({ page, context }) => {
     await signInContext(context, EDGE);
     await page.goto('/batches?tz=UTC&from=2025-04-01&to=2025-04-30&crop=Tomato');
     await expect(status(page)).toHaveText('12 batches');
     const names = [];
     for (const item of ['Excel (.xlsx)', 'CSV', 'CSV (API fields)']) names.push((await exportFrom(page, item)).name);
     expect(names).toEqual([
-      'batches-2025-04-01-to-2025-04-30-Tomato.xlsx',
-      'batches-2025-04-01-to-2025-04-30-Tomato.csv',
-      'batches-2025-04-01-to-2025-04-30-Tomato-api-fields.csv',
+      'Edge-cases-batches-2025-04-01-to-2025-04-30-Tomato.xlsx',
+      'Edge-cases-batches-2025-04-01-to-2025-04-30-Tomato.csv',
+      'Edge-cases-batches-2025-04-01-to-2025-04-30-Tomato-api-fields.csv',
     ]);
     // A crop in any script, its space as a dash; all time said as such.
     await page.goto(`/batches?tz=UTC&from=2025-04-01&to=2025-04-02&crop=${encodeURIComponent('Pak choi 小白菜')}`);
     await expect(status(page)).toHaveText('1 batch');
-    expect((await exportFrom(page, 'CSV')).name).toBe('batches-2025-04-01-to-2025-04-02-Pak-choi-小白菜.csv');
+    expect((await exportFrom(page, 'CSV')).name).toBe('Edge-cases-batches-2025-04-01-to-2025-04-02-Pak-choi-小白菜.csv');
     await page.goto('/batches?tz=UTC&crop=(none)');
     await expect(status(page)).toHaveText('1 batch');
-    expect((await exportFrom(page, 'CSV (API fields)')).name).toBe('batches-all-time-no-crop-api-fields.csv');
+    expect((await exportFrom(page, 'CSV (API fields)')).name).toBe('Edge-cases-batches-all-time-no-crop-api-fields.csv');
   });
 
   test('LibreOffice opens the workbook: its dates, numbers, links and hostile text as written', async ({ page, context }) => {

@@ -7,7 +7,7 @@ import { headerWords } from '../../lib/print/column-widths';
 import { batchesOn, daysAgo, resetTargets } from './analysis-figures';
 import { signInContext } from './signed-in';
 import { readCsv } from '../helpers/csv';
-import { api, APP_URL, exportFrom, sandbox, signIn, status, type ApiBatch } from './support';
+import { api, APP_URL, DEMO, escapeRegExp, exportFrom, sandbox, signIn, status, type ApiBatch } from './support';
 
 /*
  * The printed report, as Chromium prints it to PDF and as poppler-utils (Debian) reads it back: its parts, the
@@ -22,7 +22,6 @@ const HINTS = /\b(click|drag|klicken|ziehen|klik|sleep)\b/i;
 const CONTROLS = ['Print report', 'Sign out', 'Export CSV', 'Export grouped CSV', 'Show as table', 'Save view', 'Saved views', 'Last 30 days', 'Remove all', 'Skip the table', 'Retry'];
 const DOMAIN = 'greenfield-seeds.example';
 const count = (n: number) => n.toLocaleString('en');
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const day = (d: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.parse(`${d}T00:00:00Z`));
 /** `21 Feb 2025 – 22 Nov 2026`, whatever spaces the browser's ICU puts around the dash. */
 const days = (from: string, to: string) => new RegExp(`${day(from)}\\s*–\\s*${day(to)}`);
@@ -168,7 +167,7 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
 
   // The head: title, whose, which days in which zone, the filters, the targets, the comparison, when.
   expect(text).toContain('Batch report');
-  expect(text).toMatch(/Organisation\s+demo-client/);
+  expect(text).toMatch(new RegExp(`Organisation\\s+${escapeRegExp(DEMO.orgName)}`));
   expect(text).toMatch(days(FROM, TO));
   expect(text).toMatch(/Time zone\s+UTC/);
   expect(text).toContain(`Search “${DOMAIN}”`);
@@ -177,9 +176,9 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
   // Each crop's targets in force and where each comes from: Lettuce inherits the general usable target.
   // (A line may wrap on paper: compared with its spaces made one.)
   expect(text.replace(/\s+/g, ' ')).toContain('Lettuce: germination 85.0% (own), usable seedlings 80.0% (general), CV threshold 30.0% (own)');
-  expect(text).toMatch(new RegExp(`Compared with\\s+${escape(comparison)}`));
+  expect(text).toMatch(new RegExp(`Compared with\\s+${escapeRegExp(comparison)}`));
   const made = [minute(before), minute(after)].map((m) => `${m} UTC`);
-  expect(text).toMatch(new RegExp(`Made\\s+(${made.map(escape).join('|')})`));
+  expect(text).toMatch(new RegExp(`Made\\s+(${made.map(escapeRegExp).join('|')})`));
 
   // The summary cards as on screen (value and change).
   // (A narrow card may wrap its change before the earlier value in brackets, and its count per kind of target
@@ -203,7 +202,7 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
 
   // The margins: the report's name and when it was made, and "n / N" on every page.
   expectPageNumbers(pages);
-  for (const p of pages) expect(p).toMatch(new RegExp(`Tray-scan batch report · demo-client · made (${made.map(escape).join('|')})`));
+  for (const p of pages) expect(p).toMatch(new RegExp(`Tray-scan batch report · ${escapeRegExp(DEMO.orgName)} · made (${made.map(escapeRegExp).join('|')})`));
   expectNoControls(text);
   expect(text.match(/Export/g)).toHaveLength(2); // the legend of texts cut short, the line about the rows not printed
   for (const n of [1, 2, pages.length]) expect(brightness(file, n, info)).toBeGreaterThan(225);

@@ -143,21 +143,21 @@ test('sign-in with empty fields says what to enter, next to each field, and post
   });
   await page.goto('/sign-in');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  const id = page.getByLabel('Client ID');
-  const secret = page.getByLabel('Client secret');
-  await expect(id).toHaveAccessibleDescription('Enter your client ID.');
-  await expect(secret).toHaveAccessibleDescription('Enter your client secret.');
+  const id = page.getByLabel('Email');
+  const secret = page.getByLabel('Password');
+  await expect(id).toHaveAccessibleDescription('Enter your e-mail address.');
+  await expect(secret).toHaveAccessibleDescription('Enter your password.');
   await expect(id).toHaveAttribute('aria-invalid', 'true');
   await expect(id).toBeFocused();
   expect(await axeViolations(page)).toEqual([]);
-  await id.fill('edge-client');
+  await id.fill('someone@edge.example');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(secret).toBeFocused();
-  await expect(page.getByText('Enter your client ID.')).toBeHidden();
-  await expect(page.getByText('Enter your client secret.')).toBeVisible();
+  await expect(page.getByText('Enter your e-mail address.')).toBeHidden();
+  await expect(page.getByText('Enter your password.')).toBeVisible();
   expect(posts).toEqual([]);
 
   // The server says the same in a sentence, still naming the field first for API clients.
-  const response = await api('/api/session', { method: 'POST', json: { clientId: '', clientSecret: 'x' }, headers: { origin: APP_URL } });
-  expect([response.status, (await response.json()).detail]).toEqual([422, 'clientId: the client ID is empty; enter your client ID']);
+  const response = await api('/api/session', { method: 'POST', json: { email: '', password: 'x' }, headers: { origin: APP_URL } });
+  expect([response.status, (await response.json()).detail]).toEqual([422, 'email: the e-mail address is empty; enter your e-mail address']);
 });

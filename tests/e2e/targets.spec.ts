@@ -1,14 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_TARGETS, targetFor, type Targets } from '../../lib/contract';
 import { signInContext } from './signed-in';
-import { api, APP_URL, DEMO, sandbox, signIn, walkApi } from './support';
+import { api, APP_URL, DEMO, escapeRegExp, OTHER, sandbox, signIn, walkApi, type Credentials } from './support';
 
-const OTHER = { clientId: 'other-client', clientSecret: 'other-secret' };
 const status = (page: Page) => page.getByRole('status').first();
 /** The value of the summary card titled `title`. */
 const card = (page: Page, title: string) => page.getByRole('region', { name: 'Summary' }).locator('div', { has: page.getByText(title, { exact: true }) }).locator('dd');
 
-async function putTargets(credentials: typeof DEMO, targets: Targets) {
+async function putTargets(credentials: Credentials, targets: Targets) {
   const cookie = await signIn(credentials);
   const response = await api('/api/settings/targets', { method: 'PUT', cookie, json: { targets }, headers: { origin: APP_URL } });
   expect(response.status).toBe(200);
@@ -62,7 +61,7 @@ test('targets per crop: set in the panel, saved for the organisation, seen by a 
 
   // Saved: the link no longer needs them, and the colleague's plain page uses them.
   await page.getByRole('button', { name: 'Save targets' }).click();
-  await expect(page.getByText(/last changed/)).toBeVisible();
+  await expect(page.getByText(new RegExp(`^Last changed by ${escapeRegExp(DEMO.name)}, `))).toBeVisible();
   await expect(page).not.toHaveURL(/targets=/);
   await theirs.goto('/batches?tz=UTC');
   await expect(status(theirs)).toHaveText('3,000 batches', { timeout: 20_000 });

@@ -6,8 +6,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Targets } from '@/lib/contract/targets';
-import { SettingsStore, TARGETS_SETTING, type DatabasePlace } from '@/lib/server/settings';
+import { TARGETS_SETTING, type DatabasePlace, type SettingsStore } from '@/lib/server/settings';
 import { openDatabase } from '@/lib/server/settings/database';
+import { newOrganisation, openStore } from '../helpers/store';
 import { backupEmbedded, DataDirInUseError, restoreEmbedded } from '@/lib/server/settings/maintenance/embedded-backup';
 import { migrationStatus } from '@/lib/server/settings/maintenance/migration-status';
 import { MIGRATION_NAMES, migrateToLatest } from '@/lib/server/settings/migrations';
@@ -19,7 +20,8 @@ import { startPostgres, type PostgresServer } from '../helpers/postgres-server';
  */
 const BEFORE: Targets = { general: { germination: 88, usable: 80, cv: 25 }, crops: {} };
 const AFTER: Targets = { general: { germination: 70, usable: 60, cv: null }, crops: {} };
-const ORG = 'maintenance-org';
+/** The organisation whose targets each test saves (made in the test's own database). */
+let ORG: string;
 
 let dir: string;
 beforeAll(async () => {
@@ -29,7 +31,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** Opens the store at `place`, does `work`, closes it (the instance stopped, as the runbook has it). */
 async function withStore<T>(place: DatabasePlace, work: (store: SettingsStore) => Promise<T>): Promise<T> {
-  const store = SettingsStore.open(place);
+  const store = openStore(place);
   try {
     return await work(store);
   } finally {
@@ -41,6 +43,7 @@ describe('the embedded database: db:backup and db:restore with the instance stop
   it('a backup taken before a change brings the old settings back; the replaced database is kept beside', async () => {
     const dataDir = path.join(dir, 'settings');
     const file = path.join(dir, 'backups', 'settings.tar.gz');
+    ORG = (await withStore({ dataDir }, (store) => newOrganisation(store))).id;
     await withStore({ dataDir }, (store) => store.put(ORG, TARGETS_SETTING, BEFORE));
     expect(await backupEmbedded(dataDir, file)).toBeGreaterThan(0);
     await withStore({ dataDir }, (store) => store.put(ORG, TARGETS_SETTING, AFTER));
@@ -55,8 +58,9 @@ describe('the embedded database: db:backup and db:restore with the instance stop
 
   it('refuses while an instance has the directory open, and says how to go on', async () => {
     const dataDir = path.join(dir, 'open');
-    const store = SettingsStore.open({ dataDir });
+    const store = openStore({ dataDir });
     try {
+      ORG = (await newOrganisation(store)).id;
       await store.put(ORG, TARGETS_SETTING, BEFORE);
       await expect(backupEmbedded(dataDir, path.join(dir, 'open.tar.gz'))).rejects.toThrow(DataDirInUseError);
       await expect(restoreEmbedded(dataDir, path.join(dir, 'open.tar.gz'))).rejects.toThrow(/stop the dashboard first.*--force/);
@@ -93,8 +97,9 @@ describe('PostgreSQL: the runbook’s pg_dump -Fc and pg_restore, with the app r
   it('a dump taken before a change, restored with --clean over the running app, brings the old settings back', async () => {
     const url = await server.createDatabase('dashboard');
     const file = path.join(dir, 'dashboard.dump');
-    const store = SettingsStore.open({ databaseUrl: url });
+    const store = openStore({ databaseUrl: url });
     try {
+      ORG = (await newOrganisation(store)).id;
       await store.put(ORG, TARGETS_SETTING, BEFORE);
       execFileSync(`${BIN}/pg_dump`, ['-Fc', '--no-owner', '-f', file, url]);
       const saved = await store.get(ORG, TARGETS_SETTING);

@@ -110,6 +110,7 @@ describe('the stream and our API, read without zod', () => {
   const settings = fc.record({
     targets: fc.record({ general: pair, crops: fc.dictionary(fc.constantFrom('Tomato', ' Lettuce', '', 'Basil', 'Tom\u0000ato', '\ud800', 'Tom\tato', 'Tomato 🍅'), pair, { maxKeys: 3 }) }),
     updatedAt: fc.oneof(fc.constant(null), fc.constant('2026-01-01T00:00:00.000Z'), fc.integer()),
+    updatedBy: fc.oneof(fc.constant(null), fc.record({ email: fc.string(), name: fc.string() }), fc.record({ email: fc.string() }), anything),
   });
 
   it('reads our targets answer as the server’s schema does', () => {
@@ -123,7 +124,18 @@ describe('the stream and our API, read without zod', () => {
   });
 
   it('reads a saved view as the server’s schema does', () => {
-    const view = fc.record({ id: anything, name: fc.string(), query: fc.string(), isDefault: fc.oneof(fc.boolean(), anything), createdAt: fc.string(), updatedAt: fc.oneof(fc.string(), anything) });
+    const owner = fc.oneof(fc.constant(null), fc.record({ email: fc.string(), name: fc.string() }), fc.record({ name: fc.string() }), anything);
+    const view = fc.record({
+      id: anything,
+      name: fc.string(),
+      query: fc.string(),
+      isDefault: fc.oneof(fc.boolean(), anything),
+      shared: fc.oneof(fc.boolean(), anything),
+      owner,
+      mine: fc.oneof(fc.boolean(), anything),
+      createdAt: fc.string(),
+      updatedAt: fc.oneof(fc.string(), anything),
+    });
     fc.assert(
       fc.property(view, (value) => {
         const expected = SavedViewSchema.safeParse(value);

@@ -100,7 +100,7 @@ describe('the workbook', () => {
     const columns = shownColumns(new Set(['comment']));
     const data = startDataSheet(workbook, columns, ctx, null);
     for (const r of rows) data.add(r);
-    addViewSheet(workbook, { ...ctx, targetsText: 'General: germination 90.0%', columns, batches: 3, made: Date.parse('2025-06-01T10:00:00Z'), incomplete: null, crop: 'Tomato' });
+    addViewSheet(workbook, { ...ctx, organisation: 'Greenfield Seeds', targetsText: 'General: germination 90.0%', columns, batches: 3, made: Date.parse('2025-06-01T10:00:00Z'), incomplete: null, crop: 'Tomato' });
     const file = Buffer.from(await workbook.xlsx.writeBuffer());
     const x = await readXlsx(file);
     expect(x.sheets.map((s) => s.name)).toEqual(['Batches', 'View']);
@@ -125,11 +125,12 @@ describe('the workbook', () => {
     expect(x.numFmts).toEqual(['yyyy-mm-dd hh:mm:ss']);
     expect(x.frozen && x.autoFilter).toBe(true);
     const view = Object.fromEntries(x.sheets[1]!.rows.map((r) => [r[0], r[1]]));
+    expect(x.sheets[1]!.rows[0]).toEqual(['Organisation', 'Greenfield Seeds']);
     expect(view).toMatchObject({ 'Time zone': 'Europe/Berlin', Crop: 'Tomato', 'Data complete': 'Yes', Made: '2025-06-01 12:00:00 (Europe/Berlin)', Range: 'All time', Targets: 'General: germination 90.0%' });
   });
 
   it('the range is the days the file holds, in the view’s zone on the day it was made; a rolling one keeps its notation too', () => {
-    const base = { zone: 'Pacific/Auckland', targets: DEFAULT_TARGETS, targetsText: '', words: ENGLISH_WORDS, columns: EXPORT_COLUMNS, batches: 1, incomplete: null };
+    const base = { organisation: 'Greenfield Seeds', zone: 'Pacific/Auckland', targets: DEFAULT_TARGETS, targetsText: '', words: ENGLISH_WORDS, columns: EXPORT_COLUMNS, batches: 1, incomplete: null };
     // 2026-11-26 11:30 UTC is already the 27th in Auckland.
     const made = Date.parse('2026-11-26T11:30:00Z');
     const range = (from?: string, to?: string) => Object.fromEntries(viewLines({ ...base, made, from, to })).Range;
@@ -142,7 +143,7 @@ describe('the workbook', () => {
   });
 
   it('an incomplete view is marked above the header of the data sheet and on the view sheet', () => {
-    const lines = Object.fromEntries(viewLines({ zone: 'UTC', targets: DEFAULT_TARGETS, targetsText: '', words: ENGLISH_WORDS, columns: EXPORT_COLUMNS, batches: 1, made: 0, incomplete: 'INCOMPLETE: 1 batch' }));
+    const lines = Object.fromEntries(viewLines({ organisation: 'Greenfield Seeds', zone: 'UTC', targets: DEFAULT_TARGETS, targetsText: '', words: ENGLISH_WORDS, columns: EXPORT_COLUMNS, batches: 1, made: 0, incomplete: 'INCOMPLETE: 1 batch' }));
     expect(lines['Data complete']).toBe('No: INCOMPLETE: 1 batch');
   });
 });

@@ -222,7 +222,7 @@ describe('in words: the detail, the print header and the View sheet', () => {
     const row = toRow(batch({ avg_germination_rate: '80.00', avg_coefficient_of_variation: '35.00' }));
     expect(column.value(row, ctx)).toBe('Keimrate, VK');
     expect(column.value(toRow(batch({})), ctx)).toBeNull();
-    const view = (below?: '1' | 'usable') => Object.fromEntries(viewLines({ zone: 'UTC', targets: DEFAULT_TARGETS, targetsText: '', words, below, columns: EXPORT_COLUMNS, batches: 1, made: 0, incomplete: null }));
+    const view = (below?: '1' | 'usable') => Object.fromEntries(viewLines({ organisation: 'Greenfield Seeds', zone: 'UTC', targets: DEFAULT_TARGETS, targetsText: '', words, below, columns: EXPORT_COLUMNS, batches: 1, made: 0, incomplete: null }));
     expect(view()['Unter Sollwert']).toBe('Nein');
     expect(view('1')['Unter Sollwert']).toBe('Ja: beliebiger Sollwert');
     expect(view('usable')['Unter Sollwert']).toBe('Ja: nutzbare Sämlinge');
