@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { freePort, startShippedNginx, type ShippedNginx } from '../helpers/nginx';
 import { startPostgres, type PostgresServer } from '../helpers/postgres-server';
+import { TEST_CREDENTIALS_KEY } from '../helpers/people';
 import { spawnRedisServer } from '../helpers/redis-server';
 import { DEMO } from './support';
 
@@ -12,6 +13,7 @@ import { DEMO } from './support';
  * in front of two production instances on loopback, sharing PostgreSQL and Redis. One instance is killed in the
  * middle of a 100,000-batch stream; the secrets are rotated step by step across the two.
  */
+const SIGN_IN = { email: DEMO.email, password: DEMO.password };
 const OLD_SECRET = 'deployment-old-session-secret-0123456789ab';
 const NEW_SECRET = 'deployment-new-session-secret-0123456789ab';
 
@@ -51,6 +53,8 @@ async function startInstance(secrets: { current: string; previous?: string } = {
       REDIS_URL: `redis://127.0.0.1:${redisPort}/0`,
       SESSION_SECRET: secrets.current,
       SESSION_SECRET_PREVIOUS: secrets.previous ?? '',
+      CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
+      PROVISIONING_FILE: process.env.E2E_PROVISIONING_FILE!,
       SIGNIN_ATTEMPTS_PER_IP: '1000',
     },
     stdio: 'ignore',
@@ -113,7 +117,7 @@ test('behind the shipped nginx over https: an instance killed mid-stream, and Re
 
     const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
-    const signedIn = await page.request.post(`${nginx.https}/api/session`, { data: DEMO, headers: { origin: nginx.https } });
+    const signedIn = await page.request.post(`${nginx.https}/api/session`, { data: SIGN_IN, headers: { origin: nginx.https } });
     expect(signedIn.status()).toBe(204);
     // Over https the cookie is the __Host- one, Secure.
     expect(signedIn.headers()['set-cookie']).toMatch(/^__Host-[^;]+;.*Secure/i);
@@ -162,7 +166,7 @@ test('SESSION_SECRET rotated as documented across two instances a step apart: no
   const steps = [{ current: OLD_SECRET }, { current: OLD_SECRET, previous: NEW_SECRET }, { current: NEW_SECRET, previous: OLD_SECRET }, { current: NEW_SECRET }];
   const signIn = async (instance: Instance) => {
     const url = `http://127.0.0.1:${instance.port}`;
-    const response = await fetch(`${url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url }, body: JSON.stringify(DEMO) });
+    const response = await fetch(`${url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url }, body: JSON.stringify(SIGN_IN) });
     expect(response.status).toBe(204);
     return response.headers.get('set-cookie')!.split(';')[0]!;
   };
