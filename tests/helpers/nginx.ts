@@ -27,9 +27,7 @@ const NGINX = process.env.NGINX_PATH ?? (existsSync('/usr/sbin/nginx') ? '/usr/s
  * timeout. What the dashboard meets behind it are nginx's own 502 and 504 pages.
  */
 export async function startNginx(upstreams: Record<string, { target: string; readTimeoutS: number }>): Promise<Nginx> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'nginx-test-'));
-  // nginx's workers run as nobody when started as root: they must be able to write their temporary files.
-  await chmod(dir, 0o777);
+  const dir = await nginxDir('nginx-test-');
   const ports: Record<string, number> = {};
   for (const name of Object.keys(upstreams)) ports[name] = await freePort();
   const servers = Object.entries(upstreams)
@@ -47,45 +45,38 @@ export async function startNginx(upstreams: Record<string, { target: string; rea
     }`,
     )
     .join('\n');
-  const config = `
-worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-${servers}
+  const stop = await runNginx(dir, mainConfig(dir, servers), `http://127.0.0.1:${Object.values(ports)[0]!}/`);
+  return { url: (name) => `http://127.0.0.1:${ports[name]}`, stop };
 }
-`;
+
+/** A temporary directory for nginx's files; its workers run as nobody when started as root, so anyone may write. */
+async function nginxDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  await chmod(dir, 0o777);
+  return dir;
+}
+
+/** Runs nginx in the foreground with `config` until `probe` answers; the function that stops it and removes `dir`. */
+async function runNginx(dir: string, config: string, probe: string): Promise<() => Promise<void>> {
   await writeFile(path.join(dir, 'nginx.conf'), config);
   const child: ChildProcess = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });
-  const first = Object.values(ports)[0]!;
-  // Wait until it listens (bounded: 100 × 50 ms).
+  // Until it listens (bounded: 100 × 50 ms).
   for (let i = 0; ; i++) {
     try {
-      await fetch(`http://127.0.0.1:${first}/`).then((r) => r.arrayBuffer());
+      await fetch(probe, { redirect: 'manual' }).then((r) => r.arrayBuffer());
       break;
     } catch {
       if (i >= 100 || child.exitCode !== null) throw new Error('nginx did not start (is Debian’s nginx installed?)');
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  return {
-    url: (name) => `http://127.0.0.1:${ports[name]}`,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGQUIT');
-        await exited;
-      }
-      await rm(dir, { recursive: true, force: true });
-    },
+  return async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGQUIT');
+      await exited;
+    }
+    await rm(dir, { recursive: true, force: true });
   };
 }
 
@@ -123,8 +114,8 @@ export function siteConfig(shipped: string, site: { instances: string[]; cert: s
   return text;
 }
 
-/** nginx's main configuration around `site`, everything it writes kept in `dir`. */
-export function mainConfig(dir: string, site: string): string {
+/** nginx's main configuration around `servers` (an http block's body), everything it writes kept in `dir`. */
+export function mainConfig(dir: string, servers: string): string {
   return `
 worker_processes 1;
 daemon off;
@@ -138,7 +129,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  include ${site};
+${servers}
 }
 `;
 }
@@ -157,34 +148,11 @@ export type ShippedNginx = { https: string; http: string; stop(): Promise<void> 
  * on two free loopback ports, everything it writes in a temporary directory.
  */
 export async function startShippedNginx(instances: string[]): Promise<ShippedNginx> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'nginx-shipped-'));
-  await chmod(dir, 0o777);
+  const dir = await nginxDir('nginx-shipped-');
   const { cert, key } = selfSignedCertificate(dir);
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   const site = path.join(dir, 'site.conf');
   await writeFile(site, siteConfig(await readFile(SHIPPED_NGINX_SITE, 'utf8'), { instances, cert, key, httpPort, httpsPort }));
-  await writeFile(path.join(dir, 'nginx.conf'), mainConfig(dir, site));
-  const child: ChildProcess = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });
-  // Until it listens (bounded: 100 × 50 ms).
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(`http://127.0.0.1:${httpPort}/`, { redirect: 'manual' }).then((r) => r.arrayBuffer());
-      break;
-    } catch {
-      if (i >= 100 || child.exitCode !== null) throw new Error('nginx did not start with the shipped site');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return {
-    https: `https://127.0.0.1:${httpsPort}`,
-    http: `http://127.0.0.1:${httpPort}`,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGQUIT');
-        await exited;
-      }
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  const stop = await runNginx(dir, mainConfig(dir, `  include ${site};`), `http://127.0.0.1:${httpPort}/`);
+  return { https: `https://127.0.0.1:${httpsPort}`, http: `http://127.0.0.1:${httpPort}`, stop };
 }
