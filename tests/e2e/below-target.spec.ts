@@ -71,7 +71,7 @@ test('the Below target card and filter count the usable-seedling target and the 
   await page.getByLabel('General CV threshold (%)').fill('30');
   await page.getByLabel(`${CROP} CV threshold (%)`).fill('28');
   await page.getByRole('button', { name: 'Save targets' }).click();
-  await expect(page.getByText(/last changed/)).toBeVisible();
+  await expect(page.getByText(/^Last changed by /)).toBeVisible();
 
   await expect(card(page)).toHaveText(`${n.any} (${oneDecimal((n.any / n.judged) * 100)}%)germination ${n.germination} · usable ${n.usable} · CV ${n.cv}`);
 

@@ -126,6 +126,9 @@ test('the Warnings column says what the warning is, cut to the column and whole 
   await expect(dialog).toContainText('Yes — this scan raised a warning');
   await expect(dialog).toContainText(comment.replace(/\s+/g, ' '));
   await page.keyboard.press('Escape');
+  // The closed dialog's own history step first: a navigation during it is aborted.
+  await expect(dialog).toHaveCount(0);
+  await expect(page).not.toHaveURL(/[?&]batch=/);
 
   // A warning without a comment is the badge alone.
   await page.goto(`/batches?tz=UTC&warn=1&q=${encodeURIComponent(bare.batch_name as string)}`);

@@ -18,7 +18,8 @@ for (const garbage of ['*******', 'Fe26.2*__proto__*a*b*c*9999999999999*d*e~2', 
     await expect(page).toHaveURL(`${APP_URL}/batches?from=all&to=now&tz=UTC`);
     await expect(page.getByRole('status').first()).toHaveText('22 batches');
     const [replaced] = await held();
-    expect(replaced).toMatch(/^Fe26\.2\*1\*/);
+    // Sealed under the current secret's id (a number taken from the secret itself).
+    expect(replaced).toMatch(/^Fe26\.2\*\d+\*/);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/sign-in$/);
     expect(await held()).toEqual([]);

@@ -41,7 +41,7 @@ async function colleagueSaves(browser: Browser, lettuce: string): Promise<Target
 test('a save after a colleague’s says so in the reader’s language and time; Reload takes theirs', async ({ browser }) => {
   const page = await openTargets(browser, 'en-GB', '/batches?tz=UTC');
   const panel = page.getByRole('region', { name: 'Targets' });
-  await expect(panel.getByText(/^Saved for your organisation; last changed /)).toBeVisible();
+  await expect(panel.getByText(/^Last changed by /)).toBeVisible();
   await page.getByLabel('Lettuce germination target (%)').fill('97');
 
   const theirs = await colleagueSaves(browser, '85');
@@ -49,10 +49,10 @@ test('a save after a colleague’s says so in the reader’s language and time; 
   await page.getByRole('button', { name: 'Save targets' }).click();
   const alert = panel.getByRole('alert');
   await expect(alert).toContainText(
-    `A colleague changed the targets on ${when}, while you were editing them. Reload shows their targets and discards your changes; Keep mine saves yours over theirs.`,
+    `${DEMO.name} changed the targets on ${when}, while you were editing them. Reload shows their targets and discards your changes; Keep mine saves yours over theirs.`,
   );
   await expect(alert).not.toContainText(theirs.updatedAt!); // no raw server sentence, no ISO instant
-  await expect(panel.getByText(`Saved for your organisation; last changed ${when}.`)).toBeVisible();
+  await expect(panel.getByText(`Last changed by ${DEMO.name}, ${when}.`)).toBeVisible();
   // Nothing of theirs was lost.
   expect((await savedTargets()).targets.crops.Lettuce?.germination).toBe(85);
 
@@ -74,9 +74,9 @@ test('German, in the view’s zone: Meine behalten saves the draft over the coll
   const de = formatsFor('de-DE');
   await page.getByRole('button', { name: 'Sollwerte speichern' }).click();
   const alert = panel.getByRole('alert');
-  await expect(alert).toContainText(`Jemand aus Ihrer Organisation hat die Sollwerte am ${de.dateTime(Date.parse(theirs.updatedAt!), zone)} geändert, während Sie sie bearbeitet haben.`);
+  await expect(alert).toContainText(`${DEMO.name} hat die Sollwerte am ${de.dateTime(Date.parse(theirs.updatedAt!), zone)} geändert, während Sie sie bearbeitet haben.`);
   await expect(alert).not.toContainText(/colleague|targets:|\dT\d/);
-  await expect(panel.getByText(`Für Ihre Organisation gespeichert; zuletzt geändert am ${de.dateTime(Date.parse(theirs.updatedAt!), zone)}.`)).toBeVisible();
+  await expect(panel.getByText(`Zuletzt geändert von ${DEMO.name}, ${de.dateTime(Date.parse(theirs.updatedAt!), zone)}.`)).toBeVisible();
 
   await alert.getByRole('button', { name: 'Meine behalten' }).click();
   await expect(panel.getByText('Gespeichert.', { exact: true })).toBeVisible();
@@ -84,7 +84,7 @@ test('German, in the view’s zone: Meine behalten saves the draft over the coll
   const mine = await savedTargets();
   expect(mine.targets.crops.Lettuce?.germination).toBe(97.5);
   expect(Date.parse(mine.updatedAt!)).toBeGreaterThan(Date.parse(theirs.updatedAt!));
-  await expect(panel.getByText(`Für Ihre Organisation gespeichert; zuletzt geändert am ${de.dateTime(Date.parse(mine.updatedAt!), zone)}.`)).toBeVisible();
+  await expect(panel.getByText(`Zuletzt geändert von ${DEMO.name}, ${de.dateTime(Date.parse(mine.updatedAt!), zone)}.`)).toBeVisible();
   await expect(page.getByLabel('Lettuce: Keimraten-Sollwert (%)')).toHaveValue('97,5');
   await expect(page).not.toHaveURL(/targets=/);
 

@@ -1,3 +1,4 @@
+import { looseObject } from 'zod';
 import { getConfig } from '@/lib/server/config';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
@@ -11,7 +12,8 @@ import { safeNextPath } from '@/lib/safe-next';
  * `Sign in with <name>` link). Any other parameter is ignored: a person follows this link, and what goes
  * wrong sends them back to the sign-in page with a sentence, never an error page.
  */
-export const GET = route({ auth: false }, async ({ request, cookies }) => {
+// A loose schema: the link's own parameter is read below, any other one is ignored rather than refused.
+export const GET = route({ auth: false, query: looseObject({}) }, async ({ request, cookies }) => {
   const next = new URL(request.url).searchParams.get('next') ?? undefined;
   const settings = getConfig().oidc;
   if (!settings) return backToSignIn('not_configured', safeNextPath(next));
