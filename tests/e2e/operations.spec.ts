@@ -164,8 +164,8 @@ test.describe('readiness tells a load balancer the truth', () => {
     await admin.connect();
     await admin.query(`insert into kysely_migration (name, timestamp) values ('9999-newer-release', now()::text)`);
     await expect.poll(async () => (await ready(APP)).body.checks.database).toBe('unknown-migration');
+    // Sessions live in that database too: a signed-in request is refused at its session.
     const targets = await fetch(`${url(APP)}/api/settings/targets`, { headers: { cookie } });
-    // Sessions live in the same database: the request is refused at its session, as unavailable, never a 500.
     expect([targets.status, ((await targets.json()) as { detail: string }).detail]).toEqual([503, 'session: the session store is unavailable; try again shortly']);
     const named = app.output.filter((l) => l.includes('9999-newer-release')).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(named).toEqual([expect.objectContaining({ level: 'error', unknownMigrations: ['9999-newer-release'] })]);

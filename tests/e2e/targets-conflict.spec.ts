@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { DEFAULT_TARGETS, type TargetSettings } from '../../lib/contract';
 import { formatsFor } from '../../lib/i18n/formats';
 import { signInContext } from './signed-in';
-import { api, APP_URL, DEMO, sandbox, signIn, status } from './support';
+import { api, APP_URL, DEMO, DEMO_ADMIN, sandbox, signIn, status, type Credentials } from './support';
 
 // The organisation's targets outlive a test: start from the defaults, and leave them so.
 async function resetTargets() {
@@ -17,10 +17,10 @@ test.beforeEach(async () => {
 });
 test.afterEach(resetTargets);
 
-/** A signed-in page of the explorer with the Targets panel open, in `locale`. */
-async function openTargets(browser: Browser, locale: string, path: string, words = { count: '3,000 batches', targets: 'Targets' }): Promise<Page> {
+/** A signed-in page of the explorer with the Targets panel open, in `locale`, as `person` (an editor of the demo organisation unless said). */
+async function openTargets(browser: Browser, locale: string, path: string, words = { count: '3,000 batches', targets: 'Targets' }, person: Credentials = DEMO): Promise<Page> {
   const context = await browser.newContext({ locale });
-  await signInContext(context);
+  await signInContext(context, person);
   const page = await context.newPage();
   await page.goto(path);
   await expect(status(page)).toHaveText(words.count, { timeout: 20_000 });
@@ -28,9 +28,9 @@ async function openTargets(browser: Browser, locale: string, path: string, words
   return page;
 }
 
-/** A colleague saves Lettuce's germination target in their own browser, and what the server then holds. */
+/** A colleague (the organisation's administrator) saves Lettuce's germination target in their own browser, and what the server then holds. */
 async function colleagueSaves(browser: Browser, lettuce: string): Promise<TargetSettings> {
-  const page = await openTargets(browser, 'en-GB', '/batches?tz=UTC');
+  const page = await openTargets(browser, 'en-GB', '/batches?tz=UTC', undefined, DEMO_ADMIN);
   await page.getByLabel('Lettuce germination target (%)').fill(lettuce);
   await page.getByRole('button', { name: 'Save targets' }).click();
   await expect(page.getByRole('region', { name: 'Targets' }).getByText('Saved.', { exact: true })).toBeVisible();
@@ -41,7 +41,7 @@ async function colleagueSaves(browser: Browser, lettuce: string): Promise<Target
 test('a save after a colleague’s says so in the reader’s language and time; Reload takes theirs', async ({ browser }) => {
   const page = await openTargets(browser, 'en-GB', '/batches?tz=UTC');
   const panel = page.getByRole('region', { name: 'Targets' });
-  await expect(panel.getByText(/^Last changed by /)).toBeVisible();
+  await expect(panel.getByText(/^Last changed by Demo Editor, /)).toBeVisible();
   await page.getByLabel('Lettuce germination target (%)').fill('97');
 
   const theirs = await colleagueSaves(browser, '85');
@@ -49,10 +49,10 @@ test('a save after a colleague’s says so in the reader’s language and time; 
   await page.getByRole('button', { name: 'Save targets' }).click();
   const alert = panel.getByRole('alert');
   await expect(alert).toContainText(
-    `${DEMO.name} changed the targets on ${when}, while you were editing them. Reload shows their targets and discards your changes; Keep mine saves yours over theirs.`,
+    `${DEMO_ADMIN.name} changed the targets on ${when}, while you were editing them. Reload shows their targets and discards your changes; Keep mine saves yours over theirs.`,
   );
   await expect(alert).not.toContainText(theirs.updatedAt!); // no raw server sentence, no ISO instant
-  await expect(panel.getByText(`Last changed by ${DEMO.name}, ${when}.`)).toBeVisible();
+  await expect(panel.getByText(`Last changed by ${DEMO_ADMIN.name}, ${when}.`)).toBeVisible();
   // Nothing of theirs was lost.
   expect((await savedTargets()).targets.crops.Lettuce?.germination).toBe(85);
 
@@ -74,9 +74,9 @@ test('German, in the view’s zone: Meine behalten saves the draft over the coll
   const de = formatsFor('de-DE');
   await page.getByRole('button', { name: 'Sollwerte speichern' }).click();
   const alert = panel.getByRole('alert');
-  await expect(alert).toContainText(`${DEMO.name} hat die Sollwerte am ${de.dateTime(Date.parse(theirs.updatedAt!), zone)} geändert, während Sie sie bearbeitet haben.`);
+  await expect(alert).toContainText(`${DEMO_ADMIN.name} hat die Sollwerte am ${de.dateTime(Date.parse(theirs.updatedAt!), zone)} geändert, während Sie sie bearbeitet haben.`);
   await expect(alert).not.toContainText(/colleague|targets:|\dT\d/);
-  await expect(panel.getByText(`Zuletzt geändert von ${DEMO.name}, ${de.dateTime(Date.parse(theirs.updatedAt!), zone)}.`)).toBeVisible();
+  await expect(panel.getByText(`Zuletzt geändert von ${DEMO_ADMIN.name}, ${de.dateTime(Date.parse(theirs.updatedAt!), zone)}.`)).toBeVisible();
 
   await alert.getByRole('button', { name: 'Meine behalten' }).click();
   await expect(panel.getByText('Gespeichert.', { exact: true })).toBeVisible();

@@ -1,4 +1,4 @@
-import { looseObject } from 'zod';
+import { z } from 'zod';
 import { getConfig } from '@/lib/server/config';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
@@ -15,8 +15,10 @@ import { countSignIn, ssoSignInResult } from '@/lib/server/metrics/sign-ins';
  * are read as the protocol says, not by a schema of ours. Signed in: off to `next`; refused: the sign-in page
  * with the reason.
  */
-// A loose schema: the provider's parameters are read by the protocol's rules (openid-client), not refused here.
-export const GET = route({ auth: false, query: looseObject({}) }, async ({ request, cookies }) => {
+// The provider's parameters, read from the request by the protocol's rules (openid-client), not by a schema of ours.
+const ProviderParameters = z.looseObject({});
+
+export const GET = route({ auth: false, query: ProviderParameters }, async ({ request, cookies }) => {
   const settings = getConfig().oidc;
   if (!settings) {
     countSignIn('oidc', ssoSignInResult('not_configured'));

@@ -1,4 +1,4 @@
-import { looseObject } from 'zod';
+import { z } from 'zod';
 import { getConfig } from '@/lib/server/config';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
@@ -12,9 +12,11 @@ import { safeNextPath } from '@/lib/safe-next';
  * `Sign in with <name>` link). Any other parameter is ignored: a person follows this link, and what goes
  * wrong sends them back to the sign-in page with a sentence, never an error page.
  */
-// A loose schema: the link's own parameter is read below, any other one is ignored rather than refused.
-export const GET = route({ auth: false, query: looseObject({}) }, async ({ request, cookies }) => {
-  const next = new URL(request.url).searchParams.get('next') ?? undefined;
+// A link people follow (and may have copied with more in it): `next` is read, anything else is let be.
+const StartQuerySchema = z.looseObject({ next: z.string().max(2048).optional() });
+
+export const GET = route({ auth: false, query: StartQuerySchema }, async ({ request, cookies, query }) => {
+  const next = query.next;
   const settings = getConfig().oidc;
   if (!settings) return backToSignIn('not_configured', safeNextPath(next));
   const start = await startSsoSignIn(settings, ssoPeople(settings), { request, cookies, redirectUri: redirectUriOf(request), next });
