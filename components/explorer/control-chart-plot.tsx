@@ -144,7 +144,7 @@ function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
     <FitWidth height={300}>
       <ComposedChart data={line} margin={{ top: 12, right: 110, bottom: 4, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-        <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} ticks={ticks} tickFormatter={(i: number) => tickLabels.get(i) ?? ''} stroke="var(--muted)" tick={{ fill: 'var(--fg)', fontSize: 12 }} />
+        <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} ticks={ticks} interval={0} tickFormatter={(i: number) => tickLabels.get(i) ?? ''} stroke="var(--muted)" tick={{ fill: 'var(--fg)', fontSize: 12 }} />
         <YAxis domain={[lo, hi]} tickFormatter={(v: number) => formatTick(metric, v, f)} stroke="var(--muted)" tick={{ fill: 'var(--fg)', fontSize: 12 }} width={64} allowDataOverflow />
         {baseline.first >= 0 && (
           <ReferenceArea x1={baseline.first} x2={Math.max(baseline.last, baseline.first + 0.5)} fill="var(--muted)" fillOpacity={0.14} label={{ value: t('control.baseline'), fill: 'var(--fg)', position: 'insideTopLeft' }} />

@@ -2,7 +2,7 @@
 
 import { useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import type { Scatter } from '@/lib/explorer/uniformity/scatter';
-import { glyphPaint, traceGlyph } from './glyphs';
+import { glyphPaint, paintRuns, traceGlyph } from './glyphs';
 import type { Scales } from './marks';
 
 type Props = {
@@ -74,19 +74,12 @@ export function CanvasPoints({ scatter, colours, s, left, top, onHover, onPick }
       return v;
     };
     const card = css('var(--card)');
-    // One path per colour and glyph: a fill and a stroke each, not one per point.
-    const groups = new Map<string, number[]>();
-    scatter.points.forEach((p, i) => {
-      const key = `${colours.get(p.crop) ?? 'var(--crop-none)'}|${p.verdict}`;
-      let list = groups.get(key);
-      if (!list) groups.set(key, (list = []));
-      list.push(i);
-    });
-    for (const [key, list] of groups) {
+    // One path per colour and glyph in each run of points: a fill and a stroke each, not one per point.
+    for (const { key, indices } of paintRuns(scatter.points, (p) => `${colours.get(p.crop) ?? 'var(--crop-none)'}|${p.verdict}`)) {
       const [colour, verdict] = [key.slice(0, key.lastIndexOf('|')), Number(key.slice(key.lastIndexOf('|') + 1))];
       const paint = glyphPaint(verdict, css(colour), card);
       ctx.beginPath();
-      for (const i of list) traceGlyph(ctx, verdict, index.xs[i]!, index.ys[i]!);
+      for (const i of indices) traceGlyph(ctx, verdict, index.xs[i]!, index.ys[i]!);
       ctx.fillStyle = paint.fill;
       ctx.fill();
       ctx.lineWidth = paint.width;

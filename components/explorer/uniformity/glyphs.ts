@@ -30,3 +30,25 @@ export function traceGlyph(ctx: CanvasRenderingContext2D, verdict: number, x: nu
     ctx.arc(x, y, RADIUS, 0, 2 * Math.PI);
   }
 }
+
+/** Points per run drawn together: small enough to interleave crops as the batches came, large enough to batch. */
+const RUN = 512;
+
+/**
+ * The points as runs of the same colour and glyph, in the batches' order a few hundred at a time: drawing crop
+ * by crop would put the last crop over all the others wherever they overlap.
+ */
+export function paintRuns<P>(points: readonly P[], key: (p: P) => string): { key: string; indices: number[] }[] {
+  const runs: { key: string; indices: number[] }[] = [];
+  for (let from = 0; from < points.length; from += RUN) {
+    const groups = new Map<string, number[]>();
+    for (let i = from; i < Math.min(points.length, from + RUN); i++) {
+      const k = key(points[i]!);
+      let list = groups.get(k);
+      if (!list) groups.set(k, (list = []));
+      list.push(i);
+    }
+    for (const [k, indices] of groups) runs.push({ key: k, indices });
+  }
+  return runs;
+}

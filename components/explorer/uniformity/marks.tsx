@@ -2,7 +2,7 @@
 
 import { memo } from 'react';
 import { MIXED, type Scatter } from '@/lib/explorer/uniformity/scatter';
-import { glyphPaint, glyphPath, isHollow, isSquare, RADIUS, SQUARE } from './glyphs';
+import { glyphPaint, glyphPath, isHollow, isSquare, paintRuns, RADIUS, SQUARE } from './glyphs';
 import styles from '../uniformity.module.css';
 
 /** The plot's scales: CV to x and germination to y, in px within the plot area. */
@@ -34,21 +34,16 @@ export const SvgPoints = memo(function SvgPoints({ scatter, colours, s }: MarksP
   );
 });
 
-/** Many points for paper: one path per colour and glyph (a canvas would print in the screen's theme). */
+/** Many points for paper: a path per colour and glyph in each run of points (a canvas would print in the screen's theme). */
 export const PathPoints = memo(function PathPoints({ scatter, colours, s }: MarksProps) {
-  const groups = new Map<string, { colour: string; verdict: number; d: string[] }>();
-  for (const p of scatter.points) {
-    const colour = colourOf(colours, p.crop);
-    const key = `${colour}|${p.verdict}`;
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { colour, verdict: p.verdict, d: [] }));
-    g.d.push(glyphPath(p.verdict, s.x(p.cv), s.y(p.germination)));
-  }
+  const { points } = scatter;
   return (
-    <g data-marks="paths" data-points={scatter.points.length}>
-      {[...groups.values()].map((g) => {
-        const paint = glyphPaint(g.verdict, g.colour, 'var(--card)');
-        return <path key={`${g.colour}|${g.verdict}`} d={g.d.join('')} fill={paint.fill} stroke={paint.stroke} strokeWidth={paint.width} />;
+    <g data-marks="paths" data-points={points.length}>
+      {paintRuns(points, (p) => `${colourOf(colours, p.crop)}|${p.verdict}`).map(({ indices }, k) => {
+        const first = points[indices[0]!]!;
+        const paint = glyphPaint(first.verdict, colourOf(colours, first.crop), 'var(--card)');
+        const d = indices.map((i) => glyphPath(points[i]!.verdict, s.x(points[i]!.cv), s.y(points[i]!.germination))).join('');
+        return <path key={k} d={d} fill={paint.fill} stroke={paint.stroke} strokeWidth={paint.width} />;
       })}
     </g>
   );

@@ -126,37 +126,57 @@ function cropsOfCells(rows: readonly Row[]): Set<string> {
 /**
  * The batches counted in equal cells of GERMINATION_WIDTH × `cvWidth`, from 0 to 100 % and 0 to `cvMax`: only
  * cells holding a batch, in germination then CV order. Also the table's rows when points are too many to list.
+ * Flat typed arrays throughout (a cell key per batch, crop tallies per cell, sizes sorted cell by cell): 100,000
+ * row objects are read once.
  */
 export function cellsOf(rows: readonly Row[], verdictOf: (r: Row) => number, cvWidth: number, cvMax: number): ScatterCell[] {
   const gCols = Math.round(100 / GERMINATION_WIDTH), cRows = Math.round(cvMax / cvWidth);
-  const slot = new Map<number, number>();
-  const cells: ScatterCell[] = [];
-  const members: { crops: Map<string, number>; sizes: number[] }[] = [];
-  for (const r of rows) {
+  const keys = gCols * cRows;
+  const keyOf = new Int32Array(rows.length).fill(-1);
+  const cropOf = new Uint16Array(rows.length);
+  const counts = new Uint32Array(keys), below = new Uint32Array(keys), over = new Uint32Array(keys), sized = new Uint32Array(keys + 1);
+  const cropIds = new Map<string, number>();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
     if (r.germination === null || r.cv === null) continue;
-    const gi = binOf(r.germination, GERMINATION_WIDTH, gCols - 1), ci = binOf(r.cv, cvWidth, cRows - 1);
-    const key = gi * cRows + ci;
-    let s = slot.get(key);
-    if (s === undefined) {
-      slot.set(key, (s = cells.length));
-      cells.push({ g0: edge(gi, GERMINATION_WIDTH), g1: edge(gi + 1, GERMINATION_WIDTH), c0: edge(ci, cvWidth), c1: edge(ci + 1, cvWidth), count: 0, crop: MIXED, below: 0, over: 0, size: null });
-      members.push({ crops: new Map(), sizes: [] });
-    }
-    const cell = cells[s]!, m = members[s]!;
+    const key = binOf(r.germination, GERMINATION_WIDTH, gCols - 1) * cRows + binOf(r.cv, cvWidth, cRows - 1);
+    keyOf[i] = key;
+    counts[key]!++;
     const verdict = verdictOf(r);
-    cell.count++;
-    if (verdict & BELOW) cell.below++;
-    if (verdict & OVER) cell.over++;
+    if (verdict & BELOW) below[key]!++;
+    if (verdict & OVER) over[key]!++;
     const crop = r.crop ?? NO_CROP;
-    m.crops.set(crop, (m.crops.get(crop) ?? 0) + 1);
-    if (r.size !== null) m.sizes.push(r.size);
+    let id = cropIds.get(crop);
+    if (id === undefined) cropIds.set(crop, (id = cropIds.size));
+    cropOf[i] = id;
+    if (r.size !== null) sized[key + 1]!++;
   }
-  cells.forEach((cell, s) => {
-    const { crops, sizes } = members[s]!;
-    for (const [crop, n] of crops) if (n * 2 > cell.count) cell.crop = crop;
-    cell.size = median(sizes);
-  });
-  return cells.sort((a, b) => a.g0 - b.g0 || a.c0 - b.c0);
+  const crops = [...cropIds.keys()];
+  const tally = new Uint32Array(keys * crops.length);
+  // Sizes cell by cell (a counting sort), each cell's run then sorted for its median.
+  for (let k = 0; k < keys; k++) sized[k + 1]! += sized[k]!;
+  const fill = sized.slice(0, keys);
+  const sizes = new Float64Array(sized[keys]!);
+  for (let i = 0; i < rows.length; i++) {
+    const key = keyOf[i]!;
+    if (key < 0) continue;
+    tally[key * crops.length + cropOf[i]!]!++;
+    const size = rows[i]!.size;
+    if (size !== null) sizes[fill[key]!++] = size;
+  }
+  const cells: ScatterCell[] = [];
+  for (let key = 0; key < keys; key++) {
+    const count = counts[key]!;
+    if (count === 0) continue;
+    const gi = Math.floor(key / cRows), ci = key % cRows;
+    let crop = MIXED;
+    for (let c = 0; c < crops.length; c++) if (tally[key * crops.length + c]! * 2 > count) crop = crops[c]!;
+    cells.push({
+      g0: edge(gi, GERMINATION_WIDTH), g1: edge(gi + 1, GERMINATION_WIDTH), c0: edge(ci, cvWidth), c1: edge(ci + 1, cvWidth),
+      count, crop, below: below[key]!, over: over[key]!, size: median(sizes.subarray(sized[key]!, sized[key + 1]!)),
+    });
+  }
+  return cells;
 }
 
 /** The cells of `rows` on the grid `scatterOf` would use: the table's rows when the points are too many to list. */
