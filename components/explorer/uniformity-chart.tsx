@@ -41,6 +41,8 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
   }, []);
   const scatter = useMemo(() => (ready ? cachedFor(rows, `scatter|${keyOf(targets)}`, () => scatterOf(rows, targets)) : null), [rows, ready, targets]);
   const crops = useMemo(() => [...colours.keys()].filter((c) => scatter?.crops.has(c)), [scatter, colours]);
+  // The legend names the crops whose colour is drawn (in cells: the crops holding over half of some cell).
+  const coloured = useMemo(() => crops.filter((c) => scatter?.coloured.has(c)), [crops, scatter]);
   // One crop shown (the crop filter, or the only crop there is): its own target and threshold as lines.
   const only = view.crop ?? (crops.length === 1 ? crops[0] : undefined);
   const lines = only === undefined ? null : { target: targetFor(targets, cropOfKey(only), 'germination'), threshold: targetFor(targets, cropOfKey(only), 'cv') };
@@ -82,7 +84,7 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
         ) : (
           <>
             <UniformityPlot scatter={scatter} colours={colours} targets={targets} lines={lines} onMark={onMark} />
-            <UniformityLegend scatter={scatter} crops={crops} colours={colours} />
+            <UniformityLegend scatter={scatter} crops={coloured} colours={colours} />
           </>
         )}
         <div className={own.foot}>

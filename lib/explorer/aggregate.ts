@@ -210,6 +210,18 @@ export function histogram(rows: readonly Row[], metric: Metric, targets: Targets
   return { metric, width, bins: out, median: mid, values: values.length };
 }
 
+/** The rows of each crop key (NO_CROP for none), each crop's in the rows' order. */
+export function rowsByCrop(rows: readonly Row[]): Map<string, Row[]> {
+  const byCrop = new Map<string, Row[]>();
+  for (const r of rows) {
+    const key = r.crop ?? NO_CROP;
+    let list = byCrop.get(key);
+    if (!list) byCrop.set(key, (list = []));
+    list.push(r);
+  }
+  return byCrop;
+}
+
 /** One crop's histogram: each on its own bins and axis (`bins` of them, about), for a metric crops cannot share. */
 export type CropHistogram = Histogram & { crop: string; count: number };
 
@@ -218,14 +230,7 @@ export type CropHistogram = Histogram & { crop: string; count: number };
  * around 400 mm², petunia around 30), so one distribution over all would flatten every crop but the largest.
  */
 export function histogramsPerCrop(rows: readonly Row[], metric: Metric, targets: Targets, bins = 12): CropHistogram[] {
-  const byCrop = new Map<string, Row[]>();
-  for (const r of rows) {
-    const key = r.crop ?? NO_CROP;
-    let list = byCrop.get(key);
-    if (!list) byCrop.set(key, (list = []));
-    list.push(r);
-  }
-  return [...byCrop]
+  return [...rowsByCrop(rows)]
     .map(([crop, list]) => ({ ...histogram(list, metric, targets, bins), crop, count: list.length }))
     .sort((a, b) => b.count - a.count || a.crop.localeCompare(b.crop));
 }

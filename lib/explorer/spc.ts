@@ -1,3 +1,4 @@
+import { rowsByCrop } from './aggregate';
 import { RUN, type Rules } from './control/rules';
 import { METRIC_INFO, type Metric } from './metrics';
 import { NO_CROP, type Row } from './rows';
@@ -138,14 +139,7 @@ export function controlChart(crop: string, rows: readonly Row[], metric: Metric,
 
 /** A control chart per crop (NO_CROP for batches without one), the crop with the most batches first (ties: by name, NO_CROP last). */
 export function controlCharts(rows: readonly Row[], metric: Metric, period: Period | null, rules: Rules = 'limits'): ControlChart[] {
-  const byCrop = new Map<string, Row[]>();
-  for (const r of rows) {
-    const key = r.crop ?? NO_CROP;
-    let list = byCrop.get(key);
-    if (!list) byCrop.set(key, (list = []));
-    list.push(r);
-  }
-  const charts = [...byCrop].map(([crop, list]) => controlChart(crop, list, metric, period, rules));
+  const charts = [...rowsByCrop(rows)].map(([crop, list]) => controlChart(crop, list, metric, period, rules));
   const named = (c: ControlChart) => (c.crop === NO_CROP ? 1 : 0);
   return charts.sort((a, b) => b.points.length - a.points.length || named(a) - named(b) || a.crop.localeCompare(b.crop));
 }

@@ -69,7 +69,7 @@ test('the analysis bar, the chart headings, a bin’s table figures and its dril
   let decimal: { lo: number; hi: number; label: string } | null = null;
   for (const row of rows) {
     const label = (await row.getByRole('button').textContent())!;
-    const [, a, b] = /^Keimrate ([\d.,]+)–([\d.,]+) %$/.exec(label)!;
+    const [, a, b] = /^Keimrate ([\d.,]+)–([\d.,]+)[\s\u00a0\u202f]%$/.exec(label)!;
     const lo = number(a!), hi = number(b!);
     expect(label).not.toMatch(/\d\.\d/);
     await expect(row.locator('td').first()).toHaveText(de(batches.filter((x) => inBin(x, lo, hi)).length));

@@ -72,6 +72,9 @@ describe('germination vs uniformity', () => {
     expect(low).toMatchObject({ count: 3, crop: MIXED, size: null, below: 3, over: 3 });
     // Bell pepper at 86 meets its 55 %; Tomato misses 90 %. CV 21: within both thresholds.
     expect(high).toMatchObject({ count: 10, crop: 'Bell pepper', below: 4, over: 0, size: 104.5 });
+    // The legend names the colours drawn: only Bell pepper colours a cell.
+    expect([...s.coloured]).toEqual(['Bell pepper']);
+    expect([...s.crops].sort()).toEqual(['A', 'B', 'Bell pepper', 'C', 'Tomato']);
   });
 
   it('a value on a cell edge lands where the drill-down of that cell finds it, 100 % in the top cell', () => {

@@ -37,6 +37,8 @@ const useScheme = () => useSyncExternalStore(onScheme, () => matchMedia(DARK).ma
  */
 export function CanvasPoints({ scatter, colours, s, left, top, onHover, onPick }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  // The point the tooltip names: a click opens that one (a click's whole-pixel position can fall just out of reach).
+  const hovered = useRef<number | null>(null);
   const dark = useScheme();
   // Each point's pixel, and the points per CELL × CELL px square of the plot (a flat index: a few ms at 50,000).
   const index = useMemo(() => {
@@ -117,13 +119,17 @@ export function CanvasPoints({ scatter, colours, s, left, top, onHover, onPick }
       onPointerMove={(e) => {
         const { x, y } = at(e);
         const i = nearest(x, y);
+        hovered.current = i;
         e.currentTarget.style.cursor = i === null ? 'crosshair' : 'pointer';
         onHover(i, { left: x + left, top: y + top });
       }}
-      onPointerLeave={() => onHover(null, { left: 0, top: 0 })}
+      onPointerLeave={() => {
+        hovered.current = null;
+        onHover(null, { left: 0, top: 0 });
+      }}
       onClick={(e) => {
         const { x, y } = at(e);
-        const i = nearest(x, y);
+        const i = hovered.current ?? nearest(x, y);
         if (i !== null) onPick(i);
       }}
     />

@@ -50,8 +50,10 @@ export type Scatter = {
   /** The CV axis ends here; the lowest germination drawn (null: none). */
   cvMax: number;
   gMin: number | null;
-  /** Crop keys drawn, as points or as a cell's crop; and whether any batch is judged against a CV threshold. */
+  /** Crop keys of the batches drawn; those whose colour is drawn (every crop as points, a cell's majority crop as cells). */
   crops: Set<string>;
+  coloured: Set<string>;
+  /** Whether any batch drawn is judged against a CV threshold. */
   thresholds: boolean;
   /** The verdict bits that occur among the points (bit v set: some point has verdict v). */
   verdicts: number;
@@ -89,18 +91,20 @@ function judge(targets: Targets) {
 /** The marks of `rows` (see above); points when at most `limit` batches are drawn. O(n). */
 export function scatterOf(rows: readonly Row[], targets: Targets, limit = POINT_LIMIT): Scatter {
   let cvTop = 0, gMin = Infinity, drawn = 0;
+  const cropsDrawn = new Set<string | null>();
   for (const r of rows) {
     if (r.germination === null || r.cv === null) continue;
     drawn++;
+    cropsDrawn.add(r.crop);
     if (r.cv > cvTop) cvTop = r.cv;
     if (r.germination < gMin) gMin = r.germination;
   }
   const cvWidth = niceStep(Math.max(cvTop, 1) / CV_COLUMNS);
   const cvMax = Math.max(cvWidth, Math.ceil((cvTop + 1e-9) / cvWidth) * cvWidth);
   const verdictOf = judge(targets);
-  const thresholds = rows.some((r) => r.cv !== null && r.germination !== null && targetFor(targets, r.crop, 'cv') !== null);
+  const thresholds = [...cropsDrawn].some((crop) => targetFor(targets, crop, 'cv') !== null);
   const base = { cvWidth, drawn, undrawn: rows.length - drawn, cvMax, gMin: drawn ? gMin : null, thresholds };
-  const crops = new Set<string>();
+  const crops = new Set([...cropsDrawn].map((crop) => crop ?? NO_CROP));
   if (drawn <= limit) {
     const points: ScatterPoint[] = [];
     let verdicts = 0;
@@ -108,19 +112,14 @@ export function scatterOf(rows: readonly Row[], targets: Targets, limit = POINT_
       if (r.germination === null || r.cv === null) continue;
       const crop = r.crop ?? NO_CROP;
       const verdict = verdictOf(r);
-      crops.add(crop);
       verdicts |= 1 << verdict;
       points.push({ row: r, germination: r.germination, cv: r.cv, crop, verdict });
     }
-    return { ...base, kind: 'points', points, cells: [], crops, verdicts };
+    return { ...base, kind: 'points', points, cells: [], crops, coloured: crops, verdicts };
   }
-  return { ...base, kind: 'cells', points: [], cells: cellsOf(rows, verdictOf, cvWidth, cvMax), crops: cropsOfCells(rows), verdicts: 0 };
-}
-
-function cropsOfCells(rows: readonly Row[]): Set<string> {
-  const crops = new Set<string>();
-  for (const r of rows) if (r.germination !== null && r.cv !== null) crops.add(r.crop ?? NO_CROP);
-  return crops;
+  const cells = cellsOf(rows, verdictOf, cvWidth, cvMax);
+  const coloured = new Set(cells.map((c) => c.crop).filter((c) => c !== MIXED));
+  return { ...base, kind: 'cells', points: [], cells, crops, coloured, verdicts: 0 };
 }
 
 /**
