@@ -30,10 +30,12 @@ test('median seedling size is shown per crop, each on its own axis, and no capti
   await expect(dist).toBeVisible();
   const crops = [...new Set(batches.filter((b) => size(b) !== null).map((b) => (b.crop_type as string | null) ?? '(none)'))];
   await expect(dist.locator('[data-crop]')).toHaveCount(crops.length);
-  // Each panel counts its crop's batches with a size, and names its median.
+  // Each panel counts its crop's batches with a size, of all its batches (as the other charts count them), and names its median.
+  const all = batches.filter((b) => b.crop_type === 'Petunia').length;
   const petunia = batches.filter((b) => b.crop_type === 'Petunia' && size(b) !== null).map((b) => size(b)!).sort((a, b) => a - b);
+  expect(petunia.length).toBeLessThan(all);
   const median = (petunia[(petunia.length - 1) >> 1]! + petunia[petunia.length >> 1]!) / 2;
-  await expect(dist.locator('[data-crop="Petunia"] h4')).toHaveText(`Petunia${petunia.length} batches · median ${Math.round(median)} mm²`);
+  await expect(dist.locator('[data-crop="Petunia"] h4')).toHaveText(`Petunia${petunia.length} of ${all} batches with a size recorded · median ${Math.round(median)} mm²`);
   // Petunia's bins span petunia's sizes, not the 0–600 of all crops together.
   const bins = await dist.locator('[data-crop="Petunia"] [data-bin]').evaluateAll((els) => els.map((e) => e.getAttribute('data-bin')!.split(':').map(Number)));
   expect(bins[0]![0]).toBeLessThanOrEqual(petunia[0]!);

@@ -39,13 +39,16 @@ function Panel({ h, colour, chosen, onPick, picked }: { h: CropHistogram; colour
   const name = cropName(h.crop, t);
   const shown = hover === null ? null : h.bins[hover]!;
   const isChosen = (b: HistogramBin) => !!chosen && chosen.lo === b.lo && chosen.hi === b.hi;
+  const median = h.median === null ? '—' : formatValue(h.metric, h.median, f, 0);
   return (
     <div className={styles.panel} data-crop={h.crop}>
       <h4 title={name} style={picked ? { textDecoration: 'underline' } : undefined}>
         <span className={styles.swatch} style={{ background: colour }} aria-hidden="true" />
         {name}
         <span className={styles.panelMeta}>
-          {t('sizes.panelMeta', { batches: t('batches', { count: h.values, countText: f.count(h.values) }), median: h.median === null ? '—' : formatValue(h.metric, h.median, f, 0) })}
+          {h.values === h.count
+            ? t('sizes.panelMeta', { batches: t('batches', { count: h.values, countText: f.count(h.values) }), median })
+            : t('sizes.panelMetaSome', { values: f.count(h.values), batches: t('batches', { count: h.count, countText: f.count(h.count) }), median })}
         </span>
       </h4>
       <div className={styles.timePanel}>
