@@ -46,6 +46,8 @@ test.describe('on the demo organisation', () => {
     await expect(page.getByRole('dialog')).toContainText(String(lowest.batch_name));
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
+    // Closing goes back in history: wait for it, or the next opening could be undone by it.
+    await expect(page).not.toHaveURL(/[?&]batch=/);
 
     // Keyboard: the table's first cell per row is a button doing what a click on that mark does.
     const toggle = chart.getByRole('button', { name: 'Show as table' });
