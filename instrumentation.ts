@@ -3,6 +3,9 @@ export async function register() {
   // First: every request from now on carries its socket's address (the sign-in limits count by it).
   const { installPeerAddressHook } = await import('./lib/server/peer-address');
   installPeerAddressHook();
+  // And its query exactly as sent: Next.js loses some parameter names (`__proto__`) before a route sees it.
+  const { installRawQueryHook } = await import('./lib/server/input/raw-query');
+  installRawQueryHook();
   const { validateConfigOrExit } = await import('./lib/server/startup');
   validateConfigOrExit();
   const { answerUnroutableMethods } = await import('./lib/server/unroutable-methods');

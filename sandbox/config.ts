@@ -19,6 +19,15 @@ export const SandboxConfigSchema = z.object({
   seed: z.string().min(1).default('tray-scan'),
   /** End of the generated history (exclusive); defaults to the current hour so presets like "last 7 days" have data. */
   anchor: z.coerce.date().optional(),
+  /**
+   * The sandbox's origin as browsers reach it (a proxy's or a container's published address), for the batches'
+   * analysis links; unset: `http://<host>:<port>` as it listens (`localhost` when it listens on every interface).
+   */
+  publicUrl: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .refine((u) => !/[?#]/.test(u), 'must have no query or fragment')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
 });
 
 export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
@@ -38,6 +47,7 @@ export const ENV_NAMES: Record<keyof SandboxConfig, string> = {
   rateLimitRetryAfterS: 'SANDBOX_RATE_LIMIT_RETRY_AFTER_S',
   seed: 'SANDBOX_SEED',
   anchor: 'SANDBOX_ANCHOR',
+  publicUrl: 'SANDBOX_PUBLIC_URL',
 };
 
 export function parseSandboxOptions(options: SandboxOptions = {}): SandboxConfig {
@@ -57,4 +67,15 @@ export function sandboxConfigFromEnv(env: Record<string, string | undefined> = p
     if (value !== undefined && value !== '') options[key] = value;
   }
   return parseSandboxOptions(options as SandboxOptions);
+}
+
+/** Addresses that mean every interface: a browser cannot open a link to them. */
+const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]']);
+
+/** A host as a URL writes it (an IPv6 address in brackets). */
+export const hostInUrl = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+
+/** The sandbox's origin as browsers reach it: SANDBOX_PUBLIC_URL, else where it listens (`localhost` for every interface). */
+export function publicUrlOf(config: Pick<SandboxConfig, 'host' | 'publicUrl'>, port: number): string {
+  return config.publicUrl ?? `http://${hostInUrl(ANY_ADDRESS.has(config.host) ? 'localhost' : config.host)}:${port}`;
 }

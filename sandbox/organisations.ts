@@ -2,8 +2,9 @@ import type { Batch } from '../lib/contract';
 import { DEMO_CREDENTIALS } from '../lib/demo-credentials';
 import type { SandboxConfig } from './config';
 import { driftBatches } from './data/drift';
-import { EDGE_CASE_BATCHES } from './data/edge-cases';
+import { edgeCaseBatches } from './data/edge-cases';
 import { generateBatches } from './data/generate';
+import { reportBaseUrl } from './reports/route';
 
 export type Organisation = {
   id: string;
@@ -53,7 +54,8 @@ export function defaultAnchorMs(now = Date.now()): number {
   return Math.floor(now / 3_600_000) * 3_600_000;
 }
 
-export function buildOrganisations(config: SandboxConfig): Organisation[] {
+/** The organisations and their batches, whose analysis links open the sandbox's reports at `publicUrl`. */
+export function buildOrganisations(config: SandboxConfig, publicUrl: string): Organisation[] {
   const anchorMs = config.anchor ? config.anchor.getTime() : defaultAnchorMs();
   const generated = (seed: OrganisationSeed, count: number, domain: string, people: string[]) =>
     organisationOf(
@@ -63,14 +65,14 @@ export function buildOrganisations(config: SandboxConfig): Organisation[] {
         count,
         anchorMs,
         scanners: people.map((p) => `${p}@${domain}`),
-        reportBaseUrl: `https://reports.batchscan.example/${seed.id}/analysis`,
+        reportBaseUrl: reportBaseUrl(publicUrl, seed.id),
       }),
     );
   return [
     generated({ id: 'org-demo', name: 'Greenfield Seeds (demo)', ...DEMO_CREDENTIALS }, config.batches, 'greenfield-seeds.example', ['a.jansen', 'm.okafor', 'l.garcia', 'k.nakamura', 'greenhouse-scanner-2']),
     generated({ id: 'org-other', name: 'Hillside Growers', ...OTHER_CREDENTIALS }, Math.min(400, Math.max(40, Math.round(config.batches / 8))), 'hillside-growers.example', ['p.dubois', 's.berg']),
     generated({ id: 'org-special', name: 'Spécial & Co', ...SPECIAL_CREDENTIALS }, 60, 'special.example', ['zoë']),
-    organisationOf({ id: 'org-edge', name: 'Edge cases', ...EDGE_CREDENTIALS }, EDGE_CASE_BATCHES.map((b) => ({ ...b }))),
-    organisationOf({ id: 'org-drift', name: 'Drift Nursery', ...DRIFT_CREDENTIALS }, driftBatches(anchorMs)),
+    organisationOf({ id: 'org-edge', name: 'Edge cases', ...EDGE_CREDENTIALS }, edgeCaseBatches(reportBaseUrl(publicUrl, 'org-edge'))),
+    organisationOf({ id: 'org-drift', name: 'Drift Nursery', ...DRIFT_CREDENTIALS }, driftBatches(anchorMs, reportBaseUrl(publicUrl, 'org-drift'))),
   ];
 }

@@ -1,17 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pageOf, resolveRange } from './batches';
-import { parseSandboxOptions, type SandboxConfig, type SandboxOptions } from './config';
+import { hostInUrl, parseSandboxOptions, publicUrlOf, type SandboxConfig, type SandboxOptions } from './config';
 import { handleControl, type Edit } from './control';
 import { CursorCodec } from './cursor';
 import { Faults, type FaultKind } from './faults';
 import { HttpError, readBody, sendError, sendJson, sendText, sleep, streamJsonArray } from './http';
 import { buildOrganisations, organisationOf, type Organisation } from './organisations';
+import { REPORTS_PATH, serveReport } from './reports/route';
 import { emptyStats, InFlightMeter, type SandboxStats } from './stats';
 import { TokenStore } from './tokens';
 
 export type Sandbox = {
   url: string;
+  /** Its origin as browsers reach it: where the batches' analysis links point. */
+  publicUrl: string;
   port: number;
   config: SandboxConfig;
   organisations: Organisation[];
@@ -40,8 +43,9 @@ export async function startSandbox(
   extra: Organisation[] = [],
 ): Promise<Sandbox> {
   const config = parseSandboxOptions(options as SandboxOptions);
-  const organisations = [...buildOrganisations(config), ...extra];
-  const original = [...organisations];
+  // Made once the port is known (port 0 picks one): the batches' analysis links name it.
+  const organisations: Organisation[] = [];
+  const original: Organisation[] = [];
   const cursors = new CursorCodec(`sandbox-cursor/${config.seed}`);
   const faults = new Faults(config);
   const tokens = new TokenStore(config.tokenTtlS);
@@ -147,6 +151,7 @@ export async function startSandbox(
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://sandbox.local');
+    if (url.pathname.startsWith(REPORTS_PATH)) return serveReport(url.pathname, req, res, organisations);
     if (url.pathname.startsWith('/_sandbox/')) {
       return handleControl(url.pathname, req, res, { faults, tokens, tokenTtlS: config.tokenTtlS, stats: () => stats, resetStats, edit, resetData });
     }
@@ -211,8 +216,13 @@ export async function startSandbox(
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const url = `http://${hostInUrl(config.host)}:${port}`;
+  const publicUrl = publicUrlOf(config, port);
+  organisations.push(...buildOrganisations(config, publicUrl), ...extra);
+  original.push(...organisations);
   return {
-    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    url,
+    publicUrl,
     port,
     config,
     organisations,

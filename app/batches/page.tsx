@@ -7,7 +7,7 @@ import { LanguageSwitch } from '@/components/i18n/language-switch';
 import { SignOutButton } from '@/components/sign-out-button';
 import { languageChoice, serverTranslator } from '@/lib/server/reader-locale';
 import { sessionCookieValue, sessions } from '@/lib/server/session';
-import { defaultViewPath } from '@/lib/server/settings/default-view';
+import { defaultViewPath, openedDefaultName } from '@/lib/server/settings/default-view';
 import styles from './batches.module.css';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -23,9 +23,11 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
     const here = `/batches${params.size ? `?${params}` : ''}`;
     redirect(`/sign-in?next=${encodeURIComponent(here)}`);
   }
-  // A URL without state opens the organisation's default view, here rather than in the browser: no flash, one load.
+  // A bare URL opens the organisation's default view, here rather than in the browser: no flash, one load. The
+  // page it leads to says which view it opened, once (the explorer then takes `opened` out of the address).
   const view = await defaultViewPath(session.clientId, params);
   if (view) redirect(view);
+  const openedDefault = await openedDefaultName(session.clientId, params);
   const t = await serverTranslator('common');
   return (
     <>
@@ -39,7 +41,7 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
         <h1 className={`${styles.title} screen-only`}>{t('batchesTitle')}</h1>
         <p className={`${styles.intro} screen-only`}>{t('batchesIntro')}</p>
         <Suspense fallback={<p>{t('loading')}</p>}>
-          <BatchExplorerClient organisation={session.clientId} />
+          <BatchExplorerClient organisation={session.clientId} defaultView={openedDefault} />
         </Suspense>
       </main>
     </>

@@ -68,6 +68,9 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
   const dateWidth = useMemo(() => dateColumnWidth(zone, 170, f), [zone, f]);
   const widthOf = (c: Column) => (c.id === 'date' ? Math.max(c.width, dateWidth) : c.width);
   const width = columns.reduce((w, c) => w + widthOf(c), 0);
+  // The sticky column's width keeps what scrolls under it clear of it when focus or a key scrolls a cell into view.
+  const stickyWidth = columns.reduce((w, c) => w + (c.sticky ? widthOf(c) : 0), 0);
+  const classOf = (c: Column, ...own: (string | false | undefined)[]) => [...own, c.sticky && styles.sticky].filter(Boolean).join(' ') || undefined;
 
   // A row moved to by key may not be rendered yet: scroll it into the virtual window, then focus it once it is.
   useEffect(() => {
@@ -102,7 +105,7 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
       <a href="#charts" className={styles.skipLink}>
         {t('table.skip')}
       </a>
-      <div ref={scroller} className={styles.tableBox} tabIndex={rows.length ? undefined : 0} role="region" aria-label={t('table.label')}>
+      <div ref={scroller} className={styles.tableBox} style={{ scrollPaddingLeft: stickyWidth }} tabIndex={rows.length ? undefined : 0} role="region" aria-label={t('table.label')}>
         <table className={styles.table} style={{ width }} aria-rowcount={rows.length + 1}>
           <colgroup>
             {columns.map((c) => (
@@ -115,7 +118,7 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
                 <th
                   key={c.id}
                   scope="col"
-                  className={c.numeric ? styles.num : undefined}
+                  className={classOf(c, c.numeric && styles.num)}
                   aria-sort={c.sort && c.sort === sort ? (dir === 'asc' ? 'ascending' : 'descending') : undefined}
                 >
                   {c.sort ? (
@@ -158,7 +161,7 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
                   }}
                 >
                   {columns.map((c) => (
-                    <td key={c.id} className={c.numeric ? styles.num : c.id === 'date' ? styles.date : undefined} title={c.full?.(row) ?? undefined}>
+                    <td key={c.id} className={classOf(c, c.numeric ? styles.num : c.id === 'date' && styles.date)} title={c.full?.(row) ?? undefined}>
                       {c.full ? <div className={styles.unfold}>{c.render(row, cell)}</div> : c.render(row, cell)}
                     </td>
                   ))}

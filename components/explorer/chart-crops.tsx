@@ -140,7 +140,8 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete, noMa
         </ComposedChart>
       </FitWidth>
       <p className={styles.chartNote}>
-        {judged ? t('crops.note', { target: word }) : t('crops.noteNoTarget')}
+        {judged && t('crops.note', { target: word })}
+        <span className="screen-only"> {t('crops.hint')}</span>
       </p>
     </ChartFrame>
   );

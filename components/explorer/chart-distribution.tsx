@@ -130,6 +130,7 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
               </>
             )}
             {t('distribution.note', { batches: t('batches', { count: data.values, countText: f.count(data.values) }), width: value(data.width) })}
+            <span className="screen-only"> {t('distribution.hint')}</span>
           </p>
         </>
       )}

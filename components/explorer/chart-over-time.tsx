@@ -298,7 +298,8 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode: chos
             </LineChart>
           </FitWidth>
           <p className={styles.chartNote}>
-            {compared ? t('overTime.focusNoteCompared', { target, period: compared.label, aBucket }) : t('overTime.focusNote', { target, aBucket })}
+            {compared ? t('overTime.focusNoteCompared', { target, period: compared.label }) : t('overTime.focusNote', { target })}
+            <span className="screen-only"> {t('overTime.focusHint', { aBucket })}</span>
           </p>
         </>
       )}
@@ -306,11 +307,12 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode: chos
         <p className={styles.chartNote}>
           {own
             ? compared
-              ? t('overTime.panelsOwnNoteCompared', { period: compared.label, aBucket })
-              : t('overTime.panelsOwnNote', { aBucket })
+              ? t('overTime.panelsOwnNoteCompared', { period: compared.label })
+              : t('overTime.panelsOwnNote')
             : compared
-              ? t('overTime.panelsNoteCompared', { target, period: compared.label, aBucket })
-              : t('overTime.panelsNote', { target, aBucket })}
+              ? t('overTime.panelsNoteCompared', { target, period: compared.label })
+              : t('overTime.panelsNote', { target })}
+          <span className="screen-only"> {t('overTime.panelsHint', { aBucket })}</span>
         </p>
       )}
     </ChartFrame>

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslations } from 'use-intl';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import { COLUMNS } from './columns';
+import { keepOnPage } from './menus/keep-on-page';
 import styles from './explorer.module.css';
 
 type Props = { hidden: Set<string>; update: (patch: Partial<ExplorerState>) => void };
@@ -25,6 +26,7 @@ export function ColumnsMenu({ hidden, update }: Props) {
     <details
       ref={details}
       className={styles.columns}
+      onToggle={(e) => e.currentTarget.open && keepOnPage(e.currentTarget.querySelector('div'))}
       onKeyDown={(e) => {
         if (e.key !== 'Escape' || !details.current?.open) return;
         e.preventDefault();

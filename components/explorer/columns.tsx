@@ -30,10 +30,8 @@ export type Column = {
   render: (row: Row, ctx: CellContext) => ReactNode;
   /** The cell's whole text when it may be cut (shown on hover; the focused row unfolds to show it). */
   full?: (row: Row) => string | null;
-  /** The cell on paper, where `render` would put a control (the printed report's table). */
-  print?: (row: Row) => ReactNode;
-  /** Its share of a printed row (relative to the others shown): paper's 8 pt text is narrower than the screen's. */
-  printWidth: number;
+  /** Stays at the table's left edge while it scrolls sideways: the column that says which batch a row is. */
+  sticky?: true;
 };
 
 const germinationTarget = (r: Row, targets: Targets) => targetFor(targets, r.crop, 'germination');
@@ -50,14 +48,20 @@ function Germination({ row, targets }: { row: Row; targets: Targets }) {
   );
 }
 
+/** Whether a batch's usable-seedling rate is under its crop's usable-seedling target (none set: never). */
+export function usableBelow(row: Row, targets: Targets): boolean {
+  const target = targetFor(targets, row.crop, 'usable');
+  return target !== null && row.usable !== null && row.usable < target;
+}
+
 function Usable({ row, targets }: { row: Row; targets: Targets }) {
   const t = useTranslations('explorer.table');
   const f = useFormats();
   const target = targetFor(targets, row.crop, 'usable');
-  const below = target !== null && row.usable !== null && row.usable < target;
+  const below = usableBelow(row, targets);
   return (
     <>
-      {below && (
+      {below && target !== null && (
         <span className={styles.belowMark} title={t('usableBelowTitle', { target: f.number(target) })}>
           <span aria-hidden="true">▾</span>
           <span className="visually-hidden">{t('usableBelow')}</span>
@@ -68,12 +72,21 @@ function Usable({ row, targets }: { row: Row; targets: Targets }) {
   );
 }
 
+function Warning({ comment, word }: { comment: string | null; word: string }) {
+  return (
+    <>
+      <span className={styles.badge}>{word}</span>
+      {comment && <> {comment}</>}
+    </>
+  );
+}
+
 const text = (v: string | null) => (v === null || v === '' ? DASH : v);
 
 export const COLUMNS: Column[] = [
-  { id: 'date', sort: 'batch_creation_date', width: 170, printWidth: 9, render: (r, { zone, f }) => f.dateTime(r.time, zone) },
+  { id: 'date', sort: 'batch_creation_date', width: 170, render: (r, { zone, f }) => f.dateTime(r.time, zone) },
   {
-    id: 'name', sort: 'batch_name', width: 260, printWidth: 15, full: (r) => r.name, print: (r) => text(r.name),
+    id: 'name', sort: 'batch_name', width: 260, sticky: true, full: (r) => r.name,
     render: (r, { onOpen }) => (
       // Not a Tab stop of its own: the row is (Enter opens it), so Tab does not stop twice on each batch.
       <button type="button" tabIndex={-1} className={styles.linkButton} onClick={() => onOpen(r)}>
@@ -81,17 +94,22 @@ export const COLUMNS: Column[] = [
       </button>
     ),
   },
-  { id: 'crop', sort: 'crop_type', width: 120, printWidth: 7, full: (r) => r.crop, render: (r) => text(r.crop) },
-  { id: 'germination', sort: 'avg_germination_rate', numeric: true, width: 175, printWidth: 9, render: (r, { targets }) => <Germination row={r} targets={targets} /> },
-  { id: 'target', sort: 'target', numeric: true, width: 80, printWidth: 6, render: (r, { targets, f }) => f.percent(germinationTarget(r, targets)) },
-  { id: 'usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 95, printWidth: 6, render: (r, { targets }) => <Usable row={r} targets={targets} /> },
-  { id: 'cells', sort: 'total_cells_per_tray', numeric: true, width: 105, printWidth: 6, render: (r, { f }) => f.int(r.cells) },
-  { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 105, printWidth: 6, render: (r, { f }) => f.percent(r.field('avg_coefficient_of_variation')) },
-  { id: 'size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 140, printWidth: 7, render: (r, { f }) => f.area(r.field('avg_median_seedling_size_mm2')) },
-  { id: 'images', sort: 'number_of_images', numeric: true, width: 80, printWidth: 6, render: (r, { f }) => f.int(r.field('number_of_images')) },
-  { id: 'warnings', sort: 'warnings', width: 100, printWidth: 7, render: (r, { t }) => (r.warnings ? <span className={styles.badge}>{t('table.warning')}</span> : DASH) },
-  { id: 'germinated', numeric: true, width: 150, printWidth: 6, render: (r, { f }) => f.decimal(r.field('avg_germinated_seedlings')) },
-  { id: 'scanner', width: 200, printWidth: 12, full: (r) => r.scanner, render: (r) => text(r.scanner) },
-  { id: 'analysis', width: 130, printWidth: 7, render: (r, { tabbable }) => <AnalysisLink link={r.field('analysis_link')} tabbable={tabbable} /> },
-  { id: 'comment', width: 240, printWidth: 13, full: (r) => r.field('comment'), render: (r) => text(r.field('comment')) },
+  { id: 'crop', sort: 'crop_type', width: 120, full: (r) => r.crop, render: (r) => text(r.crop) },
+  { id: 'germination', sort: 'avg_germination_rate', numeric: true, width: 175, render: (r, { targets }) => <Germination row={r} targets={targets} /> },
+  { id: 'target', sort: 'target', numeric: true, width: 80, render: (r, { targets, f }) => f.percent(germinationTarget(r, targets)) },
+  { id: 'usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 95, render: (r, { targets }) => <Usable row={r} targets={targets} /> },
+  { id: 'cells', sort: 'total_cells_per_tray', numeric: true, width: 105, render: (r, { f }) => f.int(r.cells) },
+  { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 105, render: (r, { f }) => f.percent(r.field('avg_coefficient_of_variation')) },
+  { id: 'size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 140, render: (r, { f }) => f.area(r.field('avg_median_seedling_size_mm2')) },
+  { id: 'images', sort: 'number_of_images', numeric: true, width: 80, render: (r, { f }) => f.int(r.field('number_of_images')) },
+  {
+    // What the warning is, where the scan's comment says (cut to the column; whole on hover, in the focused row
+    // and in the detail). On paper the comment has its own column: the word alone (print/print-cells.ts).
+    id: 'warnings', sort: 'warnings', width: 260, full: (r) => (r.warnings ? r.field('comment') : null),
+    render: (r, { t }) => (r.warnings ? <Warning comment={r.field('comment')} word={t('table.warning')} /> : DASH),
+  },
+  { id: 'germinated', numeric: true, width: 150, render: (r, { f }) => f.decimal(r.field('avg_germinated_seedlings')) },
+  { id: 'scanner', width: 200, full: (r) => r.scanner, render: (r) => text(r.scanner) },
+  { id: 'analysis', width: 130, render: (r, { tabbable }) => <AnalysisLink link={r.field('analysis_link')} tabbable={tabbable} /> },
+  { id: 'comment', width: 240, full: (r) => r.field('comment'), render: (r) => text(r.field('comment')) },
 ];

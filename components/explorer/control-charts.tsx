@@ -159,7 +159,8 @@ function ControlCharts({ input }: Props) {
                   {t('control.legendRun', { length: RUN_LENGTH })}{' '}
                 </>
               )}
-              {t('control.legendRest')}
+              {t('control.legendBaseline')}
+              <span className="screen-only"> · {t('control.openHint')}</span>
             </p>
           </>
         )}

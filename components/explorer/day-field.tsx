@@ -15,10 +15,8 @@ export const MIN_YEAR = 1900;
 type Props = {
   /** The field's name, in the reader's language. */
   label: string;
-  /** The day in the URL (YYYY-MM-DD), or undefined for an open end. */
+  /** The day the URL's range stands for (YYYY-MM-DD), or undefined for an open end. */
   value: string | undefined;
-  /** What else makes a day unacceptable here (From after To), as help text; null when it is fine. */
-  conflict: (day: string) => string | null;
   /** Puts a day (or undefined: the end is cleared, the range open) into the URL. */
   onCommit: (day: string | undefined) => void;
 };
@@ -26,15 +24,14 @@ type Props = {
 type Verdict = { ok: true; day: string | undefined } | { ok: false; help: string };
 type RangeT = ReturnType<typeof useTranslations<'explorer.range'>>;
 
-function judge(input: HTMLInputElement, conflict: Props['conflict'], t: RangeT): Verdict {
+function judge(input: HTMLInputElement, t: RangeT): Verdict {
   // Segments left empty or a day that does not exist (Feb 29, 2026): the value is '' and the input says why.
   if (input.validity.badInput) return { ok: false, help: t('notADay') };
   if (input.value === '') return { ok: true, day: undefined };
   const day = parseDay(input.value);
   if (!day) return { ok: false, help: t('notADay') };
   if (day.y < MIN_YEAR) return { ok: false, help: t('shortYear', { year: input.value.slice(0, 4), min: String(MIN_YEAR) }) };
-  const clash = conflict(input.value);
-  return clash ? { ok: false, help: clash } : { ok: true, day: input.value };
+  return { ok: true, day: input.value };
 }
 
 /**
@@ -42,10 +39,10 @@ function judge(input: HTMLInputElement, conflict: Props['conflict'], t: RangeT):
  * field holds a whole, real day, so a half-typed date never drops the range or starts a load.
  * - A day picked in the calendar (no typing) is taken at once.
  * - Typing: taken on Enter, on leaving the field, or when the year being typed reaches four digits.
- * - An incomplete, impossible or clashing day on Enter or leaving shows help beside the field; the URL and
- *   the rows stay. Escape puts back the URL's day. A field emptied on purpose opens that end of the range.
+ * - An incomplete or impossible day on Enter or leaving shows help beside the field; the URL and the rows
+ *   stay. Escape puts back the URL's day. A field emptied on purpose opens that end of the range.
  */
-export function DayField({ label, value, conflict, onCommit }: Props) {
+export function DayField({ label, value, onCommit }: Props) {
   const t = useTranslations('explorer.range');
   const id = useId();
   const [draft, setDraft] = useState(value ?? '');
@@ -60,7 +57,7 @@ export function DayField({ label, value, conflict, onCommit }: Props) {
   }
 
   const commit = (input: HTMLInputElement) => {
-    const verdict = judge(input, conflict, t);
+    const verdict = judge(input, t);
     if (!verdict.ok) return setHelp(verdict.help);
     setHelp(null);
     typing.current = false;

@@ -1,6 +1,7 @@
 'use client';
 
 import { rangeToQuery } from '@/lib/explorer/date-range';
+import { resolveRange, reversed, todayIn } from '@/lib/explorer/range/rolling';
 import { readState } from '@/lib/explorer/url-state';
 import { getQueryClient, rangeQueryOptions } from './range-query';
 import { targetsQueryOptions } from './use-targets';
@@ -16,6 +17,8 @@ export function startEarlyLoad() {
   // The organisation's targets too: every batch is judged by them as soon as it is shown.
   void getQueryClient().prefetchQuery(targetsQueryOptions());
   const { state, dateError } = readState(new URLSearchParams(window.location.search));
-  if (dateError) return;
-  void getQueryClient().prefetchQuery(rangeQueryOptions(rangeToQuery(state.from, state.to, state.tz)));
+  // The days a rolling range stands for today, as the explorer resolves them: the same query.
+  const days = resolveRange(state.from, state.to, todayIn(state.tz));
+  if (dateError || reversed(days)) return;
+  void getQueryClient().prefetchQuery(rangeQueryOptions(rangeToQuery(days.from, days.to, state.tz)));
 }

@@ -5,10 +5,11 @@ import { useMessages, useTranslations } from 'use-intl';
 import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
 import { cropName, drillChips, parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
-import { exportFileName, type DateRange } from '@/lib/contract';
+import type { DateRange } from '@/lib/contract';
+import { exportFileName } from '@/lib/export/file-name';
 import { missingSpans } from '@/lib/explorer/missing';
 import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
-import type { DateError, ExplorerState, SortField } from '@/lib/explorer/url-state';
+import { writeState, type DateError, type ExplorerState, type SortField } from '@/lib/explorer/url-state';
 import { exportWords } from '@/lib/export/strings';
 import { useReader } from '../i18n/use-formats';
 import { AnalysisBar, GROUPS } from './analysis-bar';
@@ -25,6 +26,8 @@ import { AsOfPrintNote, LoadProblem, LoadStatus } from './load-status';
 import { PrintReportButton } from './print-report-button';
 import { PrintingContext } from './printing';
 import { RangePicker } from './range-picker';
+import { useRangeDays } from './range/use-range-days';
+import { useRangeLabel } from './range/use-range-label';
 import { useRangeRows } from './range-query';
 import { SavedViews } from './saved-views';
 import { SummaryCards } from './summary-cards';
@@ -38,6 +41,7 @@ import { useSignInOnExpiry } from './use-sign-in-on-expiry';
 import { useDescribeSpans, useUrlDayText } from './use-explorer-words';
 import { useSpeech } from './use-speech';
 import { useTargets } from './use-targets';
+import { DefaultViewNotice } from './views/default-view-notice';
 import { WhenVisible } from './when-visible';
 import styles from './explorer.module.css';
 
@@ -89,18 +93,33 @@ function InvalidDate({ error }: { error: DateError }) {
   );
 }
 
+type Props = {
+  organisation: string;
+  /** The organisation's default view this page load opened (a bare `/batches`), to say so; null otherwise. */
+  defaultView: string | null;
+};
+
 /**
  * The page's layout: range, filters, status, summary, table, charts and the detail dialog; printed, the report
  * of the view (its header, the summary, every chart, the grouped summary, the batches) without the controls.
  */
-export function ExplorerView({ organisation }: { organisation: string }) {
+export function ExplorerView({ organisation, defaultView }: Props) {
   const t = useTranslations('explorer');
   const describeSpans = useDescribeSpans();
-  const { state, dateError, update } = useExplorerState();
+  const { state, dateError: urlError, update } = useExplorerState();
   const words = exportWords(useMessages());
   const reader = useReader();
   const say = useSpeech();
-  const range = useMemo(() => rangeToQuery(state.from, state.to, state.tz), [state.from, state.to, state.tz]);
+  // The days the range stands for today (a rolling range's move on at midnight): the queries and caches key by them.
+  const shown = useRangeDays(state);
+  const { days: rangeDays } = shown;
+  const dateError = urlError ?? shown.reversed;
+  const rangeLabel = useRangeLabel()(state, shown);
+  const range = useMemo(() => rangeToQuery(rangeDays.from, rangeDays.to, state.tz), [rangeDays.from, rangeDays.to, state.tz]);
+  // The default view's notice stays until dismissed or until the view is changed.
+  const [notice, setNotice] = useState(defaultView);
+  const [openedAs] = useState(() => writeState(state));
+  if (notice !== null && writeState(state) !== openedAs) setNotice(null);
   const { rows, complete, pending, error, loading, retry, asOf, refreshing, refreshFailed } = useRangeRows(range, !dateError);
   const copy = useMemo(
     () => (asOf === undefined ? undefined : { asOf, refreshing, failed: refreshFailed, zone: state.tz, onRefresh: retry }),
@@ -127,7 +146,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
     [search, state.crop, state.warn, state.below, targets, drill],
   );
   const { sorted, summary, chartRows } = useShownRows(rows, filterNow, state.sort, state.dir, state.metric);
-  const comparison = useComparison(state, filterNow, !dateError, complete);
+  const comparison = useComparison(state, rangeDays, filterNow, !dateError, complete);
   const crops = useMemo(() => cropsOf(rows), [rows]);
   const colours = useMemo(() => cropColours(crops), [crops]);
   const drillTo = useCallback((patch: Partial<ExplorerState>) => update(patch, 'push'), [update]);
@@ -189,7 +208,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
         crop: state.crop === undefined ? undefined : cropName(state.crop, say.t),
         targetsText: targetLines(targets, tp, say.f).join('; '),
       },
-      fileName: exportFileName(state.from, state.to),
+      file: { from: rangeDays.from, to: rangeDays.to, crop: state.crop },
     });
   };
   const clearFilters = () => {
@@ -201,10 +220,11 @@ export function ExplorerView({ organisation }: { organisation: string }) {
     <PrintingContext value={report.printing}>
     <div className={styles.explorer}>
       {report.madeAt !== null && (
-        <PrintHeader organisation={organisation} state={state} search={search} targets={targets} targetsUnsaved={targetSet.unsaved}
+        <PrintHeader organisation={organisation} state={state} days={rangeDays} rangeLabel={rangeLabel} search={search} targets={targets} targetsUnsaved={targetSet.unsaved}
           comparison={comparison.cards} columns={COLUMNS} hiddenColumns={COLUMNS.filter((c) => hidden.has(c.id))} madeAt={report.madeAt} />
       )}
-      <RangePicker state={state} update={update} />
+      {notice !== null && <DefaultViewNotice name={notice} zone={state.tz} onDone={() => setNotice(null)} />}
+      <RangePicker state={state} shown={shown} update={update} />
       <SavedViews />
       {dateError ? (
         <InvalidDate error={dateError} />
@@ -267,7 +287,7 @@ export function ExplorerView({ organisation }: { organisation: string }) {
             <>
               {state.group && (
                 <div className={`${styles.printGrouped} print-part`}>
-                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName(state.from, state.to)} />
+                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName({ from: rangeDays.from, to: rangeDays.to, crop: state.crop }, 'csv')} />
                 </div>
               )}
               <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useMessages } from 'use-intl';
 import type { ExportFormat } from './exports';
+import { keepOnPage } from './menus/keep-on-page';
 import styles from './explorer.module.css';
 
 type Props = { disabled: boolean; onExport: (format: ExportFormat) => Promise<void> };
@@ -80,7 +81,7 @@ export function ExportMenu({ disabled, onExport }: Props) {
         {busy ? words.busy : words.button}
       </button>
       {open && (
-        <div id="export-menu" role="menu" aria-label={words.button} className={styles.columnMenu}>
+        <div ref={keepOnPage} id="export-menu" role="menu" aria-label={words.button} className={styles.columnMenu}>
           {ITEMS.map((item) => (
             <button key={item.format} type="button" role="menuitem" tabIndex={-1} className={styles.menuItem} onClick={() => choose(item.format)}>
               {words[item.key]}

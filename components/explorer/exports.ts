@@ -1,6 +1,7 @@
 'use client';
 
 import { shownColumns, type ExportContext } from '@/lib/export/columns';
+import { exportFileName, type ExportFileKind, type ExportFileView } from '@/lib/export/file-name';
 import { dialectFor } from '@/lib/export/dialect';
 import { rowsToReaderCsv } from '@/lib/export/reader-csv';
 import type { ExportView } from '@/lib/export/view-sheet';
@@ -8,9 +9,9 @@ import { exportFile, exportName, incompleteNote, rowsToCsv, type ViewCompletenes
 import type { Row } from '@/lib/explorer/rows';
 import { downloadText } from './download';
 
-export type ExportFormat = 'xlsx' | 'csv' | 'api-csv';
+export type ExportFormat = ExportFileKind;
 
-/** Everything an export of the table needs: its rows in order, its columns, the view and the file's name (`….csv`). */
+/** Everything an export of the table needs: its rows in order, its columns, the view and what its files name. */
 export type TableExport = {
   rows: readonly Row[];
   hidden: ReadonlySet<string>;
@@ -19,7 +20,8 @@ export type TableExport = {
   view: Omit<ExportView, 'columns' | 'batches' | 'made' | 'incomplete' | keyof ExportContext>;
   /** The reader's locale: the CSV's separator and decimal mark. */
   locale: string;
-  fileName: string;
+  /** The range and crop the file names say. */
+  file: ExportFileView;
 };
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -33,7 +35,7 @@ async function exportXlsx(t: TableExport, columns: ReturnType<typeof shownColumn
   for (const r of t.rows) data.add(r);
   addViewSheet(workbook, { ...t.view, ...t.ctx, columns, batches: t.rows.length, made: Date.now(), incomplete: note });
   const buffer = await workbook.xlsx.writeBuffer();
-  downloadText(exportName(t.fileName.replace(/\.csv$/, '.xlsx'), t.completeness), buffer as ArrayBuffer, XLSX_TYPE);
+  downloadText(exportName(exportFileName(t.file, 'xlsx'), t.completeness), buffer as ArrayBuffer, XLSX_TYPE);
 }
 
 /**
@@ -47,8 +49,8 @@ export async function exportTable(format: ExportFormat, t: TableExport): Promise
   if (format === 'xlsx') return exportXlsx(t, columns, note);
   if (format === 'csv') {
     const text = rowsToReaderCsv(t.rows, columns, t.ctx, dialectFor(t.locale), note ?? undefined);
-    return downloadText(exportName(t.fileName, t.completeness), text, 'text/csv;charset=utf-8');
+    return downloadText(exportName(exportFileName(t.file, 'csv'), t.completeness), text, 'text/csv;charset=utf-8');
   }
-  const file = exportFile(t.fileName, rowsToCsv(t.rows), t.completeness);
+  const file = exportFile(exportFileName(t.file, 'api-csv'), rowsToCsv(t.rows), t.completeness);
   downloadText(file.name, file.text, 'text/csv;charset=utf-8');
 }

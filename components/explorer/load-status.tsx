@@ -55,7 +55,7 @@ function AsOf({ copy }: { copy: Copy }) {
       <div role="alert" className={styles.error} data-testid="as-of">
         <p>{t('status.asOfFailed', { time })}</p>
         <p>{describe(copy.failed, 0, t, failureText)}</p>
-        {copy.failed.status === 503 && copy.failed.retryAfterS !== null && <p>{t('status.waitAdvice', { seconds: String(copy.failed.retryAfterS) })}</p>}
+        <WaitAdvice error={copy.failed} t={t} />
         <button type="button" className="button" onClick={copy.onRefresh}>
           {t('status.refresh')}
         </button>
@@ -76,12 +76,11 @@ export function LoadProblem({ error, loaded, onRetry }: ProblemProps) {
   const t = useTranslations('explorer');
   const failureText = useFailureText();
   // No automatic retry here: the server has already retried the service within its deadline (one layer of
-  // retries), so the person decides when to try again; the service's Retry-After is shown as advice.
-  const waitS = error instanceof ApiFailure && error.status === 503 ? error.retryAfterS : null;
+  // retries), so the person decides when to try again; a Retry-After is shown as advice.
   return (
     <div role="alert" className={styles.error}>
       <p>{describe(error, loaded, t, failureText)}</p>
-      {waitS !== null && <p>{t('status.waitAdvice', { seconds: String(waitS) })}</p>}
+      <WaitAdvice error={error} t={t} />
       <button type="button" className="button" onClick={onRetry}>
         {loaded > 0 ? t('status.retryContinue') : t('status.retry')}
       </button>
@@ -89,11 +88,22 @@ export function LoadProblem({ error, loaded, onRetry }: ProblemProps) {
   );
 }
 
+/** When to try again: the service's Retry-After after a 503, ours when too many ranges were loading (429). */
+function WaitAdvice({ error, t }: { error: Error; t: ExplorerT }) {
+  if (!(error instanceof ApiFailure) || error.retryAfterS === null) return null;
+  const seconds = String(error.retryAfterS);
+  if (error.status === 503) return <p>{t('status.waitAdvice', { seconds })}</p>;
+  if (error.status === 429) return <p>{t('status.busyAdvice', { seconds })}</p>;
+  return null;
+}
+
 function describe(error: Error, loaded: number, t: ExplorerT, failureText: (error: ApiFailure) => string): string {
   const kept = (sentence: string) => (loaded > 0 ? `${sentence} ${t('failure.kept')}` : sentence);
   if (!(error instanceof ApiFailure)) return t('failure.unexpected');
   if (error.status === 503) return kept(t('failure.unavailable'));
   if (error.status === 504) return kept(t('failure.timeout'));
+  // Our own limit on ranges loading at once (`session: …` or `organisation: …`, lib/server/load-limits).
+  if (error.status === 429) return kept(t(error.detail.startsWith('session:') ? 'failure.busySession' : 'failure.busyOrganisation'));
   // 502 is every way the service can fail a request (its own 500, an unreadable answer, a refused fresh token):
   // our server's sentence says which (in English: the API's words).
   if (error.status === 502) return kept(t('failure.service', { detail: asSentence(error.detail) }));

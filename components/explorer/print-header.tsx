@@ -3,10 +3,12 @@
 import { useTranslations } from 'use-intl';
 import type { Targets, TargetPair } from '@/lib/contract/targets';
 import { drillChips } from '@/lib/explorer/drill';
+import type { RangeDays } from '@/lib/explorer/range/rolling';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import type { Formats } from '@/lib/i18n/formats';
 import { GROUPS } from './analysis-bar';
 import type { Column } from './columns';
+import type { RangeLabel } from './range/use-range-label';
 import type { CardComparison } from './use-comparison';
 import { useSpeech } from './use-speech';
 import styles from './print-report.module.css';
@@ -14,6 +16,9 @@ import styles from './print-report.module.css';
 type Props = {
   organisation: string;
   state: ExplorerState;
+  /** The days the range stands for now, and a rolling range's name (`Last 90 days`). */
+  days: RangeDays;
+  rangeLabel: RangeLabel | null;
   /** The search as typed (the URL's `q` follows it a moment later). */
   search: string;
   targets: Targets;
@@ -43,7 +48,7 @@ export function targetLines(targets: Targets, t: ReturnType<typeof useTranslatio
  * was judged by, what it is compared with, and when it was made. The page's own controls stand for all of
  * this on screen, and are not printed.
  */
-export function PrintHeader({ organisation, state, search, targets, targetsUnsaved, comparison, columns, hiddenColumns, madeAt }: Props) {
+export function PrintHeader({ organisation, state, days, rangeLabel, search, targets, targetsUnsaved, comparison, columns, hiddenColumns, madeAt }: Props) {
   const t = useTranslations('print');
   const te = useTranslations('explorer');
   const say = useSpeech();
@@ -51,7 +56,9 @@ export function PrintHeader({ organisation, state, search, targets, targetsUnsav
   const zone = state.tz;
   // Calendar days, written as days (at their UTC midnight, read in UTC).
   const day = (d: string) => f.date(dayMs(d), 'UTC');
-  const range = state.from && state.to ? `${day(state.from)} – ${day(state.to)}` : state.from ? t('fromDay', { from: day(state.from) }) : state.to ? t('toDay', { to: day(state.to) }) : t('allTime');
+  const range = rangeLabel
+    ? te('range.shows', { name: rangeLabel.name, days: rangeLabel.days })
+    : days.from && days.to ? `${day(days.from)} – ${day(days.to)}` : days.from ? t('fromDay', { from: day(days.from) }) : days.to ? t('toDay', { to: day(days.to) }) : t('allTime');
   const made = zone === 'UTC' ? f.dateTime(madeAt, zone) : t('madeAt', { dateTime: f.dateTime(madeAt, zone), zone });
 
   const filters = [

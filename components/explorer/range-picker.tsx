@@ -1,22 +1,50 @@
 'use client';
 
+import { useState } from 'react';
 import { useTranslations } from 'use-intl';
-import { matchingPreset, presetRange, PRESETS } from '@/lib/explorer/date-range';
+import { PRESETS } from '@/lib/explorer/date-range';
+import { ALL, dayCount, NOW, PRESET_ENDS, presetOf, todayIn, withEnd } from '@/lib/explorer/range/rolling';
 import { readState, type ExplorerState } from '@/lib/explorer/url-state';
+import { useFormats } from '../i18n/use-formats';
 import { DayField } from './day-field';
+import type { ShownRange } from './range/use-range-days';
+import { useRangeLabel } from './range/use-range-label';
 import { useUrlDayText } from './use-explorer-words';
 import { ZoneField } from './zone-field';
 import styles from './explorer.module.css';
+import own from './range/range-picker.module.css';
 
-type Props = { state: ExplorerState; update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void };
+type Props = {
+  state: ExplorerState;
+  /** The days the URL's range stands for today. */
+  shown: ShownRange;
+  update: (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
+};
 
-/** Presets, custom From/To calendar days, and the zone those days are read in. */
-export function RangePicker({ state, update }: Props) {
+type Moved = { end: 'from' | 'to'; day: string; n: number };
+
+/**
+ * Presets (rolling ranges in the URL: `now-7d` … `all`), custom From/To calendar days, and the zone those days
+ * are read in. A rolling range is named with the days it stands for today. Setting one end past the other moves
+ * the other along, the range keeping its length: moving a range later is one change, not two.
+ */
+export function RangePicker({ state, shown, update }: Props) {
   const t = useTranslations('explorer.range');
+  const f = useFormats();
   const day = useUrlDayText();
-  // The other end as the address bar has it now, not as this render saw it: it may have changed a moment ago.
-  const latest = () => readState(new URLSearchParams(window.location.search)).state;
-  const active = matchingPreset(state.from, state.to, state.tz);
+  const label = useRangeLabel()(state, shown);
+  const [moved, setMoved] = useState<Moved | null>(null);
+  const active = presetOf(state.from, state.to);
+  const commit = (end: 'from' | 'to', value: string | undefined) => {
+    // The other end as the address bar has it now, not as this render saw it: it may have changed a moment ago.
+    const { from, to, tz } = readState(new URLSearchParams(window.location.search)).state;
+    setMoved(null);
+    // A field emptied on purpose opens that end: All time's start, or up to today.
+    if (value === undefined) return update(end === 'from' ? { from: ALL } : { to: NOW }, 'push');
+    const next = withEnd({ from, to }, end, value, todayIn(tz));
+    update({ from: next.from, to: next.to }, 'push');
+    if (next.moved) setMoved({ ...next.moved, n: dayCount(next.from, next.to) });
+  };
   return (
     <fieldset className={styles.range}>
       <legend className="visually-hidden">{t('legend')}</legend>
@@ -28,33 +56,25 @@ export function RangePicker({ state, update }: Props) {
             className="button"
             aria-pressed={active === id}
             onClick={() => {
-              const r = presetRange(id, state.tz);
-              update({ from: r.from, to: r.to }, 'push');
+              setMoved(null);
+              update(PRESET_ENDS[id], 'push');
             }}
           >
             {t(`preset.${id}`)}
           </button>
         ))}
       </div>
-      <DayField
-        label={t('from')}
-        value={state.from}
-        conflict={(from) => {
-          const { to } = latest();
-          return to && from > to ? t('afterTo', { day: day(to) }) : null;
-        }}
-        onCommit={(from) => update({ from }, 'push')}
-      />
-      <DayField
-        label={t('to')}
-        value={state.to}
-        conflict={(to) => {
-          const { from } = latest();
-          return from && to < from ? t('beforeFrom', { day: day(from) }) : null;
-        }}
-        onCommit={(to) => update({ to }, 'push')}
-      />
+      <DayField label={t('from')} value={shown.days.from} onCommit={(from) => commit('from', from)} />
+      <DayField label={t('to')} value={shown.days.to} onCommit={(to) => commit('to', to)} />
       <ZoneField value={state.tz} onCommit={(tz) => update({ tz }, 'push')} />
+      <p className={own.shown} aria-live="polite">
+        {label && <span className={own.label}>{t('shows', { name: label.name, days: label.days })}</span>}
+        {moved && (
+          <span className={own.moved}>
+            {t(moved.end === 'to' ? 'toFollowed' : 'fromFollowed', { day: day(moved.day), n: moved.n, count: f.count(moved.n) })}
+          </span>
+        )}
+      </p>
     </fieldset>
   );
 }

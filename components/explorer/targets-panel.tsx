@@ -8,6 +8,7 @@ import { TARGET_METRICS, type TargetMetric, type TargetPair } from '@/lib/contra
 import { NO_CROP } from '@/lib/explorer/rows';
 import { legalMinimum, withLegalMinimums } from '@/lib/explorer/legal-minimums';
 import { TargetInput } from './target-input';
+import { TargetsConflict } from './targets/targets-conflict';
 import { useFailureText } from './use-failure-text';
 import type { useTargets } from './use-targets';
 import styles from './targets-panel.module.css';
@@ -19,7 +20,6 @@ type Props = {
   t: ReturnType<typeof useTargets>;
   onClose: () => void;
 };
-
 
 /**
  * The organisation's QA targets: general germination and usable targets and a CV threshold, and the same per
@@ -57,7 +57,7 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
   return (
     <section className={styles.panel} aria-labelledby="targets-title">
       <div className={styles.head}>
-        <h2 id="targets-title">{say('title')}</h2>
+        <h2 id="targets-title" tabIndex={-1}>{say('title')}</h2>
         <p className={styles.changed}>
           {saved === null
             ? t.loadError
@@ -120,7 +120,7 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
         <button type="button" className="button" onClick={applyLegal}>
           {say('useLegal')}
         </button>
-        <button type="button" className="button" disabled={!t.unsaved || t.save.isPending} onClick={() => t.save.mutate(targets)}>
+        <button type="button" className="button" disabled={!t.unsaved || t.save.isPending} onClick={t.saveDraft}>
           {t.save.isPending ? say('saving') : say('save')}
         </button>
         <button type="button" className="button" disabled={!t.unsaved} onClick={t.discard}>
@@ -130,19 +130,14 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
           {t.save.isError ? '' : t.unsaved ? say('unsaved') : saved ? say('saved') : ''}
         </span>
       </div>
-      {t.save.isError && (
-        <div role="alert" className={styles.problemBox}>
-          <p>
-            {t.save.error.status === 409
-              ? say('conflict', { detail: t.save.error.detail })
-              : say('saveFailed', { detail: failureText(t.save.error) })}
-          </p>
-          {t.save.error.status === 409 && (
-            <button type="button" className="button" onClick={t.reload}>
-              {say('loadSaved')}
-            </button>
-          )}
-        </div>
+      {t.conflict ? (
+        <TargetsConflict conflict={t.conflict} zone={zone} />
+      ) : (
+        t.save.isError && (
+          <div role="alert" className={styles.problemBox}>
+            <p>{say('saveFailed', { detail: failureText(t.save.error) })}</p>
+          </div>
+        )
       )}
       <p className={styles.source}>
         {presetNote && <>{presetNote} </>}

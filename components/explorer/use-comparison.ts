@@ -4,6 +4,7 @@ import { useDeferredValue, useMemo } from 'react';
 import { useTranslations } from 'use-intl';
 import { comparisonFilter, comparisonWindow, describeWindow } from '@/lib/explorer/compare';
 import { filterRows, summarize, type Row, type RowFilter, type Summary } from '@/lib/explorer/rows';
+import type { RangeDays } from '@/lib/explorer/range/rolling';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import type { AnalysisInput } from './analysis';
 import { useRangeRows } from './range-query';
@@ -28,11 +29,16 @@ export type CardComparison =
     };
 
 /**
- * The period the URL's Compare with names, loaded through the same stream as the range (a second query, so
+ * The period the URL's Compare with names, for the days the range stands for now (a rolling range's too), loaded through the same stream as the range (a second query, so
  * it is cached and resumed alike), narrowed by the same filter (comparisonFilter) and summarized the same way.
  */
-export function useComparison(state: Pick<ExplorerState, 'compare' | 'from' | 'to' | 'tz'>, filterNow: RowFilter, enabled: boolean, currentComplete: boolean) {
-  const { compare, from, to, tz } = state;
+export function useComparison(
+  { compare, tz }: Pick<ExplorerState, 'compare' | 'tz'>,
+  { from, to }: RangeDays,
+  filterNow: RowFilter,
+  enabled: boolean,
+  currentComplete: boolean,
+) {
   const say = useSpeech();
   const t = useTranslations('analysis.comparison');
   // "Now" is read when the range or the comparison changes, not per render: the comparison's end (and so its

@@ -2,7 +2,7 @@
 
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo } from 'react';
-import { queryString, readState, writeState, type ExplorerState } from '@/lib/explorer/url-state';
+import { explicitQuery, readState, writeState, type ExplorerState } from '@/lib/explorer/url-state';
 
 /**
  * The explorer's state is the URL. Changes go through the History API (Next keeps useSearchParams in step
@@ -11,15 +11,14 @@ import { queryString, readState, writeState, type ExplorerState } from '@/lib/ex
 export function useExplorerState() {
   const params = useSearchParams();
   const parsed = useMemo(() => readState(new URLSearchParams(params.toString())), [params]);
-  // The URL names the zone its days are read in: a link without one (or with the old `local`) gets the viewer's,
-  // in place (replace: no extra history entry); only tz changes, so a broken date stays there to be explained.
-  const tz = parsed.state.tz;
+  // The URL says which days it shows and in which zone: a link without its range (an older one) gets it written
+  // in, one without a zone (or with the old `local`) the viewer's, in place (replace: no extra history entry).
+  // Nothing else changes, so a broken date stays there to be explained.
+  const { from, to, tz } = parsed.state;
   useEffect(() => {
-    const here = new URLSearchParams(window.location.search);
-    if (here.get('tz') === tz) return;
-    here.set('tz', tz);
-    window.history.replaceState(null, '', `${window.location.pathname}?${queryString(here)}`);
-  }, [tz, params]);
+    const query = explicitQuery(new URLSearchParams(window.location.search), { from, to, tz });
+    if (query !== null) window.history.replaceState(null, '', `${window.location.pathname}?${query}`);
+  }, [from, to, tz, params]);
   const update = useCallback(
     (patch: Partial<ExplorerState>, mode: 'push' | 'replace' = 'replace') => {
       // Read the address bar itself, not this render's copy: two quick changes must not undo each other.

@@ -2,23 +2,20 @@
 
 import { useCallback, useMemo } from 'react';
 import { useTranslations } from 'use-intl';
-import { formatDay, type Zone } from '@/lib/explorer/date-range';
+import type { Zone } from '@/lib/explorer/date-range';
 import { describeSpans, spanWordsOf, type Span } from '@/lib/explorer/missing';
 import { NO_CROP } from '@/lib/explorer/rows';
-import { useFormats, useReader } from '@/components/i18n/use-formats';
+import { useFormats } from '@/components/i18n/use-formats';
 
 /** The explorer's translator, for helpers that are handed one. */
 export type ExplorerT = ReturnType<typeof useTranslations<'explorer'>>;
 
 /**
- * A calendar day (ms in `zone`) as the explorer's sentences write it. English keeps the ISO days it has always
- * shown beside the URL's own (`2025-03-01`, which links and the English specs read); the other languages write
- * the reader's notation (`01.03.2025`), as their date fields show it.
+ * A calendar day (ms in `zone`) as the explorer's sentences write it: in the reader's notation (`1 Mar 2025`,
+ * `Mar 1, 2025`, `01.03.2025`), as the date fields show it. ISO days belong in the URL, not in sentences.
  */
 export function useDayText(): (ms: number, zone: Zone) => string {
-  const { language } = useReader();
-  const f = useFormats();
-  return language === 'en' ? formatDay : f.date;
+  return useFormats().date;
 }
 
 /** A URL day (`YYYY-MM-DD`) in the explorer's sentences: see useDayText. */
@@ -27,7 +24,7 @@ export function useUrlDayText(): (day: string) => string {
   return useCallback((day: string) => dayText(Date.parse(`${day}T12:00:00Z`), 'UTC'), [dayText]);
 }
 
-/** The spans still missing, said in the reader's language (`2025-03-01 to 2025-03-31`, `01.03.2025 bis 31.03.2025`). */
+/** The spans still missing, said in the reader's language (`1 Mar 2025 to 31 Mar 2025`, `01.03.2025 bis 31.03.2025`). */
 export function useDescribeSpans(): (spans: readonly Span[], zone: Zone) => string {
   const t = useTranslations('explorer.spans');
   const f = useFormats();

@@ -1,7 +1,7 @@
 'use client';
 
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { DEFAULT_TARGETS, formatTargetsParam, parseTargetsParam, sameTargets, type Targets, type TargetSettings } from '@/lib/contract';
 import type { ApiFailure } from '@/lib/explorer/api-failure';
 import { fetchTargets, saveTargets } from '@/lib/explorer/targets-api';
@@ -43,6 +43,10 @@ export function useTargets(state: Pick<ExplorerState, 'targets' | 'target'>, upd
   // Kept while the URL's targets are the same text: 100,000 rows are judged, sorted and drawn again on a new object.
   const fromUrl = useMemo(() => urlTargets(state.targets), [state.targets]);
   const targets = useMemo(() => targetsIn(fromUrl, state.target, base), [fromUrl, state.target, base]);
+  const version = saved.data?.updatedAt ?? null;
+  // The saved version a draft begun here started from: its save replaces that version only, so a colleague's save
+  // in between is a conflict even when it has been read since (a draft from a link: the version last read).
+  const draftBase = useRef<string | null | undefined>(undefined);
 
   /**
    * Judges by `edit(targets in use)` from now on; they go into the URL only where they differ from the saved
@@ -51,20 +55,39 @@ export function useTargets(state: Pick<ExplorerState, 'targets' | 'target'>, upd
   const change = useCallback(
     (edit: (current: Targets) => Targets) => {
       const now = readState(new URLSearchParams(window.location.search)).state;
+      if (now.targets === undefined && now.target === undefined) draftBase.current = version;
       const next = edit(targetsIn(urlTargets(now.targets), now.target, base));
       update({ targets: sameTargets(next, base) ? undefined : formatTargetsParam(next), target: undefined });
     },
-    [update, base],
+    [update, base, version],
   );
-  const discard = useCallback(() => update({ targets: undefined, target: undefined }), [update]);
+  const discard = useCallback(() => {
+    draftBase.current = undefined;
+    update({ targets: undefined, target: undefined });
+  }, [update]);
+  const { refetch } = saved;
 
-  const save = useMutation<TargetSettings, ApiFailure, Targets>({
-    mutationFn: (next) => saveTargets(next, saved.data?.updatedAt ?? null),
+  // A save names the version it replaces, so that a colleague's save in between is refused (409), not undone.
+  const save = useMutation<TargetSettings, ApiFailure, { targets: Targets; over: string | null }>({
+    mutationFn: ({ targets: next, over }) => saveTargets(next, over),
     onSuccess: (settings) => {
       client.setQueryData(KEY, settings);
+      draftBase.current = undefined;
       update({ targets: undefined, target: undefined });
     },
+    // Refused because a colleague saved since: read theirs, so the panel can say when and offer both ways out.
+    onError: (error) => {
+      if (error.status === 409) void refetch();
+    },
   });
+  const conflict = save.isError && save.error.status === 409;
+  const { reset, mutate } = save;
+  /** The colleague's targets replace the draft. */
+  const reload = useCallback(() => {
+    reset();
+    discard();
+    void refetch();
+  }, [reset, discard, refetch]);
 
   return {
     targets,
@@ -73,11 +96,28 @@ export function useTargets(state: Pick<ExplorerState, 'targets' | 'target'>, upd
     /** What the organisation has saved (null until it has loaded, or when it could not be). */
     saved: saved.data ?? null,
     loadError: saved.error,
-    reload: () => void saved.refetch(),
     /** The targets in use are not the saved ones (a draft, or a colleague's link). */
     unsaved: saved.isSuccess ? !sameTargets(targets, base) : fromUrl !== null || state.target !== undefined,
     change,
     discard,
     save,
+    /** Makes the targets in use the organisation's, replacing the version the draft started from. */
+    saveDraft: () => mutate({ targets, over: draftBase.current === undefined ? version : draftBase.current }),
+    /**
+     * A colleague saved after the version this draft started from: `at` is when (null while their version is
+     * being read, or when it could not be). `reload` takes theirs and drops the draft; `keepMine` saves the draft
+     * over their version (a save since is a conflict again, not undone).
+     */
+    conflict: conflict
+      ? {
+          at: saved.isFetching ? null : version,
+          reading: saved.isFetching,
+          reload,
+          keepMine: () => {
+            draftBase.current = version;
+            mutate({ targets, over: version });
+          },
+        }
+      : null,
   };
 }

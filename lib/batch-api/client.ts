@@ -25,7 +25,7 @@ import {
   type BatchQuery,
 } from './schemas';
 import { TokenCache, type CachedToken } from './token-cache';
-import { send, type RawResponse, type TransportOptions, type UpstreamCall } from './transport';
+import { send, type ExchangeSlot, type RawResponse, type TransportOptions, type UpstreamCall } from './transport';
 
 export type BatchApiClientOptions = {
   /** Root of the service, e.g. `https://batches.example.com` (a path prefix is kept). */
@@ -43,6 +43,8 @@ export type BatchApiClientOptions = {
   /** Shared between clients so that one token serves every request of an organisation. */
   tokenCache?: TokenCache;
   onCall?: (call: UpstreamCall) => void;
+  /** Waited for before each HTTP exchange and given back after it (see ExchangeSlot); none by default. */
+  slot?: ExchangeSlot;
   /** Jitter source, injectable for deterministic tests. */
   random?: () => number;
   /** Clock in ms for timing exchanges (told to the gate, see AdaptiveLimit); default performance.now. */
@@ -84,6 +86,7 @@ export class BatchApiClient {
       fetch: options.fetch ?? globalThis.fetch,
       timeoutMs: options.timeoutMs ?? 15_000,
       onCall: options.onCall,
+      slot: options.slot,
     };
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.tokens = options.tokenCache ?? new TokenCache();

@@ -6,7 +6,7 @@ export * from './errors';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 export * from './schemas';
 export { MemoryTokenStore, TokenCache, type CachedToken, type TokenStore } from './token-cache';
-export type { UpstreamCall } from './transport';
+export type { ExchangeSlot, UpstreamCall } from './transport';
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, RangeLoad, type RangeLoadOptions } from './range-load';
 export { maxUnfinishedParts, type RangePart } from './range-parts';
 export { OrderedLoad, type OrderedLoadOptions } from './ordered-load';

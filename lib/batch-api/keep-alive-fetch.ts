@@ -4,12 +4,15 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { READ_TEXT, readWhole, type RawResponse, type TextReader } from './transport';
 
+/** The most sockets open to the service at once (per origin and process); lib/server/upstream.ts shares them out. */
+export const UPSTREAM_SOCKETS = 64;
+
 /**
  * Sockets kept open per upstream origin (more concurrent requests wait for a free one). Node drops an idle
  * socket a second before the server's announced `Keep-Alive: timeout`; without one, after 4 s (undici's
  * default), so that a server closing idle sockets rarely closes one under a request being sent.
  */
-const AGENT_OPTIONS = { keepAlive: true, maxSockets: 64, timeout: 4000 };
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: UPSTREAM_SOCKETS, timeout: 4000 };
 const agents = { 'http:': new HttpAgent(AGENT_OPTIONS), 'https:': new HttpsAgent(AGENT_OPTIONS) };
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);

@@ -29,7 +29,15 @@ export type TransportOptions = {
   fetch: typeof fetch;
   timeoutMs: number;
   onCall?: (call: UpstreamCall) => void;
+  slot?: ExchangeSlot;
 };
+
+/**
+ * Waited for before each exchange, and given back (the function it resolves with) once the exchange is over:
+ * a share of the process's upstream connections (lib/server/upstream.ts gives each organisation a fair one).
+ * `first`: the exchange others wait for (a token fetch), ahead of the rest. The wait is not part of the timeout.
+ */
+export type ExchangeSlot = (signal: AbortSignal | undefined, first: boolean) => Promise<() => void>;
 
 export type RawResponse = { status: number; headers: Headers; text: string };
 
@@ -58,6 +66,16 @@ type Request = {
  * abort reason, or ServiceUnavailableError for a connection that failed or dropped mid-body.
  */
 export async function send(options: TransportOptions, request: Request): Promise<RawResponse> {
+  if (!options.slot) return exchange(options, request);
+  const release = await options.slot(request.signal, request.method === 'POST');
+  try {
+    return await exchange(options, request);
+  } finally {
+    release();
+  }
+}
+
+async function exchange(options: TransportOptions, request: Request): Promise<RawResponse> {
   const url = new URL(options.baseUrl.replace(/\/+$/, '') + request.path);
   for (const [key, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, value);

@@ -6,6 +6,7 @@
 export * from './batch';
 export * from './parts';
 export * from './range';
+export * from './storable-text';
 export * from './stream';
 export * from './targets';
 // Not the schemas (schemas.ts): the browser imports this index, and they are the server's (zod).

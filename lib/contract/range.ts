@@ -19,12 +19,3 @@ export function rangeParams(range: DateRange): URLSearchParams {
   if (range.end_date) params.set('end_date', range.end_date);
   return params;
 }
-
-/**
- * The file name of an export of the range, the server's and the browser's alike:
- * `batches-2025-01-01-to-2025-01-31.csv`, each end as its day (a date's first ten characters), an open end `all`.
- */
-export function exportFileName(from: string | undefined, to: string | undefined): string {
-  const day = (date: string | undefined) => (date ? date.slice(0, 10) : 'all');
-  return `batches-${day(from)}-to-${day(to)}.csv`;
-}

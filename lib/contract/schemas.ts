@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { parseUtcDate } from '../utc-date';
 import type { Batch } from './batch';
 import { MAX_PART_CHARS, PAIRS, SIDES } from './parts';
+import { storableTextProblem } from './storable-text';
 import { dateRange, type DateRange } from './range';
 import type { Problem, StreamLine } from './stream';
 import { cropNameProblem, hasTwoDecimalsAtMost, MAX_CROP_TARGETS, type TargetPair, type Targets, type TargetSave, type TargetSettings } from './targets';
@@ -173,13 +174,21 @@ export const TargetSaveSchema = z.strictObject({
 });
 
 
+/** Refuses text the settings store could not keep as sent (lib/contract/storable-text.ts). */
+const storable = (options?: { controls?: boolean }) =>
+  z.superRefine((text: string, ctx) => {
+    const problem = storableTextProblem(text, options);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
 export const ViewNameSchema = z
   .string({ error: 'must be a text' })
-  .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(MAX_VIEW_NAME, `must be at most ${MAX_VIEW_NAME} characters`));
+  .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(MAX_VIEW_NAME, `must be at most ${MAX_VIEW_NAME} characters`), storable());
 
 /** What follows `?` on /batches (a leading `?` is dropped), its parameters only the explorer's own. */
 export const ViewQuerySchema = z.string({ error: 'must be a text, the query string of /batches' }).check(
   z.maxLength(MAX_VIEW_QUERY, `must be at most ${MAX_VIEW_QUERY} characters`),
+  storable(),
   z.overwrite((q) => (q.startsWith('?') ? q.slice(1) : q)),
   z.superRefine((q, ctx) => {
     const problem = viewQueryProblem(q);

@@ -1,3 +1,5 @@
+import { storableTextProblem } from './storable-text';
+
 /**
  * An organisation's QA targets: a general germination and usable-seedling target and a CV threshold, and per
  * crop any of them overriding the general one. A batch is judged against its own crop's target (an empty crop
@@ -43,6 +45,8 @@ export function validTargets(t: Targets): boolean {
 export function cropNameProblem(name: string): string | null {
   if (name.trim() === '') return 'a crop name must not be empty';
   if (name.trim() !== name) return 'a crop name must not start or end with spaces';
+  const unstorable = storableTextProblem(name);
+  if (unstorable) return `a crop name ${unstorable}`;
   if (name.length > MAX_CROP_NAME) return `a crop name must be at most ${MAX_CROP_NAME} characters`;
   return null;
 }
@@ -53,10 +57,15 @@ export const DEFAULT_TARGETS: Targets = { general: { germination: 90, usable: nu
 /** The target a batch of `crop` (null: no crop recorded) is judged against, or null when there is none. */
 export function targetFor(targets: Targets, crop: string | null, metric: TargetMetric): number | null {
   if (crop !== null) {
-    const own = targets.crops[crop]?.[metric];
+    const own = Object.hasOwn(targets.crops, crop) ? targets.crops[crop]![metric] : undefined;
     if (own !== undefined && own !== null) return own;
   }
   return targets.general[metric];
+}
+
+/** Sets a crop's pair as an own property whatever its name: `crops['__proto__'] = …` would set the prototype instead. */
+export function putCrop(crops: Record<string, TargetPair>, name: string, pair: TargetPair): void {
+  Object.defineProperty(crops, name, { value: pair, enumerable: true, writable: true, configurable: true });
 }
 
 /** The same targets without crops that set nothing of their own, with crops in a stable order (to compare two sets). */
@@ -66,7 +75,7 @@ export function normalTargets(targets: Targets): Targets {
   const pair = (p: TargetPair): TargetPair => ({ germination: p.germination, usable: p.usable, cv: p.cv ?? null });
   for (const name of Object.keys(targets.crops).sort()) {
     const own = pair(targets.crops[name]!);
-    if (own.germination !== null || own.usable !== null || own.cv !== null) crops[name] = own;
+    if (own.germination !== null || own.usable !== null || own.cv !== null) putCrop(crops, name, own);
   }
   return { general: pair(targets.general), crops };
 }
@@ -87,10 +96,12 @@ const GENERAL = '*';
 const encodeName = (name: string) => encodeURIComponent(name).replace(/\*/g, '%2A');
 const num = (v: number | null) => (v === null ? '' : String(v));
 
+/** Crops whose names no target can be kept for (cropNameProblem) are left out: a lone surrogate would not even encode. */
 export function formatTargetsParam(targets: Targets): string {
   const t = normalTargets(targets);
   const entry = (name: string, p: TargetPair) => `${name}:${num(p.germination)}/${num(p.usable)}${p.cv === null ? '' : `/${num(p.cv)}`}`;
-  return [entry(GENERAL, t.general), ...Object.entries(t.crops).map(([name, p]) => entry(encodeName(name), p))].join(';');
+  const crops = Object.entries(t.crops).filter(([name]) => cropNameProblem(name) === null);
+  return [entry(GENERAL, t.general), ...crops.map(([name, p]) => entry(encodeName(name), p))].join(';');
 }
 
 const ENTRY = /^([^:;]+):([0-9.]*)\/([0-9.]*)(?:\/([0-9.]*))?$/;
@@ -113,7 +124,7 @@ export function parseTargetsParam(text: string): Targets | null {
       } catch {
         return null;
       }
-      crops[name] = pair;
+      putCrop(crops, name, pair);
     }
   }
   if (!general) return null;
@@ -140,7 +151,7 @@ export function readTargetSettings(v: unknown): TargetSettings | null {
   for (const [name, raw] of Object.entries(rawCrops)) {
     const pair = pairOf(raw);
     if (!pair) return null;
-    crops[name] = pair;
+    putCrop(crops, name, pair);
   }
   const targets = { general, crops };
   return validTargets(targets) ? { targets, updatedAt: v.updatedAt } : null;

@@ -1,8 +1,8 @@
-import { EXPLORER_KEYS, queryString } from '../explorer/url-state';
+import { EXPLORER_KEYS, OPENED, queryString } from '../explorer/url-state';
 
 /**
  * Saved views: a name for an explorer view (everything in its URL), kept for the organisation, visible to
- * everyone signed in to it. One may be the default that `/batches` opens with when its URL holds no state.
+ * everyone signed in to it. One may be the default that a bare `/batches` (no query at all) opens with.
  * Imported as `lib/contract/views`, not through the contract's index: it reads the explorer's URL schema,
  * whose date rules import that index (a cycle).
  */
@@ -27,25 +27,30 @@ export function viewQueryProblem(query: string): string | null {
   return null;
 }
 
-/** The explorer's state in `query` apart from the zone it is read in: a query of `tz` alone is the bare page. */
-export function holdsViewState(query: string): boolean {
-  for (const key of new URLSearchParams(query).keys()) if (key !== 'tz') return true;
-  return false;
+/**
+ * Only `/batches` with no query at all opens the default view: every link the explorer writes names its range
+ * and zone (`from=all&to=now&tz=…` is All time), so a link always opens what it says, default view or not.
+ */
+export const isBare = (params: URLSearchParams): boolean => params.size === 0;
+
+/**
+ * Where a bare `/batches` opens when `viewQuery` is the organisation's default view: the view's own query and
+ * `opened=default`, for the page to say which view it opened (and then take it out of the address); null for any
+ * other URL. Never a loop: the target is not bare.
+ */
+export function defaultViewTarget(viewQuery: string, params: URLSearchParams): string | null {
+  if (!isBare(params)) return null;
+  const target = new URLSearchParams(viewQuery);
+  target.set(OPENED, 'default');
+  return `/batches?${queryString(target)}`;
 }
 
 /**
- * Where `/batches?<params>` opens instead when `viewQuery` is the organisation's default view: null when the
- * URL holds state of its own (nothing but the zone counts as none) or when the view would be the same URL.
- * The viewer's zone stays when the view names none. Never a loop: a target without state of its own is the
- * same URL the second time.
+ * Whether `params` is where defaultViewTarget sent a bare `/batches` for this default view: only then does the
+ * page say it opened it (a link naming `opened` on its own, or a view changed since, says nothing).
  */
-export function defaultViewTarget(viewQuery: string, params: URLSearchParams): string | null {
-  if (holdsViewState(params.toString())) return null;
-  const target = new URLSearchParams(viewQuery);
-  const zone = params.get('tz');
-  if (!target.has('tz') && zone) target.set('tz', zone);
-  const query = queryString(target);
-  return query === queryString(params) ? null : `/batches${query ? `?${query}` : ''}`;
+export function openedAsDefault(viewQuery: string, params: URLSearchParams): boolean {
+  return params.getAll(OPENED).join() === 'default' && `/batches?${queryString(params)}` === defaultViewTarget(viewQuery, new URLSearchParams());
 }
 
 /** A saved view as `/api/settings/views` answers it (SavedViewSchema in schemas.ts). */

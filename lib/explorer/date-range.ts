@@ -6,7 +6,7 @@ import { civilToMs, dayIn, startOfDayIn, type CivilDay, type Zone } from './zone
 export type { Zone } from './zones';
 export type Preset = '7d' | '30d' | '90d' | 'ytd' | 'all';
 
-/** In the order the buttons show them; their names are in the messages (`explorer.range.preset`). */
+/** In the order the buttons show them; their names are in the messages (`explorer.range.preset`), what they write in range/rolling.ts. */
 export const PRESETS: readonly Preset[] = ['7d', '30d', '90d', 'ytd', 'all'];
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -52,21 +52,4 @@ export function rangeToQuery(from: string | undefined, to: string | undefined, z
 
 export function formatDay(ms: number, zone: Zone): string {
   return dayText(dayIn(ms, zone));
-}
-
-/** The from/to days of a preset, counted back from today in the zone. */
-export function presetRange(preset: Preset, zone: Zone, now = Date.now()): { from?: string; to?: string } {
-  if (preset === 'all') return {};
-  const today = formatDay(now, zone);
-  if (preset === 'ytd') return { from: `${today.slice(0, 4)}-01-01`, to: today };
-  const days = preset === '7d' ? 6 : preset === '30d' ? 29 : 89;
-  return { from: addDays(today, -days), to: today };
-}
-
-export function matchingPreset(from: string | undefined, to: string | undefined, zone: Zone, now = Date.now()): Preset | null {
-  for (const id of PRESETS) {
-    const r = presetRange(id, zone, now);
-    if (r.from === from && r.to === to) return id;
-  }
-  return null;
 }

@@ -1,5 +1,5 @@
 import type { Targets } from '../contract';
-import { csvCell, csvField } from '../csv';
+import { csvCell, csvNumber } from '../csv';
 import { API_DIALECT, BOM, type CsvDialect } from '../export/dialect';
 import { readerLine } from '../export/reader-csv';
 import { bucketDays, bucketsOf, median, type Bucket } from './aggregate';
@@ -105,12 +105,13 @@ const round = (v: number | null, digits: number) => (v === null ? null : Number(
  * mark), rates in percent with two decimals, shares of batches too; the INCOMPLETE note first when given.
  */
 export function groupsToCsv(groups: readonly Group[], grouping: Grouping, dialect: CsvDialect = API_DIALECT, note?: string | null): string {
-  const text = (v: string) => csvCell(v, dialect.separator);
-  const num = (v: number | null) => (v === null ? '' : csvField(String(v).replace('.', dialect.decimal), dialect.separator));
+  // The first field of every row is text (the note, a header, a group's label).
+  const text = (v: string, i = 0) => csvCell(v, i === 0);
+  const num = (v: number | null) => (v === null ? '' : csvNumber(String(v).replace('.', dialect.decimal)));
   const header = [groupHeader(grouping), 'batches', 'germination_rate_weighted_pct', 'usable_seedling_rate_weighted_pct', 'median_cv_pct', 'below_target', 'below_target_share_pct', 'with_warnings_share_pct'];
   const parts = [BOM];
   if (note) parts.push(readerLine([text(note)], dialect));
-  parts.push(readerLine(header.map(text), dialect));
+  parts.push(readerLine(header.map((h, i) => text(h, i)), dialect));
   for (const g of groups) {
     const share = (v: number | null) => round(v === null ? null : v * 100, 2);
     const figures = [g.count, round(g.germination, 2), round(g.usable, 2), round(g.cv, 2), g.below, share(g.belowShare), share(g.warningShare)];

@@ -1,6 +1,6 @@
-import { parseDay } from './date-range';
 import { RULES } from './control/rules';
 import { METRICS } from './metrics';
+import { ALL, isRangeEnd, isRangeStart, NOW } from './range/rolling';
 import { zoneOfParam } from './zones';
 
 export const SORTABLE = [
@@ -39,12 +39,15 @@ const percent: Reader<number | undefined> = (raw) => {
   const n = Number(raw);
   return n >= 0 && n <= 100 ? n : undefined;
 };
-/** A real calendar day as YYYY-MM-DD; null when present but not one (reported, not dropped). */
-const day: Reader<string | undefined | null> = (raw) => (raw === undefined ? undefined : parseDay(raw) !== null ? raw : null);
+/**
+ * An end of the range (lib/explorer/range/rolling.ts): a real calendar day as YYYY-MM-DD or a rolling end such as
+ * `now-7d`; absent, All time's (`all`, `now`). null when present but not one (reported, not dropped).
+ */
+const end = (valid: (raw: string) => boolean, absent: string): Reader<string | null> => (raw) => (raw === undefined ? absent : valid(raw) ? raw : null);
 
 const READERS = {
-  from: day,
-  to: day,
+  from: end(isRangeStart, ALL),
+  to: end(isRangeEnd, NOW),
   tz: (raw: string | undefined) => zoneOfParam(raw),
   q: withDefault(text(200), ''),
   crop: text(100),
@@ -91,14 +94,18 @@ export type ExplorerState = { [K in keyof typeof READERS as undefined extends Re
 export const EXPLORER_KEYS = Object.keys(READERS) as (keyof ExplorerState)[];
 
 /**
- * What is wrong with the URL's days, for the page to say in the reader's language: From after To, or a
- * day that is not a real calendar day (`value` as the URL has it).
+ * What is wrong with the URL's days, for the page to say in the reader's language: From after To (the days they
+ * stand for today; see resolveRange), or an end that is neither a real calendar day nor a rolling end (`value`
+ * as the URL has it).
  */
 export type DateError = { kind: 'order'; from: string; to: string } | { kind: 'invalid'; field: 'from' | 'to'; value: string };
 
 export type ParsedState = { state: ExplorerState; dateError: DateError | null };
 
-/** Reads the URL; a broken date is reported (not silently dropped) so the page can say so. */
+/**
+ * Reads the URL; a broken end of the range is reported (not silently dropped) so the page can say so, and read
+ * as All time's meanwhile. Whether From is after To depends on today for a rolling end: resolveRange says.
+ */
 export function readState(params: URLSearchParams): ParsedState {
   const state: Record<string, unknown> = {};
   let broken: 'from' | 'to' | null = null;
@@ -106,31 +113,61 @@ export function readState(params: URLSearchParams): ParsedState {
     // The last value of a repeated parameter, as the page has always read it.
     const raw = params.getAll(key).at(-1);
     const value = READERS[key](raw);
-    if (value === null) broken ??= key as 'from' | 'to';
+    if (value === null) {
+      broken ??= key as 'from' | 'to';
+      state[key] = READERS[key](undefined);
+    }
     // A parameter given but unreadable is there as undefined (as zod's catch left it); one not given, absent.
     else if (value !== undefined || raw !== undefined) state[key] = value;
   }
   const read = state as ExplorerState;
   if (broken) return { state: read, dateError: { kind: 'invalid', field: broken, value: params.getAll(broken).at(-1) ?? '' } };
-  const { from, to } = read;
-  if (from && to && from > to) return { state: read, dateError: { kind: 'order', from, to } };
   return { state: read, dateError: null };
 }
 
 const DEFAULTS = readState(new URLSearchParams()).state;
+/** Written whatever their value: the range, so that a link says which days it shows, and the zone they are read in. */
+const ALWAYS_WRITTEN = new Set<string>(['from', 'to', 'tz']);
 
 /**
- * Only what differs from the defaults goes into the URL, in a stable order; the zone always does, so that a
- * link shows the same days to whoever opens it, in whatever zone.
+ * The range and the zone always go into the URL (a link opens the same days for whoever opens it, wherever,
+ * whatever the organisation's default view); everything else only where it differs from its default. In a
+ * stable order.
  */
 export function writeState(state: ExplorerState): string {
   const params = new URLSearchParams();
   for (const key of EXPLORER_KEYS) {
     const value = state[key];
-    if (value === undefined || value === '' || (key !== 'tz' && value === DEFAULTS[key])) continue;
+    if (value === undefined || value === '' || (!ALWAYS_WRITTEN.has(key) && value === DEFAULTS[key])) continue;
     params.set(key, String(value));
   }
   return queryString(params);
+}
+
+/**
+ * Added by the redirect of a bare `/batches` to the organisation's default view (lib/contract/views.ts), for
+ * that one page load: the page says which view it opened, then takes it out of the address, so a link copied
+ * or shared from there never says so.
+ */
+export const OPENED = 'opened';
+
+/**
+ * The address to put in place of `params` once the page has read it, or null when it already says everything:
+ * the range when the link left it out (an older link: All time's ends, or `now` after a From of its own), the
+ * zone the page reads it in, and without the default view's one-shot `opened`. The other parameters stay as
+ * they are, a broken day included, to be explained.
+ */
+export function explicitQuery(params: URLSearchParams, state: Pick<ExplorerState, 'from' | 'to' | 'tz'>): string | null {
+  const rangeMissing = !params.has('from') || !params.has('to');
+  if (!rangeMissing && params.get('tz') === state.tz && !params.has(OPENED)) return null;
+  const next = new URLSearchParams(params);
+  next.delete(OPENED);
+  next.set('tz', state.tz);
+  if (!rangeMissing) return queryString(next);
+  const given = (key: 'from' | 'to') => params.getAll(key).at(-1) ?? state[key];
+  const range = new URLSearchParams({ from: given('from'), to: given('to') });
+  for (const [key, value] of next) if (key !== 'from' && key !== 'to') range.append(key, value);
+  return queryString(range);
 }
 
 /** A query string that leaves `/` as it is (allowed in a query): `tz=Europe/Amsterdam` reads as it says. */

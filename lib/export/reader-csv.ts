@@ -1,24 +1,25 @@
-import { csvCell, csvField } from '../csv';
+import { csvCell, csvNumber } from '../csv';
 import type { ExportRow } from './columns';
 import { wallClockIn, wallClockText, type CellValue, type ExportColumn, type ExportContext } from './columns';
 import { BOM, type CsvDialect } from './dialect';
 
 /**
  * One cell for the reader's spreadsheet. Only text can be taken for a formula, so only text is neutralized:
- * numbers, dates and Yes/No are written by us and a spreadsheet reads them as what they are.
+ * numbers, dates and Yes/No are written by us and a spreadsheet reads them as what they are (a negative
+ * number first in its row aside, see lib/csv.ts). `leading`: the first cell of its row.
  */
-export function readerCell(col: ExportColumn, value: CellValue, ctx: ExportContext, dialect: CsvDialect): string {
+export function readerCell(col: ExportColumn, value: CellValue, ctx: ExportContext, dialect: CsvDialect, leading = false): string {
   if (value === null) return '';
   switch (col.type) {
     case 'date':
       return wallClockText(wallClockIn(ctx.zone)(value as number));
     case 'number':
     case 'int':
-      return csvField(String(value).replace('.', dialect.decimal), dialect.separator);
+      return csvNumber(String(value).replace('.', dialect.decimal), leading);
     case 'yes-no':
       return value ? ctx.words.yes : ctx.words.no;
     default:
-      return csvCell(value, dialect.separator);
+      return csvCell(value, leading);
   }
 }
 
@@ -33,8 +34,8 @@ export function readerLine(cells: readonly string[], dialect: CsvDialect): strin
  */
 export function rowsToReaderCsv(rows: readonly ExportRow[], columns: readonly ExportColumn[], ctx: ExportContext, dialect: CsvDialect, note?: string): string {
   const parts: string[] = [BOM];
-  if (note) parts.push(readerLine([csvCell(note, dialect.separator)], dialect));
-  parts.push(readerLine(columns.map((c) => csvCell(c.header(ctx), dialect.separator)), dialect));
-  for (const r of rows) parts.push(readerLine(columns.map((c) => readerCell(c, c.value(r, ctx), ctx, dialect)), dialect));
+  if (note) parts.push(readerLine([csvCell(note, true)], dialect));
+  parts.push(readerLine(columns.map((c, i) => csvCell(c.header(ctx), i === 0)), dialect));
+  for (const r of rows) parts.push(readerLine(columns.map((c, i) => readerCell(c, c.value(r, ctx), ctx, dialect, i === 0)), dialect));
   return parts.join('');
 }

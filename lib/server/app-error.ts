@@ -1,5 +1,6 @@
 import type { core } from 'zod';
 import { CodedError } from '../coded-error';
+import { printable } from '../contract/storable-text';
 import { firstIssue } from '../zod-issue';
 
 /**
@@ -23,6 +24,7 @@ export type AppErrorCode =
   | 'not_found'
   | 'credentials_refused'
   | 'too_many_attempts'
+  | 'too_many_loads'
   | 'store_unavailable'
   | 'internal';
 
@@ -49,8 +51,9 @@ const MAX_FIELD = 160;
  */
 export function invalidInput(error: core.$ZodError, fallback: string, prefix?: string): AppError {
   const { field, message, unknownKey } = firstIssue(error, fallback);
-  const placed = prefix && field !== fallback ? `${prefix}.${field}` : field;
-  // Keys are the sender's text: a detail never echoes more than a readable part of one.
-  const bounded = placed.length > MAX_FIELD ? `${placed.slice(0, MAX_FIELD)}…` : placed;
+  // Keys are the sender's text (a crop name, a parameter): a detail echoes a readable part of one, control
+  // characters and lone surrogates written as `\u0000`.
+  const placed = printable(prefix && field !== fallback ? `${prefix}.${field}` : field);
+  const bounded = placed.length > MAX_FIELD ? `${printable(placed.slice(0, MAX_FIELD))}…` : placed;
   return new AppError('invalid_input', unknownKey ? 'unknown parameter' : message, { field: bounded });
 }

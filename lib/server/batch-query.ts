@@ -29,3 +29,4 @@ export const StreamQuerySchema = z
     const problem = partsProblem(query, query.parts);
     if (problem) ctx.addIssue({ code: 'custom', path: ['parts'], message: problem });
   });
+export type StreamQuery = z.infer<typeof StreamQuerySchema>;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY } from '../batch-api/range-load';
+import { UPSTREAM_SOCKETS } from '../batch-api/keep-alive-fetch';
 import { ApiVersionSchema } from '../batch-api/schemas';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -18,6 +19,14 @@ export const EnvSchema = z.object({
   BATCH_API_CONCURRENCY: z.coerce.number().int().min(1).max(MAX_CONCURRENCY).default(DEFAULT_CONCURRENCY),
   /** The most it may grow to while the service answers as fast as at the start (at least BATCH_API_CONCURRENCY). */
   BATCH_API_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(MAX_CONCURRENCY).optional(),
+  /** Range loads (streams and exports) one session may run at once; more wait RANGE_LOAD_WAIT_S, then 429. */
+  RANGE_LOADS_PER_SESSION: z.coerce.number().int().min(1).max(1000).default(6),
+  /** Range loads one organisation may run at once on this instance, all its sessions together. */
+  RANGE_LOADS_PER_ORGANISATION: z.coerce.number().int().min(1).max(10_000).default(16),
+  /** How long a range load over either limit waits for a turn before its 429; 0: refused at once. */
+  RANGE_LOAD_WAIT_S: z.coerce.number().int().min(0).max(60).default(5),
+  /** Upstream requests one organisation may have in flight at once, of the process's UPSTREAM_SOCKETS. */
+  UPSTREAM_REQUESTS_PER_ORGANISATION: z.coerce.number().int().min(1).max(UPSTREAM_SOCKETS).default(UPSTREAM_SOCKETS / 2),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Comma-separated older secrets still accepted for reading cookies (rotation). */
   SESSION_SECRET_PREVIOUS: z.string().optional(),
@@ -49,6 +58,10 @@ export type AppConfig = {
   /** Upstream requests one range load starts with in flight, and the most it may grow to. */
   concurrency: number;
   maxConcurrency: number;
+  /** How many range loads run at once per session and per organisation, and how long one over waits. */
+  rangeLoads: { perSession: number; perOrganisation: number; waitMs: number };
+  /** Upstream requests one organisation may have in flight at once (of UPSTREAM_SOCKETS). */
+  upstreamPerOrganisation: number;
   signInPerIp: number;
   redisUrl?: string;
   signInFailuresPerIp: number;
@@ -111,6 +124,8 @@ function load(env: Record<string, string | undefined>): AppConfig {
     timeoutMs: e.BATCH_API_TIMEOUT_MS,
     concurrency: e.BATCH_API_CONCURRENCY,
     maxConcurrency,
+    rangeLoads: { perSession: e.RANGE_LOADS_PER_SESSION, perOrganisation: e.RANGE_LOADS_PER_ORGANISATION, waitMs: e.RANGE_LOAD_WAIT_S * 1000 },
+    upstreamPerOrganisation: e.UPSTREAM_REQUESTS_PER_ORGANISATION,
     signInPerIp: e.SIGNIN_ATTEMPTS_PER_IP,
     redisUrl: e.REDIS_URL,
     signInFailuresPerIp: e.SIGNIN_FAILURES_PER_IP,

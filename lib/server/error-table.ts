@@ -32,6 +32,8 @@ export const ERROR_STATUS: Record<AppErrorCode | BatchApiErrorCode, number> = {
   not_found: 404,
   invalid_input: 422,
   too_many_attempts: 429,
+  // With Retry-After: a session or an organisation runs its most range loads at once (lib/server/load-limits/).
+  too_many_loads: 429,
   internal: 500,
   store_unavailable: 503,
   // The upstream client's codes: `auth_failed` is the session's credentials refused, not our sign-in form's.

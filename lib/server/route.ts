@@ -1,7 +1,9 @@
 import 'server-only';
-import { safeParse, type core } from 'zod';
+import { safeParse, strictObject, type core } from 'zod';
+import { printable } from '../contract/storable-text';
 import { AppError, invalidInput } from './app-error';
 import { getConfig } from './config';
+import { RAW_QUERY_HEADER } from './input/raw-query';
 import { loggedProblemOf, problemResponse } from './error-table';
 import { withRequestStats } from './request-context';
 import { logRequest } from './request-log';
@@ -22,6 +24,7 @@ type Context<Q, B, Auth extends boolean> = {
 
 type Options<QS extends core.$ZodType | undefined, BS extends core.$ZodType | undefined, Auth extends boolean> = {
   auth: Auth;
+  /** The query's schema; a route without one refuses every parameter. */
   query?: QS;
   body?: BS;
   /** The largest body this route reads, in bytes (default 8 KB); larger ones are refused with 413. */
@@ -50,14 +53,21 @@ function requestOrigin(request: Request): string {
   return `${requestScheme(request)}://${host}`;
 }
 
-/** Query parameters by the schema; a repeated parameter is refused, an empty one counts as absent. */
+/** The query of a route that takes none: any parameter at all is refused, naming it. */
+const NO_QUERY = strictObject({});
+
+/**
+ * Query parameters by the schema, read from the request as it was sent (see raw-query.ts); a repeated
+ * parameter is refused, an empty one counts as absent (a name the schema does not know is refused all the same).
+ */
 function parseQuery<S extends core.$ZodType>(request: Request, schema: S): core.output<S> {
-  const params = new URL(request.url).searchParams;
-  const entries: [string, string][] = [];
+  const raw = request.headers.get(RAW_QUERY_HEADER);
+  const params = raw === null ? new URL(request.url).searchParams : new URLSearchParams(raw);
+  const entries: [string, string | undefined][] = [];
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
-    if (values.length > 1) throw new AppError('invalid_input', 'given more than once', { field: key.slice(0, 50) });
-    if (values[0] !== '') entries.push([key, values[0]!]);
+    if (values.length > 1) throw new AppError('invalid_input', 'given more than once', { field: printable(key.slice(0, 50)) });
+    entries.push([key, values[0] === '' ? undefined : values[0]]);
   }
   // Own properties, whatever their names (`__proto__` included): a name the schema does not know is refused.
   const parsed = safeParse(schema, Object.fromEntries(entries));
@@ -120,7 +130,7 @@ export function route<
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') checkOrigin(request);
       const session = options.auth ? await sessions().require(cookies) : undefined;
-      const query = options.query ? parseQuery(request, options.query) : undefined;
+      const query = options.query ? parseQuery(request, options.query) : void parseQuery(request, NO_QUERY);
       const body = options.body ? await parseBody(request, options.body, options.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
       const response = await handler({ request, query, body, session, cookies } as Context<Infer<QS>, Infer<BS>, Auth>);
       if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');

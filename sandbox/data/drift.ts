@@ -11,9 +11,9 @@ export const DRIFT_DAYS = 300;
  * for its first 100 batches, then shifts down by about 2σ and keeps sliding (a seed lot going off), so a
  * control chart finds points beyond its limits and long runs below its centre (52 of its 149 batches with a
  * rate). Lettuce and Basil do not shift (chance alone gives Lettuce one run of 8). Every 13th batch carries a warning (some of them in the baseline), and one Tomato scan failed (no
- * rate). Deterministic: the same anchor gives the same batches.
+ * rate). Deterministic: the same anchor gives the same batches; their analysis links are under `reportBaseUrl`.
  */
-export function driftBatches(anchorMs: number): Batch[] {
+export function driftBatches(anchorMs: number, reportBaseUrl: string): Batch[] {
   const rand = createRandom('drift');
   const start = Math.floor(anchorMs / DAY_MS) * DAY_MS - DRIFT_DAYS * DAY_MS;
   const out: Batch[] = [];
@@ -31,8 +31,9 @@ export function driftBatches(anchorMs: number): Batch[] {
     const failed = crop === 'Tomato' && tomato === 42;
     const n = out.length + 1;
     const rate = (v: number) => (failed ? null : v.toFixed(2));
+    const id = `d0000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
     out.push({
-      batch_id: `d0000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      batch_id: id,
       batch_name: `${crop} drift #${String(n).padStart(3, '0')}`,
       batch_creation_date: formatUtcDate(start + day * DAY_MS + (9 * 60 + rand.int(0, 59)) * 60_000),
       crop_type: crop,
@@ -47,7 +48,7 @@ export function driftBatches(anchorMs: number): Batch[] {
       avg_coefficient_of_variation: rate(rand.normal(22, 2)),
       avg_median_seedling_size_mm2: rate(rand.normal(crop === 'Basil' ? 60 : 150, 8)),
       scanned_by_email: 'qa@drift.example',
-      analysis_link: `https://reports.batchscan.example/org-drift/analysis/${n}`,
+      analysis_link: `${reportBaseUrl}/${id}`,
       comment: failed ? 'Scan failed: images out of focus' : null,
       warnings: failed || n % 13 === 0,
     });

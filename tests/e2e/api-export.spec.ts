@@ -12,7 +12,7 @@ test('streams every batch of the range with a header row of the service field na
   const response = await api(`/api/batches/export?${new URLSearchParams(range)}`, { cookie });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-  expect(response.headers.get('content-disposition')).toBe('attachment; filename="batches-2025-01-01-to-2025-12-31.csv"');
+  expect(response.headers.get('content-disposition')).toBe('attachment; filename="batches-2025-01-01-to-2025-12-31-api-fields.csv"');
   const rows = readCsv(await response.text());
   expect(rows[0]).toEqual(Object.keys(batches[0]!));
   expect(rows).toHaveLength(batches.length + 1);
@@ -57,7 +57,7 @@ test('format=xlsx streams a workbook of the chosen columns, in the zone, read ba
   const response = await api('/api/batches/export?format=xlsx&zone=America/New_York&columns=name,date,germination,warnings,analysis', { cookie });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-  expect(response.headers.get('content-disposition')).toBe('attachment; filename="batches-all-to-all.xlsx"');
+  expect(response.headers.get('content-disposition')).toBe('attachment; filename="batches-all-time.xlsx"');
   const x = await readXlsx(Buffer.from(await response.arrayBuffer()));
   const [header, ...rows] = x.sheets[0]!.rows;
   expect(header).toEqual(['Batch', 'Created (America/New_York)', 'Germination (%)', 'Warnings', 'Analysis']);

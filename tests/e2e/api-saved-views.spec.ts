@@ -149,7 +149,7 @@ test('other methods are 405 with Allow', async () => {
   expect([get.status, get.headers.get('allow')]).toEqual([405, 'DELETE, OPTIONS, PATCH']);
 });
 
-test('/batches without state opens the default view; with state of its own, or when the view is no longer the default, it does not', async () => {
+test('a bare /batches opens the default view; any query (the zone alone included), or a view no longer the default, does not', async () => {
   const cookie = await signIn();
   const view = await created(cookie, { name: 'Lettuce', query: 'crop=Lettuce&warn=1', isDefault: true });
   const location = async (path: string) => {
@@ -160,9 +160,12 @@ test('/batches without state opens the default view; with state of its own, or w
     const refresh = /<meta id="__next-page-redirect" http-equiv="refresh" content="\d+;url=([^"]*)"/.exec(text);
     return refresh ? refresh[1]!.replaceAll('&amp;', '&') : null;
   };
-  expect(await location('/batches')).toBe('/batches?crop=Lettuce&warn=1');
-  expect(await location('/batches?tz=Europe/Amsterdam')).toBe('/batches?crop=Lettuce&warn=1&tz=Europe/Amsterdam');
+  expect(await location('/batches')).toBe('/batches?crop=Lettuce&warn=1&opened=default');
+  // The zone alone is All time of older links, no bare URL.
+  expect(await location('/batches?tz=Europe/Amsterdam')).toBeNull();
+  expect(await location('/batches?from=all&to=now&tz=Europe/Amsterdam')).toBeNull();
   expect(await location('/batches?tz=UTC&below=1')).toBeNull();
+  expect(await location('/batches?crop=Lettuce&warn=1&opened=default')).toBeNull();
   expect((await patch(cookie, view.id, { isDefault: false })).status).toBe(200);
   expect(await location('/batches')).toBeNull();
 });

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readCsv } from '../helpers/csv';
+import { SANDBOX_URL } from '../../playwright.config';
 import { APP_URL, DEMO, EDGE, api, exportFrom, forgetCachedRanges, openSignedIn, sandbox, status, withZone } from './support';
 /** Alerts of the page itself (Next.js adds a route announcer with role=alert outside <main>). */
 const alert = (page: Page) => page.getByRole('main').getByRole('alert');
@@ -15,7 +16,7 @@ test('sign-in: wrong credentials are explained inline, right ones lead to the pa
   await expect(alert(page)).toHaveText('Wrong client ID or client secret.');
   await page.getByLabel('Client secret').fill('edge-secret');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(`${APP_URL}/batches?tz=UTC`);
+  await expect(page).toHaveURL(`${APP_URL}/batches?from=all&to=now&tz=UTC`);
   await expect(status(page)).toHaveText('22 batches');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in/);
@@ -125,6 +126,32 @@ test('analysis links: real links for http(s) only; hostile text stays text and r
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+});
+
+test('a demo batch’s Open analysis opens its report on the sandbox: its figures, marked as the sandbox’s', async ({ page, context }) => {
+  const errors: string[] = [];
+  context.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+  await openSignedIn(page, '/batches?tz=UTC', DEMO);
+  await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
+  const row = page.getByRole('region', { name: 'Batches table' }).getByRole('row').filter({ has: page.getByRole('link', { name: 'Open analysis' }) }).first();
+  const name = await row.getByRole('cell').nth(1).innerText();
+  const rate = /^[\d.]+%/.exec(await row.getByRole('cell').nth(3).innerText())?.[0];
+  const link = row.getByRole('link', { name: 'Open analysis' });
+  const href = (await link.getAttribute('href'))!;
+  expect(href).toMatch(new RegExp(`^${SANDBOX_URL.replaceAll('.', '\\.')}/reports/org-demo/[0-9a-f-]{36}$`));
+
+  const [report] = await Promise.all([page.waitForEvent('popup'), link.click()]);
+  await expect(report).toHaveURL(href);
+  await expect(report).toHaveTitle(`Analysis report: ${name} (sandbox)`);
+  await expect(report.getByRole('heading', { level: 1 })).toHaveText(name);
+  await expect(report.getByRole('note')).toContainText('Sandbox. This page is served by the bundled emulator of the Batch Data Service');
+  const germination = report.getByRole('definition').first();
+  await expect(germination).toHaveText(/^\d+\.\d\d %$/);
+  expect(`${Number.parseFloat(await germination.innerText()).toFixed(1)}%`).toBe(rate);
+  await expect(report.getByRole('meter', { name: 'Germination rate' })).toBeVisible();
+  // Its own style is allowed by the policy (nothing was refused): the page is drawn as designed.
+  expect(await report.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(251, 252, 250)');
+  expect(errors).toEqual([]);
 });
 
 test('the detail panel shows all 18 fields, labelled, and under their API names on demand', async ({ page }) => {

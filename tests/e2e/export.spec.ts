@@ -29,7 +29,7 @@ const LANGUAGES = {
   },
   'de-DE': {
     table: 'Chargentabelle', menu: 'Exportieren', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API-Felder)', comment: 'Kommentar', yes: 'Ja', no: 'Nein', separator: ';', decimal: ',',
-    headers: ['Erstellt (Europe/Berlin)', 'Charge', 'Kultur', 'Keimrate (%)', 'Sollwert (%)', 'Nutzbar (%)', 'Größen-VK (%)', 'Mediangröße (mm²)', 'Bilder', 'Warnungen', 'Gekeimt/Tray', 'Gescannt von', 'Analyse'],
+    headers: ['Erstellt (Europe/Berlin)', 'Charge', 'Kultur', 'Keimrate (%)', 'Sollwert (%)', 'Nutzbar (%)', 'Größen-VK (%)', 'Mediane Größe (mm²)', 'Bilder', 'Warnungen', 'Gekeimt/Tray', 'Gescannt von', 'Analyse'],
     view: { zone: 'Zeitzone', complete: 'Daten vollständig', columns: 'Spalten' },
   },
 } as const;
@@ -78,7 +78,7 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
 
       // CSV (API fields): the service's fields raw, for scripts, as before. Its order is the table's.
       const apiFile = await exportFrom(page, L.api, L.menu);
-      expect(apiFile.name).toBe('batches-all-to-all.csv');
+      expect(apiFile.name).toBe('batches-all-time-api-fields.csv');
       expect(apiFile.bytes[0]).not.toBe(0xef);
       const apiRows = readCsv(apiFile.bytes.toString('utf8'));
       expect(apiRows[0]).toEqual(BATCH_FIELDS);
@@ -88,7 +88,7 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
 
       // Excel.
       const book = await exportFrom(page, L.xlsx, L.menu);
-      expect(book.name).toBe('batches-all-to-all.xlsx');
+      expect(book.name).toBe('batches-all-time.xlsx');
       const x = await readXlsx(book.bytes);
       const [header, ...data] = x.sheets[0]!.rows;
       expect(header).toEqual(L.headers);
@@ -123,7 +123,7 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
 
       // CSV for the reader's spreadsheet: BOM, the locale's separator and decimal mark, the same table.
       const csvFile = await exportFrom(page, L.csv, L.menu);
-      expect(csvFile.name).toBe('batches-all-to-all.csv');
+      expect(csvFile.name).toBe('batches-all-time.csv');
       expect([...csvFile.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const text = csvFile.bytes.toString('utf8').slice(1);
       expect(text.split('\r\n')[0]).toBe(L.headers.join(L.separator));
@@ -172,7 +172,27 @@ test.describe('an en-US browser', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.press('ArrowDown');
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
-    expect(download.suggestedFilename()).toBe('batches-all-to-all.csv');
+    expect(download.suggestedFilename()).toBe('batches-all-time.csv');
+  });
+
+  test('each export’s file name says its range, its crop and which file it is', async ({ page, context }) => {
+    await signInContext(context, EDGE);
+    await page.goto('/batches?tz=UTC&from=2025-04-01&to=2025-04-30&crop=Tomato');
+    await expect(status(page)).toHaveText('12 batches');
+    const names = [];
+    for (const item of ['Excel (.xlsx)', 'CSV', 'CSV (API fields)']) names.push((await exportFrom(page, item)).name);
+    expect(names).toEqual([
+      'batches-2025-04-01-to-2025-04-30-Tomato.xlsx',
+      'batches-2025-04-01-to-2025-04-30-Tomato.csv',
+      'batches-2025-04-01-to-2025-04-30-Tomato-api-fields.csv',
+    ]);
+    // A crop in any script, its space as a dash; all time said as such.
+    await page.goto(`/batches?tz=UTC&from=2025-04-01&to=2025-04-02&crop=${encodeURIComponent('Pak choi 小白菜')}`);
+    await expect(status(page)).toHaveText('1 batch');
+    expect((await exportFrom(page, 'CSV')).name).toBe('batches-2025-04-01-to-2025-04-02-Pak-choi-小白菜.csv');
+    await page.goto('/batches?tz=UTC&crop=(none)');
+    await expect(status(page)).toHaveText('1 batch');
+    expect((await exportFrom(page, 'CSV (API fields)')).name).toBe('batches-all-time-no-crop-api-fields.csv');
   });
 
   test('LibreOffice opens the workbook: its dates, numbers, links and hostile text as written', async ({ page, context }) => {

@@ -113,7 +113,7 @@ test('HEAD on the stream and the export: the checks of GET and its headers, no u
   expect(await stream.text()).toBe('');
   const csv = await head('/api/batches/export?start_date=2025-01-01T00:00:00Z');
   expect([csv.status, csv.headers.get('content-type'), csv.headers.get('content-disposition'), csv.headers.get('cache-control')]).toEqual([
-    200, 'text/csv; charset=utf-8', 'attachment; filename="batches-2025-01-01-to-all.csv"', 'no-store',
+    200, 'text/csv; charset=utf-8', 'attachment; filename="batches-from-2025-01-01-api-fields.csv"', 'no-store',
   ]);
   expect((await head('/api/batches/stream?start_date=yesterday')).status).toBe(422);
   expect((await head('/api/batches/export', false)).status).toBe(401);

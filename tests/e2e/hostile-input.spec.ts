@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect, test } from '@playwright/test';
 import { mutatedSeal } from '../helpers/broken-seals';
-import { APP_URL, sandbox, signIn, signInRedirectOf } from './support';
+import { api, APP_URL, DEMO, sandbox, signIn, signInRedirectOf } from './support';
 
 let cookie: string;
 test.beforeAll(async () => {
@@ -95,3 +95,37 @@ test('any session cookie value, or a real seal changed, cut or added to: "not si
   expect((await fetch(`${APP_URL}/api/session`, { headers: { cookie } })).status).toBe(200);
 });
 
+
+test('every route of the API refuses a parameter it does not know, `__proto__` included (Next.js drops that one from the URL it hands a route), never answering as if it were not there', async () => {
+  const view = '/api/settings/views/0b8e3a4c-3f6e-4a57-9b5e-3c8f3c1d2e4f';
+  const routes: [string, string, unknown?][] = [
+    ['GET', '/api/batches'], ['GET', '/api/batches/stream'], ['GET', '/api/batches/export'], ['GET', '/api/health'], ['GET', '/api/session'],
+    ['GET', '/api/session/cache-key'], ['GET', '/api/settings/targets'], ['GET', '/api/settings/views'],
+    ['PUT', '/api/settings/targets', { targets: { general: { germination: 90, usable: null, cv: null } } }],
+    ['POST', '/api/settings/views', { name: 'never saved', query: '' }], ['PATCH', view, { isDefault: true }], ['DELETE', view],
+  ];
+  for (const [method, path, json] of routes) {
+    for (const [query, field] of [['__proto__=1', '__proto__'], ['callback=', 'callback'], ['_rsc=1', '_rsc']]) {
+      const response = await api(`${path}?${query}`, { method, cookie, json, headers: { origin: APP_URL } });
+      expect([response.status, (await response.json()).detail], `${method} ${path}?${query}`).toEqual([422, `${field}: unknown parameter`]);
+    }
+  }
+  const signedIn = await api('/api/session?__proto__=1', { method: 'POST', json: DEMO, headers: { origin: APP_URL } });
+  expect([signedIn.status, (await signedIn.json()).detail]).toEqual([422, '__proto__: unknown parameter']);
+});
+
+test('text the settings database cannot keep (NUL, a lone surrogate) or a name should not hold (a tab) is 422 naming the field, never a 500', async () => {
+  const general = { germination: 90, usable: null, cv: null };
+  const cases: [string, string, unknown, string][] = [
+    ['PUT', '/api/settings/targets', { targets: { general, crops: { 'Tom\u0000ato': general } } }, 'targets.crops.Tom\\u0000ato: a crop name must not contain the NUL character (U+0000)'],
+    ['PUT', '/api/settings/targets', { targets: { general, crops: { '\ud800': general } } }, 'targets.crops.\\ud800: a crop name must be valid Unicode: it holds a lone surrogate (U+D800)'],
+    ['POST', '/api/settings/views', { name: 'May\u0000', query: '' }, 'name: must not contain the NUL character (U+0000)'],
+    ['POST', '/api/settings/views', { name: 'May \udfff', query: '' }, 'name: must be valid Unicode: it holds a lone surrogate (U+DFFF)'],
+    ['POST', '/api/settings/views', { name: 'May\tJune', query: '' }, 'name: must not contain control characters such as tabs or line breaks (it holds U+0009)'],
+    ['POST', '/api/settings/views', { name: 'May', query: 'q=\u0000' }, 'query: must not contain the NUL character (U+0000)'],
+  ];
+  for (const [method, path, json, detail] of cases) {
+    const response = await api(path, { method, cookie, json, headers: { origin: APP_URL } });
+    expect([response.status, (await response.json()).detail], JSON.stringify(json)).toEqual([422, detail]);
+  }
+});

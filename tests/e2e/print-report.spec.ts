@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { DEFAULT_TARGETS } from '../../lib/contract';
+import { MESSAGES } from '../../lib/i18n/messages';
+import { headerWords } from '../../lib/print/column-widths';
 import { batchesOn, daysAgo, resetTargets } from './analysis-figures';
 import { signInContext } from './signed-in';
 import { api, APP_URL, sandbox, signIn, status } from './support';
@@ -13,6 +15,8 @@ import { api, APP_URL, sandbox, signIn, status } from './support';
  */
 
 const CAP = 2000;
+/** The charts' hints to a mouse, in every language: none may reach paper. */
+const HINTS = /\b(click|drag|klicken|ziehen|klik|sleep)\b/i;
 /** Words of the page's controls, none of which may reach paper. */
 const CONTROLS = ['Print report', 'Sign out', 'Export CSV', 'Export grouped CSV', 'Show as table', 'Save view', 'Saved views', 'Last 30 days', 'Remove all', 'Skip the table', 'Retry'];
 const DOMAIN = 'greenfield-seeds.example';
@@ -78,6 +82,46 @@ const printCalls = (page: Page) => page.evaluate(() => (window as unknown as { p
 
 function expectNoControls(text: string) {
   for (const word of CONTROLS) expect(text, `control "${word}" on paper`).not.toContain(word);
+  expect(text.match(HINTS)?.[0], 'a hint to a mouse on paper').toBeUndefined();
+}
+
+/** A line of the printed table: it begins with its row number (`1,234` or `1.234`). */
+const rowNumber = (line: string) => {
+  const n = /^\s*(\d{1,3}(?:[.,]\d{3})*)\s/.exec(line)?.[1];
+  return n === undefined ? null : Number(n.replace(/[.,]/g, ''));
+};
+
+/**
+ * The table's pages as printed, from the one with its note (`note`: words of it) on: on each, its rows (the lines
+ * that begin with the next row number) and the words of its header (the lines right above the first row, up to
+ * a blank line or the note). Checks that every line from a page's first row to its footer is a row: no cell
+ * wraps onto a second line.
+ */
+function tablePages(pages: string[], note: string): { rows: string[]; header: string[] }[] {
+  const out: { rows: string[]; header: string[] }[] = [];
+  let next = 1;
+  const start = pages.findIndex((p) => p.includes(note));
+  expect(start, `the table's note "${note}"`).toBeGreaterThanOrEqual(0);
+  for (const [i, page] of pages.entries()) {
+    if (i < start) continue;
+    const lines = page.split('\n');
+    const first = lines.findIndex((l) => rowNumber(l) === next);
+    if (first < 0) continue;
+    const header: string[] = [];
+    // Headers hold no digit; the note above the table does.
+    for (let k = first - 1; k >= 0 && lines[k]!.trim() !== '' && !/\d/.test(lines[k]!); k--) header.unshift(...lines[k]!.trim().split(/\s+/));
+    const body = lines.slice(first).filter((l) => l.trim() !== '');
+    const footer = body.pop()!; // the page margin's report name and page number
+    expect(footer, `page ${i + 1}`).toMatch(/\d+ ?\/ ?\d+\s*$/);
+    const rows: string[] = [];
+    for (const line of body) {
+      expect(rowNumber(line), `page ${i + 1}: a line that is not a row of its own: "${line}"`).toBe(next);
+      rows.push(line);
+      next++;
+    }
+    out.push({ rows, header });
+  }
+  return out;
 }
 
 function expectPageNumbers(pages: string[]) {
@@ -157,13 +201,60 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
   expectPageNumbers(pages);
   for (const p of pages) expect(p).toMatch(new RegExp(`Tray-scan batch report · demo-client · made (${made.map(escape).join('|')})`));
   expectNoControls(text);
-  expect(text.match(/Export/g)).toHaveLength(1); // the line about the rows not printed
+  expect(text.match(/Export/g)).toHaveLength(2); // the legend of texts cut short, the line about the rows not printed
   for (const n of [1, 2, pages.length]) expect(brightness(file, n, info)).toBeGreaterThan(225);
 
   // After the print the page is the page again: no print-only table left in it.
   await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
   await expect(page.locator('[aria-label="Batches"]')).toHaveCount(0);
 });
+
+/** Every column of the table, none hidden, in the reader's language: the widest print there is. */
+for (const [locale, language] of [['en-GB', 'en'], ['de-DE', 'de']] as const) {
+  test.describe(`a ${locale} reader`, () => {
+    test.use({ locale });
+
+    test('the batch table on paper: all 15 columns, 30+ rows to a landscape page, each a line, headers whole, no hints', async ({ page, context }, info) => {
+      test.setTimeout(120_000);
+      const cookie = await signInContext(context);
+      const FROM = daysAgo(75), TO = daysAgo(1);
+      const shown = await batchesOn(cookie, FROM, TO);
+      expect(shown.length).toBeGreaterThan(150);
+      await countPrints(page);
+      await page.goto(`/batches?tz=UTC&from=${FROM}&to=${TO}`);
+      await expect(status(page)).toHaveText(new RegExp(`^${shown.length.toLocaleString(locale)} `), { timeout: 30_000 });
+      // Print report waits until the report is drawn, then opens the print dialog (here: counted, then page.pdf).
+      await page.getByRole('button', { name: MESSAGES[language].print.button }).click();
+      await expect.poll(() => printCalls(page), { timeout: 20_000 }).toBe(1);
+      const { text, pages, file } = await printToPdf(page, info, `table-${locale}`);
+
+      const print = MESSAGES[language].print;
+      const table = tablePages(pages, print.batchesCount.split('{shown}')[1]!.split(',')[0]!.trim());
+      expect(table.flatMap((p) => p.rows)).toHaveLength(shown.length);
+      expect(table.length).toBeGreaterThan(2);
+      // Every page but the last holds at least 30 rows (the first one below the table's title and note too).
+      for (const [i, p] of table.slice(0, -1).entries()) expect(p.rows.length, `table page ${i + 1}`).toBeGreaterThanOrEqual(30);
+      // Landscape pages: wider than tall.
+      const size = execFileSync('pdfinfo', ['-f', String(pages.length), '-l', String(pages.length), file], { encoding: 'utf8' });
+      const [, w, h] = /Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)/.exec(size)!;
+      expect(Number(w)).toBeGreaterThan(Number(h));
+
+      // The header on every page: each column's words whole, no fragment of one (`Germinatio` `n`).
+      const columns = MESSAGES[language].explorer.columns;
+      const words = Object.values(columns).flatMap(headerWords);
+      for (const [i, p] of table.entries()) {
+        expect(p.header.filter((w) => !['#', '▲', '▼'].includes(w) && !words.includes(w)), `table page ${i + 1}: pieces of header words`).toEqual([]);
+        expect(words.filter((w) => !p.header.includes(w)), `table page ${i + 1}: header words missing`).toEqual([]);
+      }
+      // Long names and e-mails are cut on one line with an ellipsis, which the legend explains.
+      expect(text.replace(/\s+/g, ' ')).toContain(print.cutShort.replace(/\s+/g, ' '));
+      expect(table[0]!.rows.filter((r) => r.includes('…')).length).toBeGreaterThan(10);
+      expect(text.match(/greenfield-\s*\n/), 'an e-mail split across lines').toBeNull();
+      expectNoControls(text);
+      for (const n of [1, pages.length]) execFileSync('pdftoppm', ['-png', '-r', '70', '-f', String(n), '-l', String(n), file, info.outputPath(`table-${locale}-page`)]);
+    });
+  });
+}
 
 test.describe('a dark screen', () => {
   test.use({ colorScheme: 'dark' });

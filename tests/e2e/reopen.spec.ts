@@ -152,7 +152,7 @@ test('when the check fails, the cached rows stay and the page says they are as o
   await page.emulateMedia({ media: 'screen' });
   // An export of this view says "as of" in its name and first line.
   const file = await exportFrom(page, 'CSV (API fields)');
-  expect(file.name).toMatch(/-AS-OF-\d{4}\.csv$/);
+  expect(file.name).toMatch(/-api-fields-AS-OF-\d{4}\.csv$/);
   expect(file.bytes.toString('utf8')).toMatch(/^"?AS OF \d{4}-\d\d-\d\d \d\d:\d\d UTC: 3000 batches as loaded then, not yet refreshed/);
   await sandbox('POST', '/_sandbox/faults', { outage: false });
   await asOf(page).getByRole('button', { name: 'Refresh' }).click();

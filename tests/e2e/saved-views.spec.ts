@@ -1,19 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import type { SavedViewList } from '../../lib/contract/views';
 import { signInContext } from './signed-in';
-import { api, APP_URL, sandbox, signIn, status } from './support';
+import { APP_URL, deleteAllViews, sandbox, status } from './support';
 
 const FILTERED = '/batches?tz=UTC&crop=Lettuce&warn=1';
-
-/** Every view of the demo organisation goes: the app outlives this file, and a default view changes what /batches opens. */
-async function deleteAllViews() {
-  const cookie = await signIn();
-  const { views } = (await (await api('/api/settings/views', { cookie })).json()) as SavedViewList;
-  for (const view of views) {
-    const response = await api(`/api/settings/views/${view.id}`, { method: 'DELETE', cookie, headers: { origin: APP_URL } });
-    expect(response.status).toBe(204);
-  }
-}
+/** The same view once the explorer has written its range (All time) in: what is saved and shared. */
+const SHOWN = '/batches?from=all&to=now&tz=UTC&crop=Lettuce&warn=1';
 
 test.beforeEach(async () => {
   await sandbox('POST', '/_sandbox/reset');
@@ -60,7 +51,7 @@ test('a saved view is opened by a colleague with the same URL state and count; m
   await expect(await loadedCount(theirs)).toBe('3,000 batches');
   let list = await openList(theirs);
   await list.getByRole('link', { name: 'Lettuce warnings' }).click();
-  await expect(theirs).toHaveURL(APP_URL + FILTERED);
+  await expect(theirs).toHaveURL(APP_URL + SHOWN);
   await expect(theirs.getByLabel('Crop', { exact: true })).toHaveValue('Lettuce');
   await expect(theirs.getByLabel('Warnings only')).toBeChecked();
   expect(await loadedCount(theirs)).toBe(count);
@@ -70,7 +61,7 @@ test('a saved view is opened by a colleague with the same URL state and count; m
   await list.getByRole('button', { name: 'Make default: Lettuce warnings' }).click();
   await expect(list.getByText('Default', { exact: true })).toBeVisible();
   await theirs.goto('/batches');
-  await expect(theirs).toHaveURL(APP_URL + FILTERED);
+  await expect(theirs).toHaveURL(APP_URL + SHOWN);
   expect(await loadedCount(theirs)).toBe(count);
   // State of its own in the URL wins over the default.
   await theirs.goto('/batches?tz=UTC&below=1');
@@ -87,5 +78,5 @@ test('a saved view is opened by a colleague with the same URL state and count; m
   await list.getByRole('group', { name: 'Delete Lettuce with warnings?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(list.getByText('No saved views yet.')).toBeVisible();
   await page.goto('/batches');
-  await expect(page).toHaveURL(/^[^?]*\/batches\?tz=[^&]+$/);
+  await expect(page).toHaveURL(/^[^?]*\/batches\?from=all&to=now&tz=[^&]+$/);
 });

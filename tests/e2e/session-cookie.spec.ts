@@ -17,7 +17,7 @@ for (const garbage of ['*******', 'Fe26.2*__proto__*a*b*c*9999999999999*d*e~2', 
     await page.getByLabel('Client ID').fill(EDGE.clientId);
     await page.getByLabel('Client secret').fill(EDGE.clientSecret);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(`${APP_URL}/batches?tz=UTC`);
+    await expect(page).toHaveURL(`${APP_URL}/batches?from=all&to=now&tz=UTC`);
     await expect(page.getByRole('status').first()).toHaveText('22 batches');
     const [replaced] = await held();
     expect(replaced).toMatch(/^Fe26\.2\*1\*/);
@@ -53,7 +53,7 @@ test('behind a TLS proxy, the browser keeps __Host-tsb_session from sign-in, the
   await page.getByLabel('Client ID').fill(EDGE.clientId);
   await page.getByLabel('Client secret').fill(EDGE.clientSecret);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(`${APP_URL}/batches?tz=UTC`);
+  await expect(page).toHaveURL(`${APP_URL}/batches?from=all&to=now&tz=UTC`);
   await expect(page.getByRole('status').first()).toHaveText('22 batches');
   expect(await held()).toEqual([['__Host-tsb_session', true]]);
   await page.getByRole('button', { name: 'Sign out' }).click();

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { StreamLine } from '../../lib/contract';
+import type { SavedViewList } from '../../lib/contract/views';
 import { StreamLineSchema } from '../../lib/contract/schemas';
 import { SANDBOX_URL } from '../../playwright.config';
 import { cachedEntries } from '../helpers/range-cache';
@@ -23,12 +24,21 @@ export async function openSignedIn(page: Page, path: string, credentials = EDGE)
   await expect(page).toHaveURL(withZone(path));
 }
 
-/** The page at `path` once the explorer has named its zone in the URL (a missing or old `tz` is replaced). */
+/**
+ * The page at `path` once the explorer has named its zone in the URL (a missing or old `tz` is replaced) and
+ * written in the range a link left out (All time's `from=all&to=now`, or `to=now` after a From), first.
+ */
 export function withZone(path: string) {
   return (url: URL) => {
     const want = new URL(APP_URL + path);
     const zone = url.searchParams.get('tz') ?? '';
-    want.searchParams.set('tz', want.searchParams.get('tz') === 'utc' ? 'UTC' : zone);
+    const given = want.searchParams;
+    given.set('tz', given.get('tz') === 'utc' ? 'UTC' : zone);
+    if (!given.has('from') || !given.has('to')) {
+      const range = new URLSearchParams({ from: given.get('from') ?? 'all', to: given.get('to') ?? 'now' });
+      for (const [key, value] of given) if (key !== 'from' && key !== 'to') range.append(key, value);
+      want.search = range.toString();
+    }
     return zone !== '' && zone !== 'local' && url.href === want.href.replaceAll('%2F', '/');
   };
 }
@@ -158,4 +168,14 @@ export async function forgetCachedRanges(page: Page) {
         request.onsuccess = request.onerror = () => resolve();
       }),
   );
+}
+
+/** Every view of the demo organisation goes: the app outlives a spec file, and a default view changes what /batches opens. */
+export async function deleteAllViews() {
+  const cookie = await signIn();
+  const { views } = (await (await api('/api/settings/views', { cookie })).json()) as SavedViewList;
+  for (const view of views) {
+    const response = await api(`/api/settings/views/${view.id}`, { method: 'DELETE', cookie, headers: { origin: APP_URL } });
+    expect(response.status).toBe(204);
+  }
 }

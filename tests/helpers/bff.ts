@@ -12,7 +12,11 @@ const TEST_SESSION_SECRET = 'vitest-session-secret-0123456789-abcdefgh';
  * environment exactly as in `next start` (read once, at the first request of this file).
  */
 export function bffForFile(env: Record<string, string> = {}, options: SandboxOptions = {}, extra: Organisation[] = []) {
-  const sandbox = sandboxForFile(options, extra);
+  return bffBeside(sandboxForFile(options, extra), env);
+}
+
+/** The BFF's route handlers in this test process, on `sandbox` (one of this file's, in this process or not). */
+export function bffBeside<S extends { url: string }>(sandbox: () => S, env: Record<string, string> = {}): () => S {
   beforeAll(() => {
     Object.assign(process.env, { BATCH_API_BASE_URL: sandbox().url, SESSION_SECRET: TEST_SESSION_SECRET, ...env });
   });

@@ -1,7 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { SandboxOptions } from '../../sandbox/config';
 import { DEMO_CREDENTIALS, type Organisation } from '../../sandbox/organisations';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { freePort } from './postgres-server';
 
 /** One sandbox per test file on a free port, faults and counters reset before each test. */
 export function sandboxForFile(options: SandboxOptions = {}, extra: Organisation[] = []): () => Sandbox {
@@ -18,8 +20,38 @@ export function sandboxForFile(options: SandboxOptions = {}, extra: Organisation
   return () => sandbox!;
 }
 
+/**
+ * One sandbox per test file in a process of its own (`npm run sandbox`, configured by SANDBOX_* variables), on
+ * a free port: for tests that time the app, whose event loop must not also serve the service. Faults and
+ * counters are reset before each test.
+ */
+export function sandboxProcessForFile(env: Record<string, string> = {}): () => Pick<Sandbox, 'url'> {
+  let child: ChildProcess | undefined;
+  let url = '';
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], { env: { ...process.env, SANDBOX_PORT: String(port), ...env }, stdio: 'ignore' });
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the sandbox process exited (${child.exitCode})`);
+      if (await fetch(`${url}/_sandbox/stats`).then((r) => r.ok, () => false)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+  afterAll(async () => {
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  });
+  beforeEach(async () => {
+    await control({ url }, 'POST', '/_sandbox/reset');
+  });
+  return () => ({ url });
+}
+
 /** Drives the sandbox's switches over HTTP, as a separate process would. */
-export async function control(sandbox: Sandbox, method: 'GET' | 'POST', path: string, body?: unknown) {
+export async function control(sandbox: Pick<Sandbox, 'url'>, method: 'GET' | 'POST', path: string, body?: unknown) {
   const response = await fetch(sandbox.url + path, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },

@@ -147,6 +147,45 @@ describe('route(): session, origin, query and body', () => {
     const response = await batches.GET(request('/api/batches?start_date=&end_date=', { cookie }));
     expect(response.status).toBe(200);
   });
+
+  /** Every method every route of app/api serves, with what a good request would send it. */
+  const served: [string, string, (r: Request) => Promise<Response>, unknown?][] = [
+    ['GET', '/api/batches', batches.GET],
+    ['GET', '/api/batches/stream', stream.GET],
+    ['HEAD', '/api/batches/stream', stream.HEAD],
+    ['GET', '/api/batches/export', exported.GET],
+    ['HEAD', '/api/batches/export', exported.HEAD],
+    ['GET', '/api/health', health.GET],
+    ['GET', '/api/session', session.GET],
+    ['POST', '/api/session', session.POST, DEMO],
+    ['DELETE', '/api/session', session.DELETE],
+    ['GET', '/api/session/cache-key', cacheKey.GET],
+    ['HEAD', '/api/session/cache-key', cacheKey.HEAD],
+    ['GET', '/api/settings/targets', targets.GET],
+    ['PUT', '/api/settings/targets', targets.PUT, { targets: { general: { germination: 90, usable: null, cv: null } } }],
+    ['GET', '/api/settings/views', views.GET],
+    ['POST', '/api/settings/views', views.POST, { name: 'never saved', query: '' }],
+    ['PATCH', '/api/settings/views/0b8e3a4c-3f6e-4a57-9b5e-3c8f3c1d2e4f', viewById.PATCH, { isDefault: true }],
+    ['DELETE', '/api/settings/views/0b8e3a4c-3f6e-4a57-9b5e-3c8f3c1d2e4f', viewById.DELETE],
+  ];
+
+  it.each(served)('%s %s: an unknown parameter is 422 naming it (__proto__, an empty callback=, a NUL in the name), before any work', async (method, path, handle, json) => {
+    for (const [query, field] of [['__proto__=1', '__proto__'], ['callback=', 'callback'], ['x%00=1', 'x\\u0000']] as const) {
+      await control(sandbox(), 'POST', '/_sandbox/reset');
+      const response = await handle(request(`${path}?${query}`, { method, cookie, json }));
+      expect(response.status, `${method} ${path}?${query}`).toBe(422);
+      if (method !== 'HEAD') expect(await detailOf(response)).toBe(`${field}: unknown parameter`);
+      expect((await stats()).batchRequests).toBe(0);
+    }
+  });
+
+  it('reads the query as the client sent it, where Next.js would have dropped `__proto__` from the URL', async () => {
+    const dropped = request('/api/session/cache-key', { cookie, headers: { 'x-tsb-raw-query': '__proto__=1' } });
+    const response = await cacheKey.GET(dropped);
+    expect([response.status, await detailOf(response)]).toEqual([422, '__proto__: unknown parameter']);
+    const plain = await batches.GET(request('/api/batches', { cookie, headers: { 'x-tsb-raw-query': 'start_date=&end_date=' } }));
+    expect(plain.status).toBe(200);
+  });
 });
 
 describe('requests that would make the server work for nothing', () => {
@@ -389,7 +428,7 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
       ]);
       const csv = await head(exported, '/api/batches/export?end_date=2025-03-01T00:00:00Z');
       expect([csv.status, csv.headers.get('content-type'), csv.headers.get('content-disposition'), csv.body]).toEqual([
-        200, 'text/csv; charset=utf-8', 'attachment; filename="batches-all-to-2025-03-01.csv"', null,
+        200, 'text/csv; charset=utf-8', 'attachment; filename="batches-until-2025-03-01-api-fields.csv"', null,
       ]);
       expect((await head(stream, '/api/batches/stream?parts=nonsense')).status).toBe(422);
       expect((await head(exported, '/api/batches/export', false)).status).toBe(401);

@@ -2,7 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import * as exported from '@/app/api/batches/export/route';
 import * as session from '@/app/api/session/route';
 import { bffForFile, DEMO, request, sessionCookieOf } from '../helpers/bff';
-import { readCsv } from '../helpers/csv';
+import { BATCH_FIELDS } from '@/lib/contract';
+import { EDGE_CASE_BATCHES } from '@/sandbox/data/edge-cases';
+import { organisationOf } from '@/sandbox/organisations';
+import { cellsUnderAnySplit, HOSTILE_TEXTS, readCsv, runsAsFormula, shownCsvText } from '../helpers/csv';
 import { control, tokenFor, walkV2 } from '../helpers/sandbox';
 import { readXlsx } from '../helpers/xlsx';
 
@@ -12,7 +15,22 @@ import { readXlsx } from '../helpers/xlsx';
  * read-excel-file); and its failures: a failure after the first page aborts the download, a cancelled
  * download stops asking the service.
  */
-const sandbox = bffForFile({ SIGNIN_ATTEMPTS_PER_IP: '100000', BATCH_API_CONCURRENCY: '8' }, { batches: 3000, pageSize: 50 });
+/** An organisation whose batches carry text made to break a CSV, or to run in a spreadsheet split on either separator. */
+const HOSTILE = { clientId: 'hostile-csv-client', clientSecret: 'hostile-csv-secret' };
+const hostileBatches = HOSTILE_TEXTS.map((text, i) => ({
+  ...EDGE_CASE_BATCHES[0]!,
+  batch_id: text,
+  batch_name: text,
+  batch_creation_date: `2026-05-01T10:00:${String(i).padStart(2, '0')}Z`,
+  crop_type: text,
+  scanned_by_email: text,
+  analysis_link: text,
+  comment: text,
+}));
+
+const sandbox = bffForFile({ SIGNIN_ATTEMPTS_PER_IP: '100000', BATCH_API_CONCURRENCY: '8' }, { batches: 3000, pageSize: 50 }, [
+  organisationOf({ id: 'hostile-csv', name: 'Hostile CSV', ...HOSTILE }, hostileBatches),
+]);
 const stats = async () => (await control(sandbox(), 'GET', '/_sandbox/stats')) as { batchRequests: number; faultsServed: number };
 
 let cookie: string;
@@ -82,5 +100,25 @@ describe('the export in creation order, fetched in parallel', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect((await stats()).batchRequests).toBe(after);
     expect(after).toBeLessThan(3000 / 50);
+  });
+});
+
+describe('the CSV of the service\'s fields, read by a spreadsheet splitting on `,`, `;` or tab', () => {
+  it('reads back every field with `,`, and no cell split out on `;` or tab (or `,`, quotes ignored) runs a formula', async () => {
+    const signedIn = await session.POST(request('/api/session', { method: 'POST', json: HOSTILE }));
+    const response = await exported.GET(request('/api/batches/export', { cookie: sessionCookieOf(signedIn)! }));
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const rows = readCsv(text, ',');
+    expect(rows[0]).toEqual([...BATCH_FIELDS]);
+    const texts = new Set(['batch_id', 'batch_name', 'crop_type', 'scanned_by_email', 'analysis_link', 'comment']);
+    // In creation order, which is the list's; the id first in its row (even -2.50 is text there).
+    expect(rows.slice(1)).toEqual(
+      hostileBatches.map((b) => BATCH_FIELDS.map((f, i) => (texts.has(f) ? shownCsvText(b[f] as string, i === 0) : String(b[f])))),
+    );
+    expect(rows[1]![1]).toBe("Tray;'=1+1");
+    for (const split of [',', ';', '\t'] as const) {
+      expect(cellsUnderAnySplit(text, split).filter(runsAsFormula), `split on ${JSON.stringify(split)}`).toEqual([]);
+    }
   });
 });

@@ -2,24 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BATCH_FIELDS, type Batch } from '@/lib/contract';
 import { csvCell, csvRow, csvRows } from '@/lib/csv';
-import { EDGE_CASE_BATCHES } from '@/sandbox/data/edge-cases';
+import { edgeCaseBatches } from '@/sandbox/data/edge-cases';
 import { generateBatches } from '@/sandbox/data/generate';
-import { readCsv } from '../helpers/csv';
+import { cellsUnderAnySplit, HOSTILE_TEXTS, readCsv, runsAsFormula, shownCsvText } from '../helpers/csv';
 
-/**
- * What a spreadsheet should show for a text cell, written out here rather than taken from lib/csv.ts: text
- * that starts like a formula gets a leading apostrophe (OWASP), unless it is a plain number such as -2.50.
- */
-function shownText(text: string): string {
-  const startsLikeFormula = ['=', '+', '-', '@', '\t', '\r'].includes(text.charAt(0));
-  const plainNumber = /^-?[0-9]+(\.[0-9]+)?$/.test(text);
-  return startsLikeFormula && !plainNumber ? `'${text}` : text;
-}
+const shownText = shownCsvText;
+/** A row of text as a reader gets it back. */
+const shownRow = (texts: readonly string[]) => texts.map((t, i) => shownText(t, i === 0));
 
 /** What a reader gets back for any field of a batch: null is empty, numbers and booleans their String(). */
-function shownValue(value: Batch[keyof Batch]): string {
+function shownValue(value: Batch[keyof Batch], leading: boolean): string {
   if (value === null) return '';
-  return typeof value === 'string' ? shownText(value) : String(value);
+  return shownText(typeof value === 'string' ? value : String(value), leading && typeof value !== 'boolean');
 }
 
 describe('the independent reader the tests check with', () => {
@@ -40,8 +34,10 @@ describe('CSV (RFC 4180) with formula neutralization', () => {
     expect(csvRow(['abc', 12, true, null, '91.50'])).toBe('abc,12,true,,91.50\r\n');
   });
 
-  it('quotes commas, quotes and line breaks, doubling quotes', () => {
+  it('quotes commas, semicolons, tabs, quotes and line breaks whatever the separator, doubling quotes', () => {
     expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('a;b')).toBe('"a;b"');
+    expect(csvCell('a\tb')).toBe('"a\tb"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('one\ntwo')).toBe('"one\ntwo"');
     expect(csvCell('one\r\ntwo')).toBe('"one\r\ntwo"');
@@ -51,10 +47,12 @@ describe('CSV (RFC 4180) with formula neutralization', () => {
     expect(readCsv(csvRow([text]))).toEqual([[`'${text}`]]);
   });
 
-  it('does not neutralize numbers, even negative ones', () => {
+  it('does not neutralize numbers, even negative ones, but first in a row', () => {
     expect(csvCell('-2.50')).toBe('-2.50');
     expect(csvCell(-3)).toBe('-3');
-    expect(readCsv(csvRow(['-2.50', '-7', -3, -0.5]))).toEqual([['-2.50', '-7', '-3', '-0.5']]);
+    expect(readCsv(csvRow(['b1', '-2.50', '-7', -3, -0.5]))).toEqual([['b1', '-2.50', '-7', '-3', '-0.5']]);
+    // Split on `;`, the row `-1,2+cmd|…` is one cell, a formula where the decimal mark is `,`.
+    expect(readCsv(csvRow(['-1', '2+cmd']) + csvRow([-1, '2+cmd']) + csvRow([7, 'x']))).toEqual([["'-1", '2+cmd'], ["'-1", '2+cmd'], ['7', 'x']]);
   });
 
   it('round-trips hostile text through an independent strict parser', () => {
@@ -70,8 +68,8 @@ describe('CSV (RFC 4180) with formula neutralization', () => {
     ];
     const records = readCsv(csvRow(['first', ...values, 'last']) + csvRow(['again', ...values, 'end']));
     expect(records).toHaveLength(2);
-    expect(records[0]).toEqual(['first', ...values.map(shownText), 'last']);
-    expect(records[1]).toEqual(['again', ...values.map(shownText), 'end']);
+    expect(records[0]).toEqual(['first', ...values.map((v) => shownText(v)), 'last']);
+    expect(records[1]).toEqual(['again', ...values.map((v) => shownText(v)), 'end']);
     // The formula rule above is not vacuous here: these eleven come back changed, and only these.
     expect(values.filter((v) => shownText(v) !== v)).toEqual(['\r\n', '=1+1', '+1', '-1+1', '@SUM(A1)', '\tTab', '\rCR', '-', '=', '+7', '-1e5']);
   });
@@ -79,14 +77,14 @@ describe('CSV (RFC 4180) with formula neutralization', () => {
   it('reads back thousands of real batches record by record, field by field', () => {
     const batches = [
       ...generateBatches({ seed: 'csv', count: 5_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example', 'b@x.example'], reportBaseUrl: 'https://r.example' }),
-      ...EDGE_CASE_BATCHES,
+      ...edgeCaseBatches('https://r.example'),
     ];
     expect(BATCH_FIELDS).toHaveLength(18);
     const records = readCsv(csvRow(BATCH_FIELDS) + csvRows(batches, BATCH_FIELDS));
     expect(records).toHaveLength(batches.length + 1);
     expect(records[0]).toEqual([...BATCH_FIELDS]);
     // One comparison of everything (an expect per record cost a second); a difference is shown by record index.
-    expect(records.slice(1)).toEqual(batches.map((batch) => BATCH_FIELDS.map((field) => shownValue(batch[field]))));
+    expect(records.slice(1)).toEqual(batches.map((batch) => BATCH_FIELDS.map((field, i) => shownValue(batch[field], i === 0))));
     // The data holds every case the rules distinguish, so the loop above checked each of them.
     const cells = batches.flatMap((b) => BATCH_FIELDS.map((f) => b[f]));
     expect(cells.some((v) => v === null)).toBe(true);
@@ -109,9 +107,43 @@ describe('CSV (RFC 4180) with formula neutralization', () => {
       // A plain comparison per run; fast-check shrinks and reports the smallest table that fails.
       fc.property(table, (rows) => {
         const read = readCsv(rows.map((row) => csvRow(row)).join(''));
-        return JSON.stringify(read) === JSON.stringify(rows.map((row) => row.map(shownText)));
+        return JSON.stringify(read) === JSON.stringify(rows.map(shownRow));
       }),
       { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('a spreadsheet that splits on the other separator, or ignores quotes', () => {
+  const hostile = HOSTILE_TEXTS;
+
+  it('Tray;=1+1: one quoted cell with `,`, and a reader splitting on `;` gets no cell starting with =', () => {
+    const text = csvRow(['b1', 'Tray;=1+1', 'Lettuce']);
+    expect(text).toBe(`b1,"Tray;'=1+1",Lettuce\r\n`);
+    expect(readCsv(text, ',')).toEqual([['b1', "Tray;'=1+1", 'Lettuce']]);
+    expect(cellsUnderAnySplit(text, ';')).toEqual(['b1,"Tray', `'=1+1",Lettuce`]);
+  });
+
+  it.each([',', ';'] as const)('rows written with %j read back exactly with it, and no split of them runs a formula', (separator) => {
+    const text = hostile.map((v) => csvRow(['first', v, -3, '-7', 'last'], separator)).join('');
+    expect(readCsv(text, separator)).toEqual(hostile.map((v) => ['first', shownText(v), '-3', '-7', 'last']));
+    for (const split of [',', ';', '\t'] as const) {
+      expect(cellsUnderAnySplit(text, split).filter(runsAsFormula), `split on ${JSON.stringify(split)}`).toEqual([]);
+    }
+  });
+
+  it('any text, written with either separator and split on any, never gives a cell a spreadsheet would run', () => {
+    const unit = fc.oneof(
+      fc.constantFrom('"', ',', ';', '\t', '\r', '\n', '=', '+', '-', '@', "'", ' ', '1', '.', 'a'),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    );
+    const row = fc.array(fc.string({ unit, maxLength: 10 }), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(row, fc.constantFrom(',' as const, ';' as const), fc.constantFrom(',' as const, ';' as const, '\t' as const), (values, separator, split) => {
+        const text = csvRow(values, separator);
+        return JSON.stringify(readCsv(text, separator)) === JSON.stringify([shownRow(values)]) && !cellsUnderAnySplit(text, split).some(runsAsFormula);
+      }),
+      { numRuns: 3_000 },
     );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { histogram, overTime, perCrop } from '@/lib/explorer/aggregate';
-import { formatDay, matchingPreset, presetRange, rangeToQuery } from '@/lib/explorer/date-range';
+import { formatDay, rangeToQuery } from '@/lib/explorer/date-range';
 import type { Batch } from '@/lib/contract';
 import { filterRows, sortRows, summarize, toRow, type Row, type RowFilter } from '@/lib/explorer/rows';
 import { readState, writeState } from '@/lib/explorer/url-state';
@@ -27,29 +27,16 @@ describe('date range', () => {
     expect(rangeToQuery('2025-10-26', '2025-10-26', 'Europe/Amsterdam')).toEqual({ start_date: '2025-10-25T22:00:00.000Z', end_date: '2025-10-26T22:59:59.999999Z' });
     expect(rangeToQuery('2025-12-31', undefined, 'Asia/Kolkata').start_date).toBe('2025-12-30T18:30:00.000Z');
   });
-
-  it('presets count back from today in the zone', () => {
-    const now = Date.UTC(2026, 10, 22, 12);
-    expect(presetRange('7d', 'UTC', now)).toEqual({ from: '2026-11-16', to: '2026-11-22' });
-    expect(presetRange('ytd', 'UTC', now)).toEqual({ from: '2026-01-01', to: '2026-11-22' });
-    expect(presetRange('all', 'UTC', now)).toEqual({});
-    expect(matchingPreset('2026-11-16', '2026-11-22', 'UTC', now)).toBe('7d');
-    // 23:30 UTC on New Year's Eve is already the next year in Tokyo, still the old one in Los Angeles.
-    const eve = Date.UTC(2026, 11, 31, 23, 30);
-    expect(presetRange('ytd', 'Asia/Tokyo', eve)).toEqual({ from: '2027-01-01', to: '2027-01-01' });
-    expect(presetRange('7d', 'America/Los_Angeles', eve)).toEqual({ from: '2026-12-25', to: '2026-12-31' });
-    // Counting back across a DST change counts calendar days, not 24-hour steps.
-    expect(presetRange('30d', 'Europe/Amsterdam', Date.UTC(2025, 10, 5, 0, 30))).toEqual({ from: '2025-10-07', to: '2025-11-05' });
-  });
 });
 
 describe('URL state', () => {
   const viewer = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-  it('round-trips and leaves defaults out, but always names the zone', () => {
+  it('round-trips and leaves defaults out, but always names the range and the zone', () => {
     const { state } = readState(new URLSearchParams('from=2025-01-01&tz=Asia/Tokyo&q=tom&warn=1&sort=batch_name&dir=asc&target=85'));
-    expect(writeState(state)).toBe('from=2025-01-01&tz=Asia/Tokyo&q=tom&warn=1&sort=batch_name&dir=asc&target=85');
-    expect(writeState(readState(new URLSearchParams('')).state)).toBe(`tz=${viewer}`);
+    expect(writeState(state)).toBe('from=2025-01-01&to=now&tz=Asia/Tokyo&q=tom&warn=1&sort=batch_name&dir=asc&target=85');
+    expect(writeState(readState(new URLSearchParams('')).state)).toBe(`from=all&to=now&tz=${viewer}`);
+    expect(writeState(readState(new URLSearchParams('to=2025-03-01&from=now-90d&tz=UTC')).state)).toBe('from=now-90d&to=2025-03-01&tz=UTC');
   });
 
   it('reads the zone: an IANA name (canonical), UTC for the old utc, the viewer zone for local, none or junk', () => {
@@ -61,12 +48,15 @@ describe('URL state', () => {
     for (const q of ['tz=local', '', 'tz=Mars/Olympus', 'tz=']) expect(tz(q), q).toBe(viewer);
   });
 
-  it('reports an impossible or reversed date, and ignores junk in the other fields', () => {
+  it('reports an impossible day or an unknown rolling end, and ignores junk in the other fields', () => {
     expect(readState(new URLSearchParams('from=2025-02-30')).dateError).toEqual({ kind: 'invalid', field: 'from', value: '2025-02-30' });
-    expect(readState(new URLSearchParams('from=2025-03-01&to=2025-02-01')).dateError).toEqual({ kind: 'order', from: '2025-03-01', to: '2025-02-01' });
+    expect(readState(new URLSearchParams('from=now-7w&to=now')).dateError).toEqual({ kind: 'invalid', field: 'from', value: 'now-7w' });
+    expect(readState(new URLSearchParams('from=now-7d&to=now-1d')).dateError).toEqual({ kind: 'invalid', field: 'to', value: 'now-1d' });
+    // Reversed days are the resolver's to say (a rolling end's day depends on today): read as they are.
+    expect(readState(new URLSearchParams('from=2025-03-01&to=2025-02-01')).dateError).toBeNull();
     const both = readState(new URLSearchParams('from=x&to=y&q=tom'));
     expect(both.dateError).toEqual({ kind: 'invalid', field: 'from', value: 'x' });
-    expect([both.state.from, both.state.to, both.state.q]).toEqual([undefined, undefined, 'tom']);
+    expect([both.state.from, both.state.to, both.state.q]).toEqual(['all', 'now', 'tom']);
     const { state, dateError } = readState(new URLSearchParams('sort=evil&dir=up&target=200&tz=mars'));
     expect(dateError).toBeNull();
     expect(state).toMatchObject({ sort: 'batch_creation_date', dir: 'desc', target: undefined, tz: viewer });

@@ -12,7 +12,7 @@ const ENGLISH_WORDS = exportWords(MESSAGES.en);
 import { viewLines } from '@/lib/export/view-sheet';
 import { addViewSheet, startDataSheet } from '@/lib/export/xlsx';
 import { toRow } from '@/lib/explorer/rows';
-import { readCsv } from '../helpers/csv';
+import { cellsUnderAnySplit, HOSTILE_TEXTS, readCsv, runsAsFormula, shownCsvText } from '../helpers/csv';
 import { columnLetter, readXlsx } from '../helpers/xlsx';
 
 function batch(id: string, at: string, over: Partial<Batch> = {}): Batch {
@@ -69,6 +69,28 @@ describe('rowsToReaderCsv', () => {
     const csv = readCsv(text.slice('\uFEFFINCOMPLETE: 3 batches\r\n'.length));
     expect(csv[1]![3]).toBe('93.95');
     expect(csv[1]![6]).toBe('128');
+  });
+
+  it.each(['de-DE', 'en-US'])('%s: hostile text reads back with its own separator, and no split on `,` `;` or tab runs a formula', (locale) => {
+    const dialect = dialectFor(locale);
+    const hostileRows = HOSTILE_TEXTS.map((text, i) =>
+      toRow(batch(`h${i}`, '2025-04-01T10:00:00Z', { batch_name: text, crop_type: text, comment: text, avg_germination_rate: '-2.50', scanned_by_email: text })),
+    );
+    // The name first: a text column, then the columns whose values carry the reader's decimal mark.
+    const columns = ['name', 'germination', 'crop', 'scanner', 'comment', 'size', 'date'].map((id) => EXPORT_COLUMNS.find((c) => c.id === id)!);
+    const text = rowsToReaderCsv(hostileRows, columns, ctx, dialect, 'INCOMPLETE: 3 batches; not loaded: 2025-04-01,=x');
+    // The note is a record of its own (one field), the table's records after it.
+    const noteEnd = text.indexOf('\r\n') + 2;
+    expect(readCsv(text.slice(1, noteEnd), dialect.separator)).toEqual([["INCOMPLETE: 3 batches; not loaded: 2025-04-01,'=x"]]);
+    const records = readCsv(text.slice(noteEnd), dialect.separator);
+    expect(records[0]![0]).toBe('Batch');
+    // First in its row, even a plain number such as -2.50 is text; the germination after it stays a number.
+    expect(records.slice(1).map((r) => r.slice(0, 5))).toEqual(
+      HOSTILE_TEXTS.map((t) => [shownCsvText(t, true), `-2${dialect.decimal}50`, shownCsvText(t), shownCsvText(t), shownCsvText(t)]),
+    );
+    for (const split of [',', ';', '\t'] as const) {
+      expect(cellsUnderAnySplit(text, split).filter(runsAsFormula), `${locale} split on ${JSON.stringify(split)}`).toEqual([]);
+    }
   });
 });
 

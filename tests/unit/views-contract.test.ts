@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultViewTarget, holdsViewState, viewKeys, viewQueryProblem } from '@/lib/contract/views';
+import { defaultViewTarget, isBare, openedAsDefault, viewKeys, viewQueryProblem } from '@/lib/contract/views';
 import { ViewCreateSchema } from '@/lib/contract/schemas';
 import { EXPLORER_KEYS } from '@/lib/explorer/url-state';
 
@@ -20,23 +20,27 @@ describe('a saved view’s query', () => {
 describe('the default view', () => {
   const at = (query: string) => new URLSearchParams(query);
 
-  it('opens for a URL with nothing but the zone, keeping the viewer’s zone when the view names none', () => {
-    expect(defaultViewTarget('crop=Lettuce&warn=1', at(''))).toBe('/batches?crop=Lettuce&warn=1');
-    expect(defaultViewTarget('crop=Lettuce', at('tz=Europe/Amsterdam'))).toBe('/batches?crop=Lettuce&tz=Europe/Amsterdam');
-    expect(defaultViewTarget('crop=Lettuce&tz=UTC', at('tz=Europe/Amsterdam'))).toBe('/batches?crop=Lettuce&tz=UTC');
+  it('opens for a bare /batches only, as the view says, with the one-shot opened=default', () => {
+    expect(defaultViewTarget('crop=Lettuce&warn=1', at(''))).toBe('/batches?crop=Lettuce&warn=1&opened=default');
+    expect(defaultViewTarget('from=now-90d&to=now&crop=Lettuce&tz=UTC', at(''))).toBe('/batches?from=now-90d&to=now&crop=Lettuce&tz=UTC&opened=default');
+    expect(defaultViewTarget('', at(''))).toBe('/batches?opened=default');
   });
 
-  it('never opens over a URL with state of its own', () => {
-    expect(holdsViewState('tz=UTC')).toBe(false);
-    expect(defaultViewTarget('crop=Lettuce', at('warn=1'))).toBeNull();
-    expect(defaultViewTarget('crop=Lettuce', at('from=2026-01-01&tz=UTC'))).toBeNull();
+  it('never opens over a URL of its own: the zone alone (All time of older links) included', () => {
+    expect(isBare(at(''))).toBe(true);
+    for (const query of ['tz=UTC', 'from=all&to=now&tz=Europe/Berlin', 'warn=1', 'from=2026-01-01&tz=UTC', 'opened=default', 'utm_source=mail']) {
+      expect(isBare(at(query)), query).toBe(false);
+      expect(defaultViewTarget('crop=Lettuce', at(query)), query).toBeNull();
+    }
   });
 
-  it('never sends the page to itself: a view without state of its own opens once at most', () => {
-    expect(defaultViewTarget('', at(''))).toBeNull();
-    expect(defaultViewTarget('', at('tz=UTC'))).toBeNull();
-    const first = defaultViewTarget('tz=UTC', at('tz=Europe/Amsterdam'));
-    expect(first).toBe('/batches?tz=UTC');
-    expect(defaultViewTarget('tz=UTC', new URL(first!, 'http://x').searchParams)).toBeNull();
+  it('names the view only where its redirect led, never a link naming opened on its own', () => {
+    const view = 'from=now-90d&to=now&crop=Tomato&tz=Europe/Berlin';
+    const target = new URL(defaultViewTarget(view, at(''))!, 'http://x').searchParams;
+    expect(openedAsDefault(view, target)).toBe(true);
+    expect(openedAsDefault(view, at(view))).toBe(false);
+    expect(openedAsDefault(view, at('crop=Lettuce&opened=default'))).toBe(false);
+    expect(openedAsDefault('crop=Lettuce', target)).toBe(false);
+    expect(openedAsDefault(view, at(`${view}&opened=default&opened=default`))).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AuthenticationError } from '@/lib/batch-api';
+import { storableTextProblem } from '@/lib/contract/storable-text';
 import { AppError } from '@/lib/server/app-error';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
@@ -15,7 +16,12 @@ const credential = (name: string, max: number) =>
   z
     .string({ error: `the ${name} is missing or not text; enter your ${name}` })
     .min(1, `the ${name} is empty; enter your ${name}`)
-    .max(max, `the ${name} is too long; it has at most ${max} characters`);
+    .max(max, `the ${name} is too long; it has at most ${max} characters`)
+    // The client ID keys the organisation's stored settings: neither may hold what no database (nor form encoding) keeps.
+    .superRefine((text, ctx) => {
+      const problem = storableTextProblem(text, { controls: true });
+      if (problem) ctx.addIssue({ code: 'custom', message: `the ${name} ${problem}` });
+    });
 
 const SignInSchema = z.object({ clientId: credential('client ID', 256), clientSecret: credential('client secret', 1024) }).strict();
 

@@ -1,25 +1,41 @@
 import 'server-only';
-import { defaultViewTarget, holdsViewState } from '../../contract/views';
+import { defaultViewTarget, isBare, openedAsDefault } from '../../contract/views';
+import { OPENED } from '../../explorer/url-state';
 import { logLine } from '../log';
 import { settingsStore } from './index';
 
 /** The page waits no longer than this for the default view: a slow store must not hold the explorer back. */
 const WAIT_MS = 2000;
 
-/**
- * Where `/batches?<params>` should open instead: the organisation's default view when the URL holds no state
- * (lib/contract/views.ts, defaultViewTarget). null: open the page as asked, also when the store fails or is
- * slow: the page works without saved views.
- */
-export async function defaultViewPath(clientId: string, params: URLSearchParams): Promise<string | null> {
-  if (holdsViewState(params.toString())) return null;
+/** The organisation's default view, or null when it has none, or when the store fails or is slow. */
+async function defaultView(clientId: string) {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), WAIT_MS)));
-  const view = await Promise.race([settingsStore().views.defaultView(clientId), late])
+  return Promise.race([settingsStore().views.defaultView(clientId), late])
     .catch((error: unknown) => {
       logLine('warn', 'default view: not read; the page opens without it', { error: String(error) });
       return null;
     })
     .finally(() => clearTimeout(timer));
+}
+
+/**
+ * Where `/batches?<params>` should open instead: the organisation's default view when the URL is bare
+ * (lib/contract/views.ts, defaultViewTarget). null: open the page as asked, also when the store fails or is
+ * slow: the page works without saved views.
+ */
+export async function defaultViewPath(clientId: string, params: URLSearchParams): Promise<string | null> {
+  if (!isBare(params)) return null;
+  const view = await defaultView(clientId);
   return view ? defaultViewTarget(view.query, params) : null;
+}
+
+/**
+ * The name of the default view this page load opened (the redirect above led here), for the page to say so;
+ * null for any other URL, or when the view is no longer the default or no longer says this.
+ */
+export async function openedDefaultName(clientId: string, params: URLSearchParams): Promise<string | null> {
+  if (!params.has(OPENED)) return null;
+  const view = await defaultView(clientId);
+  return view && openedAsDefault(view.query, params) ? view.name : null;
 }

@@ -1,7 +1,8 @@
 import { OrderedLoad } from '@/lib/batch-api';
-import { BATCH_FIELDS, dateRange, type Batch, exportFileName, type DateRange } from '@/lib/contract';
+import { BATCH_FIELDS, dateRange, type Batch, type DateRange } from '@/lib/contract';
 import { csvRow, csvRows } from '@/lib/csv';
 import { EXPORT_COLUMNS, type ExportColumn } from '@/lib/export/columns';
+import { exportFileName } from '@/lib/export/file-name';
 import { UTC } from '@/lib/explorer/zones';
 import { LANGUAGE_COOKIE, readerLocale } from '@/lib/i18n/languages';
 import { exportWords } from '@/lib/export/strings';
@@ -11,13 +12,17 @@ import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { settingsStore, TARGETS_SETTING } from '@/lib/server/settings';
 import { getConfig } from '@/lib/server/config';
+import { asRangeLoad } from '@/lib/server/load-limits';
+import type { SessionCookies } from '@/lib/server/session';
+import type { SessionData } from '@/lib/server/session-rules';
 import { clientFor } from '@/lib/server/upstream';
 import { xlsxStream } from '@/lib/server/xlsx-export';
 
 const TYPES = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
 
 function fileHeaders(query: ExportQuery) {
-  const filename = exportFileName(query.start_date, query.end_date).replace(/\.csv$/, `.${query.format}`);
+  // The CSV is the service's fields raw, named as the page's CSV (API fields) is.
+  const filename = exportFileName({ from: query.start_date, to: query.end_date }, query.format === 'xlsx' ? 'xlsx' : 'api-csv');
   return { 'content-type': TYPES[query.format], 'content-disposition': `attachment; filename="${filename}"` };
 }
 
@@ -48,9 +53,14 @@ const columnsOf = (ids: ExportQuery['columns']): ExportColumn[] => (ids ? ids.ma
  * only a window of parts ahead of the one being written is held, so memory stays bounded whatever the range.
  * The first page is fetched before answering so that bad input, a refused session or an outage still get
  * their status; a failure after that aborts the download rather than ending it short, and a cancelled
- * download stops the requests in flight.
+ * download stops the requests in flight. It counts as one of the session's and the organisation's range loads
+ * until the download ends (lib/server/load-limits: over them, 429 with Retry-After).
  */
-export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ query, session, request, cookies }) => {
+export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ query, session, request, cookies }) =>
+  asRangeLoad(session, request.signal, () => exportRange(query, session, request, cookies)),
+);
+
+async function exportRange(query: ExportQuery, session: SessionData, request: Request, cookies: SessionCookies): Promise<Response> {
   const range: DateRange = dateRange(query.start_date, query.end_date);
   const load = new OrderedLoad(clientFor(session), range, { concurrency: getConfig().concurrency, signal: request.signal });
   const chunks = load.chunks();
@@ -70,7 +80,8 @@ export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ quer
   const source = { first: firstRows, next: () => chunks.next(), stop: () => void chunks.return(undefined) };
   const stream = xlsxStream(source, columnsOf(query.columns), ctx, { from: query.start_date, to: query.end_date }, request.signal);
   return new Response(stream, { headers: fileHeaders(query) });
-});
+}
+
 /** The checks of GET (session, query) and its headers, without asking the service anything. */
 export const HEAD = route({ auth: true, query: ExportQuerySchema }, async ({ query }) => new Response(null, { headers: fileHeaders(query) }));
 

@@ -1,6 +1,8 @@
 import { RangeLoad } from '@/lib/batch-api';
 import { encodeStreamLine, formatParts, NDJSON_TYPE, type Batch, type StreamLine } from '@/lib/contract';
-import { StreamQuerySchema } from '@/lib/server/batch-query';
+import { StreamQuerySchema, type StreamQuery } from '@/lib/server/batch-query';
+import { asRangeLoad } from '@/lib/server/load-limits';
+import type { SessionData } from '@/lib/server/session-rules';
 import { getConfig } from '@/lib/server/config';
 import { loggedProblemOf } from '@/lib/server/error-table';
 import { otherMethods } from '@/lib/server/methods';
@@ -22,9 +24,14 @@ const STREAM_HEADERS = {
  * RangeLoad) and sent as each page arrives, each batch once. The first chunk is awaited before answering, so
  * bad input, a refused session or an outage at the start get their own status. A failure later ends the
  * stream with an `error` line naming the parts still to fetch: the browser keeps what it has and asks for
- * just those (`parts=`).
+ * just those (`parts=`). It counts as one of the session's and the organisation's range loads until it ends
+ * (lib/server/load-limits: over them, 429 with Retry-After).
  */
-export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ query, session, request }) => {
+export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ query, session, request }) =>
+  asRangeLoad(session, request.signal, () => streamRange(query, session, request)),
+);
+
+async function streamRange(query: StreamQuery, session: SessionData, request: Request): Promise<Response> {
   const { parts, ...range } = query;
   const { concurrency, maxConcurrency } = getConfig();
   const load = new RangeLoad(clientFor(session), range, { concurrency, maxConcurrency, parts, signal: request.signal });
@@ -62,7 +69,7 @@ export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ quer
   });
 
   return new Response(stream, { headers: STREAM_HEADERS });
-});
+}
 
 /** The checks of GET (session, query) and its headers, without asking the service anything. */
 export const HEAD = route({ auth: true, query: StreamQuerySchema }, async () => new Response(null, { headers: STREAM_HEADERS }));
