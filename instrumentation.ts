@@ -1,15 +1,22 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  // First: every request from now on carries its socket's address (the sign-in limits count by it).
-  const { installPeerAddressHook } = await import('./lib/server/peer-address');
-  installPeerAddressHook();
+  const { underCustomServer } = await import('./lib/server/routing/custom-server');
+  // The production server (server/main.ts) passes the socket's address and refuses what Next cannot route in
+  // its own request handler; `next dev` and a bare `next start` need hooks for both. First: every request from
+  // now on carries its socket's address (the sign-in limits count by it).
+  if (!underCustomServer()) {
+    const { installPeerAddressHook } = await import('./lib/server/peer-address');
+    installPeerAddressHook();
+  }
   // And its query exactly as sent: Next.js loses some parameter names (`__proto__`) before a route sees it.
   const { installRawQueryHook } = await import('./lib/server/input/raw-query');
   installRawQueryHook();
   const { validateConfigOrExit } = await import('./lib/server/startup');
   validateConfigOrExit();
-  const { answerUnroutableMethods } = await import('./lib/server/unroutable-methods');
-  answerUnroutableMethods();
+  if (!underCustomServer()) {
+    const { answerUnroutableMethods } = await import('./lib/server/unroutable-methods');
+    answerUnroutableMethods();
+  }
   // Migrations at start-up (and PGlite's first start out of the first request's way). Never while building:
   // the build must not open, let alone create, the data directory.
   if (process.env.NEXT_PHASE !== 'phase-production-build') {

@@ -47,11 +47,14 @@ export default defineConfig({
       stdout: 'pipe',
     },
     {
-      command: `node node_modules/next/dist/bin/next start -p ${APP_PORT} -H 127.0.0.1`,
+      // The production server, as `npm start` runs it (without npm's banner).
+      command: 'node .next/app-server.js',
       url: `http://127.0.0.1:${APP_PORT}`,
       // The suite signs in many times from one address, some of them wrongly (hostile-input.spec.ts); the
       // throttle has its own instances in sign-in-throttle.spec.ts.
       env: {
+        PORT: String(APP_PORT),
+        HOST: '127.0.0.1',
         BATCH_API_BASE_URL: SANDBOX_URL,
         SESSION_SECRET: E2E_SESSION_SECRET,
         BATCH_API_TIMEOUT_MS: '3000',

@@ -11,11 +11,13 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    // Tests that time work run on their own (TIMING_TESTS=1, one file at a time), after the others: beside
+    // other files' work on a small machine, what they measure would be the neighbours.
+    include: process.env.TIMING_TESTS === '1' ? ['tests/timing/**/*.test.ts'] : ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     environment: 'node',
     // Many files wait on loopback I/O (a sandbox, a Redis): two workers even on two cores, where Vitest's
     // default (cores - 1) runs one file at a time and leaves a core idle (36 s against 20 s here).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers: process.env.TIMING_TESTS === '1' ? 1 : Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -24,15 +24,17 @@ async function main() {
   }
   // Next gets the environment from before the files were loaded and loads them itself (same directory, same
   // mode): `next dev` then reloads an edited `.env.local`. Only what the launcher decided is passed on top.
-  const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', mode, '-p', port, '-H', host], {
+  // `start` is the production server (server/main.ts, built by `npm run build`), as `npm start` runs it.
+  const args = mode === 'dev' ? ['node_modules/next/dist/bin/next', 'dev', '-p', port, '-H', host] : ['.next/app-server.js'];
+  const next = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...shellEnv, BATCH_API_BASE_URL: baseUrl, ...(sandbox && { DASHBOARD_DEMO: '1' }), NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...shellEnv, PORT: port, HOST: host, BATCH_API_BASE_URL: baseUrl, ...(sandbox && { DASHBOARD_DEMO: '1' }), NEXT_TELEMETRY_DISABLED: '1' },
   });
 
   let announced = false;
   next.stdout.on('data', (chunk: Buffer) => {
     process.stdout.write(chunk);
-    if (!announced && /ready|started server|Local:/i.test(chunk.toString())) {
+    if (!announced && /ready|started server|Local:|"msg":"listening"/i.test(chunk.toString())) {
       announced = true;
       console.log('');
       console.log(`  Dashboard:       http://${host}:${port}`);

@@ -88,6 +88,11 @@ export class AdaptiveLimit implements ConcurrencyGate {
     this.max = max;
   }
 
+  /** Requests holding a slot now (for metrics). */
+  get running(): number {
+    return this.inFlight;
+  }
+
   /** Median time of the recent exchanges against the start's, once both are known (for benches and logs). */
   get latency(): { baselineMs?: number; recentMs?: number } {
     return { baselineMs: this.baselineMs, recentMs: this.recentMs.length ? median(this.recentMs) : undefined };

@@ -43,6 +43,8 @@ export type BatchApiClientOptions = {
   /** Shared between clients so that one token serves every request of an organisation. */
   tokenCache?: TokenCache;
   onCall?: (call: UpstreamCall) => void;
+  /** Told before each wait for a retry, of every request (RequestOptions.onRetry is one request's). */
+  onRetry?: (retry: RetryNotice & { path: string }) => void;
   /** Waited for before each HTTP exchange and given back after it (see ExchangeSlot); none by default. */
   slot?: ExchangeSlot;
   /** Jitter source, injectable for deterministic tests. */
@@ -54,13 +56,16 @@ export type BatchApiClientOptions = {
 export type RequestOptions = {
   signal?: AbortSignal;
   /** Told before each wait for a retry. */
-  onRetry?: (retry: { attempt: number; delayMs: number }) => void;
+  onRetry?: (retry: RetryNotice) => void;
   /**
    * Held from the request's first exchange to its last (given back only while it waits out a 429) and told
    * how each went: a caller running many requests passes one to adapt how many are in flight (see AdaptiveLimit).
    */
   gate?: ConcurrencyGate;
 };
+
+/** A retry about to wait: the attempt that failed, the wait, and why (see TransientKind). */
+export type RetryNotice = { attempt: number; delayMs: number; kind: TransientKind };
 
 /** Answers worth another attempt, by status. */
 const TRANSIENT: Record<number, TransientKind> = { 429: 'rate-limited', 502: 'gateway', 503: 'unavailable', 504: 'gateway' };
@@ -171,9 +176,13 @@ export class BatchApiClient {
     path: string,
     query: Record<string, string | undefined>,
     schema: S,
-    { signal, onRetry, gate }: RequestOptions = {},
+    { signal: shared, onRetry, gate }: RequestOptions = {},
     fast?: FastCheck<core.output<S>>,
   ): Promise<core.output<S>> {
+    // A signal of this call's own, following the caller's: a range load shares one signal among up to 32
+    // requests, and each waiting at the gate or between retries hangs an abort listener on the signal it has
+    // (more than 10 on one signal was Node's MaxListenersExceededWarning). AbortSignal.any adds none to `shared`.
+    const signal = shared && AbortSignal.any([shared]);
     const startedAt = Date.now();
     let queuedMs = 0;
     let token: CachedToken | undefined;
@@ -228,7 +237,11 @@ export class BatchApiClient {
     };
     const elapsed = () => Date.now() - startedAt - queuedMs;
     try {
-      const result = await withRetries(tryAgain, { policy: this.retry, signal, onRetry, random: this.random, elapsed });
+      const told = (retry: RetryNotice) => {
+        this.options.onRetry?.({ ...retry, path });
+        onRetry?.(retry);
+      };
+      const result = await withRetries(tryAgain, { policy: this.retry, signal, onRetry: told, random: this.random, elapsed });
       leave('ok');
       return result;
     } catch (error) {

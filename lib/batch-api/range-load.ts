@@ -74,6 +74,11 @@ export class RangeLoad {
     return this.seen.size;
   }
 
+  /** The adaptive limit now: requests it may have in flight, and has (for metrics). */
+  get concurrency(): { limit: number; inFlight: number } {
+    return { limit: this.limit.limit, inFlight: this.limit.running };
+  }
+
   /** Parts not fully fetched yet; empty once the load completed. */
   remaining(): RangePart[] {
     if (this.finished) return [];

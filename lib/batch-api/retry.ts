@@ -105,8 +105,8 @@ export class TransientFailure extends Error {
 export type RetryOptions = {
   policy: RetryPolicy;
   signal?: AbortSignal;
-  /** Told before each wait, so that a caller running many requests can back off. */
-  onRetry?: (retry: { attempt: number; delayMs: number }) => void;
+  /** Told before each wait, so that a caller running many requests can back off; `kind`: why the attempt failed. */
+  onRetry?: (retry: { attempt: number; delayMs: number; kind: TransientKind }) => void;
   /** Jitter source, injectable for deterministic tests. */
   random?: () => number;
   /** Time spent on the call so far, for the deadline (by default since withRetries began). */
@@ -139,7 +139,7 @@ export async function withRetries<T>(attempt: () => Promise<T>, options: RetryOp
           { status: failure.status, kind: failure.kind, retryAfterMs: failure.retryAfterMs, serviceDetail: failure.serviceDetail, cause: failure },
         );
       }
-      options.onRetry?.({ attempt: n, delayMs: delay });
+      options.onRetry?.({ attempt: n, delayMs: delay, kind: error.kind });
       await sleep(delay, options.signal);
     }
   }

@@ -26,6 +26,7 @@ export type AppErrorCode =
   | 'too_many_attempts'
   | 'too_many_loads'
   | 'store_unavailable'
+  | 'shutting_down'
   | 'internal';
 
 const BRAND = Symbol.for('tray-scan-dashboard/AppError');

@@ -7,6 +7,28 @@ import { UPSTREAM_SOCKETS } from '../batch-api/keep-alive-fetch';
 import { ApiVersionSchema } from '../batch-api/schemas';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const port = z.coerce.number().int().min(1).max(65_535);
+
+/** Where and how the production server (server/main.ts) listens, reports and stops. */
+const ServerEnvSchema = z.object({
+  /** The interface the app listens on: loopback unless told otherwise. */
+  HOST: z.string().regex(/^[\w.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
+  PORT: port.default(3000),
+  /** A second listener, on loopback only, serving /metrics without a token. */
+  METRICS_PORT: port.optional(),
+  /** Bearer token for /metrics on the app's own port; unset, the app's port has no /metrics. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** After SIGTERM, how long running streams may go on before they end with a line the browser resumes from. */
+  SHUTDOWN_GRACE_S: z.coerce.number().int().min(0).max(3600).default(25),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional(),
+});
+
+/** The production server's settings (server/main.ts). */
+export type ServerSettings = { host: string; port: number; metricsPort?: number; metricsToken?: string; shutdownGraceS: number };
+
+function serverSettings(e: z.infer<typeof ServerEnvSchema>): ServerSettings {
+  return { host: e.HOST, port: e.PORT, metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN, shutdownGraceS: e.SHUTDOWN_GRACE_S };
+}
 
 export const EnvSchema = z.object({
   NODE_ENV: z.string().optional(),
@@ -48,6 +70,7 @@ export const EnvSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   /** Without DATABASE_URL: the embedded database's directory (one instance only), relative to the working directory. */
   SETTINGS_DATA_DIR: z.string().default('.data/settings'),
+  ...ServerEnvSchema.shape,
 });
 
 export type AppConfig = {
@@ -75,6 +98,7 @@ export type AppConfig = {
   /** Where the organisations' settings live: PostgreSQL when set, else the embedded database in `settingsDataDir`. */
   databaseUrl?: string;
   settingsDataDir: string;
+  server: ServerSettings;
 };
 
 function load(env: Record<string, string | undefined>): AppConfig {
@@ -137,6 +161,7 @@ function load(env: Record<string, string | undefined>): AppConfig {
     appOrigin: e.APP_ORIGIN ? new URL(e.APP_ORIGIN).origin : undefined,
     databaseUrl: e.DATABASE_URL,
     settingsDataDir: resolve(e.SETTINGS_DATA_DIR),
+    server: serverSettings(e),
   };
 }
 

@@ -36,6 +36,8 @@ export const ERROR_STATUS: Record<AppErrorCode | BatchApiErrorCode, number> = {
   too_many_loads: 429,
   internal: 500,
   store_unavailable: 503,
+  // This instance is stopping (SIGTERM): another one, or this one restarted, takes the request.
+  shutting_down: 503,
   // The upstream client's codes: `auth_failed` is the session's credentials refused, not our sign-in form's.
   auth_failed: 401,
   token_rejected: 502,

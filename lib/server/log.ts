@@ -1,14 +1,15 @@
 import 'server-only';
+import { log, type LogLevel } from './logging/logger';
 
-export type LogLevel = 'info' | 'warn' | 'error';
+export type { LogLevel };
 
 /**
- * One JSON line on stdout: every log line of the running server goes this way (machines read them, and one
- * stream keeps them in order; the start-up warning about a generated secret is for the person at the console
- * and stays plain text). Callers pass facts, never a secret, a cookie, a token or a query string.
+ * One JSON line on stdout (lib/server/logging/logger.ts): every log line of the running server goes this way
+ * (machines read them, and one stream keeps them in order). Callers pass facts, never a secret, a cookie, a
+ * token or a query string.
  */
 export function logLine(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
-  console.log(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
+  log(level, msg, fields);
 }
 
 /** An unexpected error as log fields: its message and, where there is one, its stack, to find the bug by. */

@@ -2,6 +2,7 @@ import 'server-only';
 import { Redis } from 'ioredis';
 import { getConfig } from './config';
 import { logLine } from './log';
+import { countRedisError } from './metrics/errors';
 
 /** Keys of this app in a Redis it may share with others. */
 export const REDIS_PREFIX = 'tsb:';
@@ -9,7 +10,10 @@ export const REDIS_PREFIX = 'tsb:';
 /** A connection whose commands fail fast (not queued for minutes) when Redis is away. */
 export function connectRedis(url: string): Redis {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableAutoPipelining: true });
-  redis.on('error', (error) => logLine('error', 'redis', { error: String(error.message) }));
+  redis.on('error', (error) => {
+    countRedisError();
+    logLine('error', 'redis', { error: String(error.message) });
+  });
   return redis;
 }
 
@@ -19,4 +23,11 @@ const holder = globalThis as unknown as { __redis?: Redis };
 export function sharedRedis(): Redis {
   holder.__redis ??= connectRedis(getConfig().redisUrl!);
   return holder.__redis;
+}
+
+/** Ends the shared connection if there is one (at shutdown), after the commands already sent. */
+export async function closeSharedRedis(): Promise<void> {
+  const redis = holder.__redis;
+  holder.__redis = undefined;
+  await redis?.quit().catch(() => redis.disconnect());
 }

@@ -5,7 +5,8 @@ import { AppError, invalidInput } from './app-error';
 import { getConfig } from './config';
 import { RAW_QUERY_HEADER } from './input/raw-query';
 import { loggedProblemOf, problemResponse } from './error-table';
-import { withRequestStats } from './request-context';
+import { noteSessionIdentity } from './logging/identity';
+import { inRequestContext } from './request-context';
 import { logRequest } from './request-log';
 import { SessionCookies, sessions } from './session';
 import { requestScheme, type SessionData } from './session-rules';
@@ -130,6 +131,7 @@ export function route<
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') checkOrigin(request);
       const session = options.auth ? await sessions().require(cookies) : undefined;
+      if (session) noteSessionIdentity(session);
       const query = options.query ? parseQuery(request, options.query) : void parseQuery(request, NO_QUERY);
       const body = options.body ? await parseBody(request, options.body, options.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
       const response = await handler({ request, query, body, session, cookies } as Context<Infer<QS>, Infer<BS>, Auth>);
@@ -149,6 +151,6 @@ export function route<
 export function logged(handle: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
   return (request) => {
     const started = performance.now();
-    return withRequestStats(async (stats) => logRequest(request, await handle(request), started, stats));
+    return inRequestContext(request, async (context) => logRequest(request, await handle(request), started, context));
   };
 }

@@ -4,36 +4,15 @@ import { API_CSP, HSTS, SECURITY_HEADERS } from '../security-headers.mjs';
 import { AppError } from './app-error';
 import { problemOf, problemResponse } from './error-table';
 import { methodNotAllowed, ROUTE_METHODS } from './methods';
+import { newRequestId } from './logging/request-id';
+import { newRequestContext } from './request-context';
 import { logRequest } from './request-log';
+import { allowedAt } from './routing/api-routes';
 import { isHttps } from './session-rules';
 
-/**
- * What each API route serves, for answering a method that can never reach it. The routes' own `OPTIONS`
- * (lib/server/methods.ts) says the same; tests/integration/bff-routes.test.ts keeps the two equal and this
- * list complete. Any other path is a page (or Next's 404 page), served to GET and HEAD.
- */
-const API_ALLOW: Record<string, string> = {
-  '/api/session': 'DELETE, GET, HEAD, OPTIONS, POST',
-  '/api/session/cache-key': 'GET, HEAD, OPTIONS',
-  '/api/batches': 'GET, HEAD, OPTIONS',
-  '/api/batches/stream': 'GET, HEAD, OPTIONS',
-  '/api/batches/export': 'GET, HEAD, OPTIONS',
-  '/api/health': 'GET, HEAD, OPTIONS',
-  '/api/settings/targets': 'GET, HEAD, OPTIONS, PUT',
-  '/api/settings/views': 'GET, HEAD, OPTIONS, POST',
-  '/api/settings/views/[id]': 'DELETE, OPTIONS, PATCH',
-};
-
-/** Routes with a segment of their own, to the name their folder has (`[id]`). */
-const DYNAMIC: [RegExp, string][] = [[/^\/api\/settings\/views\/[^/]+$/, '/api/settings/views/[id]']];
-
-export function allowedAt(pathname: string): string {
-  const path = pathname.replace(/(.)\/+$/, '$1');
-  return API_ALLOW[DYNAMIC.find(([pattern]) => pattern.test(path))?.[1] ?? path] ?? 'GET, HEAD';
-}
+export { allowedAt };
 
 const ROUTABLE = new Set<string>(ROUTE_METHODS);
-const NO_UPSTREAM = { upstreamCalls: 0, upstreamMs: 0, upstreamFailures: 0 };
 
 /**
  * Whether Next can hand this request to any code of ours. TRACE it cannot anywhere: Next builds a fetch
@@ -78,32 +57,56 @@ function headersOf(req: IncomingMessage): Pick<Headers, 'get'> {
   };
 }
 
-/** The 405 the route itself would give (or the 404 of an undecodable path), with the headers next.config.mjs gives every answer, and its log line. */
-function refuse(req: IncomingMessage, res: ServerResponse): void {
-  const started = performance.now();
-  const url = parseTarget(req.url ?? '/');
-  const response = undecodable(req.url ?? '')
-    ? problemResponse(problemOf(new AppError('not_found', 'no such resource: its percent-encoding does not decode', { field: 'path' })))
-    : methodNotAllowed(req.method!, allowedAt(url.pathname));
+/** An answer written before Next, to the Node response, with the headers next.config.mjs gives every API answer. */
+export type EarlyAnswer = { response: Response; headers: Record<string, string> };
+
+/** `response` with the headers next.config.mjs would add (security headers, the API's CSP, HSTS over https). */
+export function earlyAnswer(req: IncomingMessage, response: Response): EarlyAnswer {
   const headers: Record<string, string> = Object.fromEntries(response.headers);
   for (const { key, value } of SECURITY_HEADERS) headers[key.toLowerCase()] = value;
   headers['content-security-policy'] = API_CSP;
   if (isHttps({ headers: headersOf(req) })) headers['strict-transport-security'] = HSTS;
-  req.resume(); // a body, if any, is not read: let it drain
-  void response.text().then((body) => {
-    res.writeHead(response.status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
-    res.end(body);
-    logRequest({ method: req.method!, url: url.href }, response, started, NO_UPSTREAM);
-  });
+  return { response, headers };
+}
+
+/**
+ * The answer to a request Next cannot route (see `unroutable`, `undecodable`), or null for one it can: the
+ * 405 the route itself would give, or the 404 of an undecodable path.
+ */
+export function refusalOf(req: IncomingMessage): EarlyAnswer | null {
+  if (!unroutable(req.method ?? '', req.url ?? '') && !undecodable(req.url ?? '')) return null;
+  const url = parseTarget(req.url ?? '/');
+  const response = undecodable(req.url ?? '')
+    ? problemResponse(problemOf(new AppError('not_found', 'no such resource: its percent-encoding does not decode', { field: 'path' })))
+    : methodNotAllowed(req.method!, allowedAt(url.pathname));
+  return earlyAnswer(req, response);
+}
+
+/** Writes an early answer to the Node response; a request body, if any, is not read but drained. */
+export async function sendEarly(req: IncomingMessage, res: ServerResponse, answer: EarlyAnswer): Promise<void> {
+  req.resume();
+  const body = await answer.response.text();
+  res.writeHead(answer.response.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}
+
+/** Answers and logs a refusal where no custom server does (`next dev`, `next start`). */
+function refuse(req: IncomingMessage, res: ServerResponse, refusal: EarlyAnswer): void {
+  const started = performance.now();
+  const context = newRequestContext(newRequestId(req.headers['x-request-id'] as string | undefined), false);
+  refusal.headers['x-request-id'] = context.requestId;
+  void sendEarly(req, res, refusal).then(() =>
+    logRequest({ method: req.method!, url: parseTarget(req.url ?? '/').href }, refusal.response, started, context),
+  );
 }
 
 const INSTALLED = Symbol.for('tsb.unroutableMethods');
 
 /**
- * Answers, at the HTTP server and before Next, the requests Next cannot route (see `unroutable`). A hook on
- * the server's `request` event because nothing of Next's runs early enough; GET and POST pay one Set lookup
- * (and, under /api/, one decode of the path).
- * Called once at start-up (instrumentation.ts), in the process that serves HTTP.
+ * Answers, at the HTTP server and before Next, the requests Next cannot route (see `unroutable`), where Next
+ * owns the HTTP server (`next dev`, a bare `next start`): a hook on the server's `request` event, because
+ * nothing of Next's runs early enough. The custom server (server/) asks refusalOf itself instead. GET and POST
+ * pay one Set lookup (and, under /api/, one decode of the path). Called once at start-up (instrumentation.ts).
  */
 export function answerUnroutableMethods(): void {
   const proto = Server.prototype as Server & { [INSTALLED]?: true };
@@ -113,8 +116,9 @@ export function answerUnroutableMethods(): void {
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === 'request') {
       const [req, res] = args as [IncomingMessage, ServerResponse];
-      if (unroutable(req.method ?? '', req.url ?? '') || undecodable(req.url ?? '')) {
-        refuse(req, res);
+      const refusal = refusalOf(req);
+      if (refusal) {
+        refuse(req, res, refusal);
         return true;
       }
     }

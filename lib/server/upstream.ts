@@ -3,8 +3,13 @@ import { BatchApiClient } from '../batch-api';
 import { keepAliveFetch } from '../batch-api/keep-alive-fetch';
 import { getConfig } from './config';
 import { upstreamShare } from './load-limits';
-import { recordUpstreamCall } from './request-context';
+import { recordUpstreamCall, recordUpstreamRetry } from './request-context';
 import { tokenCache } from './shared-stores';
+import { tracingActive } from './tracing/setup';
+import { tracedFetch } from './tracing/spans';
+
+/** Exchanges with a span each while traces are recorded. */
+const traced = tracedFetch(keepAliveFetch);
 
 /**
  * The upstream client for one organisation's credentials, sharing the process's token cache, each exchange
@@ -19,8 +24,9 @@ export function clientFor(credentials: { clientId: string; clientSecret: string 
     clientId: credentials.clientId,
     clientSecret: credentials.clientSecret,
     tokenCache: tokenCache(),
-    fetch: keepAliveFetch,
+    fetch: tracingActive() ? traced : keepAliveFetch,
     onCall: recordUpstreamCall,
+    onRetry: recordUpstreamRetry,
     slot: (signal, first) => upstreamShare().acquire(credentials.clientId, signal, { first }),
   });
 }

@@ -3,11 +3,13 @@ import { SANDBOX_URL } from '../../playwright.config';
 
 export type AppInstance = { url: string; stop(): Promise<void> };
 
-/** Another `next start` of the same build, with its own settings (short session limits, a second instance…). */
+/** Another production server (`npm start`'s) of the same build, with its own settings (short session limits, a second instance…). */
 export async function startApp(port: number, env: Record<string, string>, output?: string[]): Promise<AppInstance> {
-  const child: ChildProcess = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child: ChildProcess = spawn(process.execPath, ['.next/app-server.js'], {
     env: {
       ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
       BATCH_API_BASE_URL: SANDBOX_URL,
       SESSION_SECRET: 'instance-session-secret-0123456789-abcdef',
       NEXT_TELEMETRY_DISABLED: '1',

@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as exported from '@/app/api/batches/export/route';
 import * as batches from '@/app/api/batches/route';
 import * as stream from '@/app/api/batches/stream/route';
+import * as live from '@/app/api/health/live/route';
+import * as ready from '@/app/api/health/ready/route';
 import * as health from '@/app/api/health/route';
 import * as cacheKey from '@/app/api/session/cache-key/route';
 import * as session from '@/app/api/session/route';
@@ -12,6 +14,7 @@ import * as views from '@/app/api/settings/views/route';
 import { type StreamLine } from '@/lib/contract';
 import { StreamLineSchema } from '@/lib/contract/schemas';
 import { APP, bffForFile, DEMO, detailOf, request, sessionCookieOf } from '../helpers/bff';
+import { logsOf } from '../helpers/logs';
 import { control, tokenFor, walkV2 } from '../helpers/sandbox';
 
 // Short limits, as an operator could set them: the clock of the idle and lifetime tests is faked below.
@@ -272,16 +275,7 @@ describe('the batch routes against the sandbox', () => {
 
 describe('what the browser is told about a real deployment’s answers', () => {
   /** The JSON lines the server logged while `work` ran. */
-  async function logged(work: () => Promise<void>): Promise<Record<string, unknown>[]> {
-    const lines: string[] = [];
-    const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
-    try {
-      await work();
-    } finally {
-      spy.mockRestore();
-    }
-    return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  }
+  const logged = logsOf;
 
   it('a crashed framework’s text/plain 500 never reaches the browser: our own sentence there, the raw text in the log', async () => {
     await control(sandbox(), 'POST', '/_sandbox/inject', { kind: 'crash-500' });
@@ -365,15 +359,11 @@ const handlerOf = (module: object, method: string) => (module as Record<string, 
 
 /** The request lines the wrapper writes to stdout while `work` runs. */
 async function requestLogs(work: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
-  const printed: string[] = [];
-  const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
-  try {
+  const lines = await logsOf(async () => {
     await work();
     await new Promise((r) => setTimeout(r, 50));
-  } finally {
-    spy.mockRestore();
-  }
-  return printed.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
+  });
+  return lines.filter((l) => l.msg === 'request');
 }
 
 describe('methods: what a route does not serve is 405 with Allow, HEAD does no upstream work', () => {
@@ -384,6 +374,8 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
     ['/api/batches/stream', stream, 'GET, HEAD, OPTIONS'],
     ['/api/batches/export', exported, 'GET, HEAD, OPTIONS'],
     ['/api/health', health, 'GET, HEAD, OPTIONS'],
+    ['/api/health/live', live, 'GET, HEAD, OPTIONS'],
+    ['/api/health/ready', ready, 'GET, HEAD, OPTIONS'],
     ['/api/settings/targets', targets, 'GET, HEAD, OPTIONS, PUT'],
     ['/api/settings/views', views, 'GET, HEAD, OPTIONS, POST'],
     ['/api/settings/views/[id]', viewById, 'DELETE, OPTIONS, PATCH'],

@@ -3,7 +3,7 @@ import * as exported from '@/app/api/batches/export/route';
 import * as session from '@/app/api/session/route';
 import { bffForFile, DEMO, request, sessionCookieOf } from '../helpers/bff';
 import { BATCH_FIELDS } from '@/lib/contract';
-import { EDGE_CASE_BATCHES } from '@/sandbox/data/edge-cases';
+import { edgeCaseBatches } from '@/sandbox/data/edge-cases';
 import { organisationOf } from '@/sandbox/organisations';
 import { cellsUnderAnySplit, HOSTILE_TEXTS, readCsv, runsAsFormula, shownCsvText } from '../helpers/csv';
 import { control, tokenFor, walkV2 } from '../helpers/sandbox';
@@ -18,7 +18,7 @@ import { readXlsx } from '../helpers/xlsx';
 /** An organisation whose batches carry text made to break a CSV, or to run in a spreadsheet split on either separator. */
 const HOSTILE = { clientId: 'hostile-csv-client', clientSecret: 'hostile-csv-secret' };
 const hostileBatches = HOSTILE_TEXTS.map((text, i) => ({
-  ...EDGE_CASE_BATCHES[0]!,
+  ...edgeCaseBatches('http://127.0.0.1/reports/edge-client')[0]!,
   batch_id: text,
   batch_name: text,
   batch_creation_date: `2026-05-01T10:00:${String(i).padStart(2, '0')}Z`,

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { RangeLoad, type RangeLoadOptions } from '@/lib/batch-api/range-load';
 import { maxUnfinishedParts, MAX_CONCURRENCY, ServiceUnavailableError, type BatchApiClientOptions, type BatchQuery, type UpstreamCall } from '@/lib/batch-api';
@@ -281,5 +282,26 @@ describe('RangeLoad growing its concurrency: still exactly the batches of sequen
     const { batches: rest } = await collect(loadOf({}, { parts, concurrency: 8, maxConcurrency: MAX_CONCURRENCY }, { now: steadyClock() }));
     const known = new Set(given.map((b) => b.batch_id));
     expectSameBatches([...given, ...rest.filter((b) => !known.has(b.batch_id))], all());
+  });
+});
+
+describe('RangeLoad: its requests wait on signals of their own', () => {
+  it('32 requests sharing one load neither warn of a listener leak (MaxListenersExceededWarning) nor leave a listener behind', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      // Workers for 32 requests, 8 let through at first: the others wait at the gate, each on the load's signal
+      // until every request had a signal of its own.
+      const controller = new AbortController();
+      const query = {};
+      const { batches } = await collect(loadOf(query, { concurrency: 4, maxConcurrency: 32, signal: controller.signal }));
+      expectSameBatches(batches, await reference(query));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map(String)).toEqual([]);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

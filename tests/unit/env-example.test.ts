@@ -2,17 +2,15 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EnvSchema } from '@/lib/server/config';
+import { OTEL_EXAMPLE_VARIABLES } from '@/lib/server/tracing/setup';
 import { ENV_NAMES } from '@/sandbox/config';
 
 /** Set by `next dev` / `next start` themselves: .env.example mentions it but must not suggest setting it. */
 const SET_BY_NEXT = ['NODE_ENV'];
-/** Read by scripts/run-with-sandbox.ts, which starts servers when imported, so its names are repeated here. */
-const LAUNCHER = ['PORT', 'HOST'];
-
 const readByCode = [
   ...Object.keys(EnvSchema.shape).filter((name) => !SET_BY_NEXT.includes(name)),
   ...Object.values(ENV_NAMES),
-  ...LAUNCHER,
+  ...OTEL_EXAMPLE_VARIABLES,
 ];
 
 const lines = readFileSync(fileURLToPath(new URL('../../.env.example', import.meta.url)), 'utf8').split('\n');

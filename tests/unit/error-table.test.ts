@@ -29,6 +29,7 @@ describe('the error table', () => {
     ['too_many_attempts', 429],
     ['internal', 500],
     ['store_unavailable', 503],
+    ['shutting_down', 503],
   ])('%s is %i, its detail `field: message`', (code, status) => {
     expect(problemOf(new AppError(code, 'what is wrong', { field: 'f' }))).toEqual({ status, detail: 'f: what is wrong', retryAfterS: null });
     expect(ERROR_STATUS[code]).toBe(status);

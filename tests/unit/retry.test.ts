@@ -109,11 +109,14 @@ describe('the retry loop', () => {
   it('tries again after each transient failure, waiting the policy’s jittered delay, and tells before each wait', async () => {
     vi.useFakeTimers();
     const { at, attempt } = flaky(2);
-    const told: { attempt: number; delayMs: number }[] = [];
+    const told: { attempt: number; delayMs: number; kind: string }[] = [];
     const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY, random: () => 0.25, onRetry: (r) => told.push(r) });
     await vi.runAllTimersAsync();
     expect(await result).toBe('answer');
-    expect(told).toEqual([{ attempt: 1, delayMs: 3500 }, { attempt: 2, delayMs: 3500 }]);
+    expect(told).toEqual([
+      { attempt: 1, delayMs: 3500, kind: 'unavailable' },
+      { attempt: 2, delayMs: 3500, kind: 'unavailable' },
+    ]);
     expect(at.map((t) => t - at[0]!)).toEqual([0, 3500, 7000]);
   });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AuthenticationError } from '@/lib/batch-api';
 import { storableTextProblem } from '@/lib/contract/storable-text';
 import { AppError } from '@/lib/server/app-error';
+import { countSignIns } from '@/lib/server/metrics/sign-ins';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { sessions } from '@/lib/server/session';
@@ -26,13 +27,13 @@ const credential = (name: string, max: number) =>
 const SignInSchema = z.object({ clientId: credential('client ID', 256), clientSecret: credential('client secret', 1024) }).strict();
 
 /** Sign in with the organisation's client credentials, verified against the service's auth endpoint. */
-export const POST = route({ auth: false, body: SignInSchema }, async ({ request, body, cookies }) => {
+export const POST = countSignIns('client_credentials', route({ auth: false, body: SignInSchema }, async ({ request, body, cookies }) => {
   if (!(await guardSignIn(request, body, () => accepted(body)))) {
     throw new AppError('credentials_refused', 'the client ID or client secret is not right', { field: 'clientSecret' });
   }
   await sessions().start(cookies, body);
   return new Response(null, { status: 204 });
-});
+}));
 
 /** One call to the auth endpoint: true when it accepts the credentials, false when it refuses them. */
 async function accepted(credentials: z.infer<typeof SignInSchema>): Promise<boolean> {

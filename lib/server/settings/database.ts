@@ -2,6 +2,8 @@ import 'server-only';
 import { Kysely, PostgresDialect, type ColumnType, type Generated } from 'kysely';
 import pg from 'pg';
 import { logLine } from '../log';
+import { countDatabaseError } from '../metrics/errors';
+import { querySpan } from '../tracing/spans';
 import { pglitePool } from './pglite-pool';
 
 /** One row per organisation and setting: the value as the setting's schema validated it. */
@@ -37,7 +39,9 @@ const STATEMENT_TIMEOUT_MS = 5000;
 
 /** The settings database at `place`. Nothing connects until the first query. */
 export function openDatabase(place: DatabasePlace): SettingsDb {
-  return new Kysely<SettingsTables>({ dialect: new PostgresDialect({ pool: 'databaseUrl' in place ? postgresPool(place.databaseUrl) : pglitePool(place.dataDir) }) });
+  const pool = 'databaseUrl' in place ? postgresPool(place.databaseUrl) : pglitePool(place.dataDir);
+  // Every statement as a span of the request it serves (a no-op unless traces are recorded).
+  return new Kysely<SettingsTables>({ dialect: new PostgresDialect({ pool }), log: querySpan });
 }
 
 function postgresPool(connectionString: string): pg.Pool {
@@ -51,7 +55,10 @@ function postgresPool(connectionString: string): pg.Pool {
     application_name: 'tray-scan-dashboard',
   });
   // An idle connection the server drops (a restart, a failover) emits here; unheard, it would end the process.
-  pool.on('error', (error) => logLine('warn', 'settings database: an idle connection failed', { error: String(error) }));
+  pool.on('error', (error) => {
+    countDatabaseError('unreachable');
+    logLine('warn', 'settings database: an idle connection failed', { error: String(error) });
+  });
   return pool;
 }
 
@@ -63,4 +70,9 @@ export function isUnreachable(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
   return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Query read timeout|canceling statement due to statement timeout/i.test(message);
+}
+
+/** A table the query names does not exist (SQLSTATE 42P01): the database was dropped and created again. */
+export function isUndefinedTable(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '42P01';
 }

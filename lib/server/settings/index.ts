@@ -4,7 +4,7 @@ import { TargetsSchema } from '../../contract/schemas';
 import { getConfig } from '../config';
 import { SettingsStore, type Setting } from './settings-store';
 
-export { SettingsStore, type Saved, type Setting } from './settings-store';
+export { SettingsStore, type DatabaseState, type Saved, type Setting } from './settings-store';
 export type { SavedViewsStore } from './saved-views-store';
 export type { DatabasePlace } from './database';
 
@@ -21,4 +21,11 @@ export function settingsStore(): SettingsStore {
   const { databaseUrl, settingsDataDir } = getConfig();
   holder.__settingsStore ??= SettingsStore.open(databaseUrl ? { databaseUrl } : { dataDir: settingsDataDir });
   return holder.__settingsStore;
+}
+
+/** Closes the store if this process opened it (at shutdown: the embedded database writes everything out). */
+export async function closeSettingsStore(): Promise<void> {
+  const store = holder.__settingsStore;
+  holder.__settingsStore = undefined;
+  await store?.close();
 }

@@ -1,5 +1,6 @@
 import 'server-only';
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { isUndefinedTable } from './database';
 
 /**
  * The settings schema, one version at a time. Names sort in the order they apply; a released migration is
@@ -43,15 +44,53 @@ const MIGRATIONS: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
+export const MIGRATION_NAMES = Object.keys(MIGRATIONS);
+
+/**
+ * The database holds migrations this release does not know: a newer release migrated it (this one is a
+ * rollback). Serving it could corrupt what the newer schema means, so the store refuses until the newer
+ * release runs again or the database is restored to this release's schema.
+ */
+export class UnknownMigrationsError extends Error {
+  constructor(readonly names: string[]) {
+    super(`the settings database has migrations this release does not know: ${names.join(', ')}`);
+  }
+}
+
 /**
  * Brings the schema to the latest version. Safe when several instances start together against one
  * PostgreSQL: Kysely's Migrator takes an advisory lock, and the second instance finds the work done.
+ * Throws UnknownMigrationsError, changing nothing, when a newer release has migrated the database.
  */
 // Kysely<any> as the Migrator itself takes it: a migration sees the schema of its own time, not ours.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  if ((await schemaState(db)) === 'current') return;
   const { error } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) throw error;
 }
 
-export const MIGRATION_NAMES = Object.keys(MIGRATIONS);
+/**
+ * The schema against this release's migrations, in one query: `current` (all applied, nothing more) or
+ * `behind` (some to apply: an older release's database, or one created again). Throws UnknownMigrationsError
+ * when a newer release has migrated it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function schemaState(db: Kysely<any>): Promise<'current' | 'behind'> {
+  const executed = await executedMigrations(db);
+  const unknown = executed.filter((name) => !MIGRATION_NAMES.includes(name));
+  if (unknown.length > 0) throw new UnknownMigrationsError(unknown);
+  return MIGRATION_NAMES.every((name) => executed.includes(name)) ? 'current' : 'behind';
+}
+
+/** The names in Kysely's own record of applied migrations; none on a database never migrated. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function executedMigrations(db: Kysely<any>): Promise<string[]> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+    return rows.map((row) => row.name);
+  } catch (error) {
+    if (isUndefinedTable(error)) return [];
+    throw error;
+  }
+}

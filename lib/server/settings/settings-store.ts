@@ -3,12 +3,16 @@ import { sql } from 'kysely';
 import { safeParse, type core } from 'zod';
 import { AppError, invalidInput } from '../app-error';
 import { logLine } from '../log';
-import { isUnreachable, openDatabase, type DatabasePlace, type SettingsDb } from './database';
-import { migrateToLatest } from './migrations';
+import { countDatabaseError } from '../metrics/errors';
+import { isUndefinedTable, isUnreachable, openDatabase, type DatabasePlace, type SettingsDb } from './database';
+import { MIGRATION_NAMES, migrateToLatest, schemaState, UnknownMigrationsError } from './migrations';
 import { SavedViewsStore } from './saved-views-store';
 
 /** One kind of organisation setting: its row name, what a valid value is, and what applies before any save. */
 export type Setting<T> = { name: string; schema: core.$ZodType<T>; fallback: T };
+
+/** The database as readiness sees it: `unknown-migration` when a newer release migrated it. */
+export type DatabaseState = 'ok' | 'unreachable' | 'unknown-migration' | 'error';
 
 /** A setting's value and when it last changed (ISO 8601, milliseconds; null: never saved, the fallback applies). */
 export type Saved<T> = { value: T; updatedAt: string | null };
@@ -26,6 +30,8 @@ const AFTER_CURRENT = sql<Date>`greatest(date_trunc('milliseconds', clock_timest
  */
 export class SettingsStore {
   #ready: Promise<void> | undefined;
+  /** The unknown migrations last logged, so that a rollback is logged once, not on every request. */
+  #unknownLogged = '';
   /** The organisations' saved views: rows of their own, behind the same migrations and the same guard. */
   readonly views: SavedViewsStore;
 
@@ -117,22 +123,88 @@ export class SettingsStore {
       .executeTakeFirst();
   }
 
+  /**
+   * Migrations first (once per store), then `work`. A database that lost its tables since (dropped and
+   * created again, a restore) is migrated again and `work` tried once more, without a restart. An
+   * unreachable database, or one a newer release migrated, is `store_unavailable` (503), never a 500.
+   */
   async #guard<R>(work: () => Promise<R>): Promise<R> {
     try {
-      this.#ready ??= migrateToLatest(this.db).catch((error: unknown) => {
-        this.#ready = undefined;
-        throw error;
-      });
-      await this.#ready;
-      return await work();
+      return await this.#migratedThen(work);
     } catch (error) {
+      if (error instanceof AppError) throw error;
+      countDatabaseError(databaseErrorType(error));
+      if (error instanceof UnknownMigrationsError) {
+        throw new AppError('store_unavailable', 'the settings store is unavailable; try again shortly', { field: 'settings', retryAfterS: 30, cause: error });
+      }
       if (!isUnreachable(error)) throw error;
       // The cause is enough to act on (which host, refused or timed out); the stack is the driver's, not ours.
       logLine('error', 'settings store unavailable', { error: String(error) });
       throw new AppError('store_unavailable', 'the settings store is unavailable; try again shortly', { field: 'settings', retryAfterS: 5, cause: error });
     }
   }
+
+  async #migratedThen<R>(work: () => Promise<R>): Promise<R> {
+    await this.#migrated();
+    try {
+      return await work();
+    } catch (error) {
+      if (!isUndefinedTable(error)) throw error;
+      logLine('warn', 'settings database: its tables are gone (created again?); migrating it again');
+      this.#ready = undefined;
+      await this.#migrated();
+      return await work();
+    }
+  }
+
+  /** Single flight; a failed attempt is forgotten, so the next call tries again (the database may be back, or restored). */
+  #migrated(): Promise<void> {
+    this.#ready ??= migrateToLatest(this.db).then(
+      () => void (this.#unknownLogged = ''),
+      (error: unknown) => {
+        this.#ready = undefined;
+        this.#noteUnknown(error);
+        throw error;
+      },
+    );
+    return this.#ready;
+  }
+
+  /** A rollback is logged once, naming the migrations this release does not know, not on every request. */
+  #noteUnknown(error: unknown): void {
+    if (!(error instanceof UnknownMigrationsError) || this.#unknownLogged === error.names.join()) return;
+    this.#unknownLogged = error.names.join();
+    logLine('error', 'settings database was migrated by a newer release: this instance stays unready', {
+      unknownMigrations: error.names,
+      knownMigrations: MIGRATION_NAMES,
+    });
+  }
+
+  /**
+   * What readiness says of the database (lib/server/health/readiness.ts): it answers, with this release's
+   * schema. The schema is read again each time: a newer release's migration since makes this instance
+   * unready (and its requests 503), a database created again is migrated again.
+   */
+  async state(): Promise<DatabaseState> {
+    try {
+      await this.#migrated();
+      if ((await schemaState(this.db)) === 'behind') {
+        this.#ready = undefined;
+        await this.#migrated();
+      }
+      return 'ok';
+    } catch (error) {
+      if (error instanceof UnknownMigrationsError) this.#ready = undefined;
+      this.#noteUnknown(error);
+      countDatabaseError(databaseErrorType(error));
+      if (error instanceof UnknownMigrationsError) return 'unknown-migration';
+      return isUnreachable(error) ? 'unreachable' : 'error';
+    }
+  }
 }
+
+const databaseErrorType = (error: unknown) =>
+  error instanceof UnknownMigrationsError ? 'unknown_migration' : isUnreachable(error) ? 'unreachable' : 'query';
 
 /** A stored row as the setting's value; a row the schema no longer accepts is a bug of ours (500), not the user's. */
 function savedOf<T>(setting: Setting<T>, row: { value: unknown; updated_at: Date }): Saved<T> {

@@ -8,6 +8,7 @@ import { LANGUAGE_COOKIE, readerLocale } from '@/lib/i18n/languages';
 import { exportWords } from '@/lib/export/strings';
 import { MESSAGES } from '@/lib/i18n/messages';
 import { ExportQuerySchema, type ExportQuery } from '@/lib/server/export-query';
+import { untilShutdown } from '@/lib/server/health/shutdown';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { settingsStore, TARGETS_SETTING } from '@/lib/server/settings';
@@ -62,7 +63,7 @@ export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ quer
 
 async function exportRange(query: ExportQuery, session: SessionData, request: Request, cookies: SessionCookies): Promise<Response> {
   const range: DateRange = dateRange(query.start_date, query.end_date);
-  const load = new OrderedLoad(clientFor(session), range, { concurrency: getConfig().concurrency, signal: request.signal });
+  const load = new OrderedLoad(clientFor(session), range, { concurrency: getConfig().concurrency, signal: untilShutdown(request.signal) });
   const chunks = load.chunks();
   const first = await chunks.next();
   const firstRows = first.done ? [] : first.value;

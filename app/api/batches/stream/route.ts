@@ -5,6 +5,8 @@ import { asRangeLoad } from '@/lib/server/load-limits';
 import type { SessionData } from '@/lib/server/session-rules';
 import { getConfig } from '@/lib/server/config';
 import { loggedProblemOf } from '@/lib/server/error-table';
+import { untilShutdown } from '@/lib/server/health/shutdown';
+import { countedChunks } from '@/lib/server/metrics/loads';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { clientFor } from '@/lib/server/upstream';
@@ -24,8 +26,9 @@ const STREAM_HEADERS = {
  * RangeLoad) and sent as each page arrives, each batch once. The first chunk is awaited before answering, so
  * bad input, a refused session or an outage at the start get their own status. A failure later ends the
  * stream with an `error` line naming the parts still to fetch: the browser keeps what it has and asks for
- * just those (`parts=`). It counts as one of the session's and the organisation's range loads until it ends
- * (lib/server/load-limits: over them, 429 with Retry-After).
+ * just those (`parts=`); so does the end of a shutdown's grace period (SIGTERM): another instance resumes. It
+ * counts as one of the session's and the organisation's range loads until it ends (lib/server/load-limits:
+ * over them, 429 with Retry-After).
  */
 export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ query, session, request }) =>
   asRangeLoad(session, request.signal, () => streamRange(query, session, request)),
@@ -34,8 +37,9 @@ export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ quer
 async function streamRange(query: StreamQuery, session: SessionData, request: Request): Promise<Response> {
   const { parts, ...range } = query;
   const { concurrency, maxConcurrency } = getConfig();
-  const load = new RangeLoad(clientFor(session), range, { concurrency, maxConcurrency, parts, signal: request.signal });
-  const chunks = load.chunks();
+  // Stopped when the browser leaves, or when a shutdown's grace period ends: then it ends with the error line.
+  const load = new RangeLoad(clientFor(session), range, { concurrency, maxConcurrency, parts, signal: untilShutdown(request.signal) });
+  const chunks = countedChunks(load, request.signal);
   const first = await chunks.next();
   const encoder = new TextEncoder();
   const line = (value: StreamLine) => encoder.encode(encodeStreamLine(value));

@@ -1,0 +1,36 @@
+import 'server-only';
+
+/**
+ * What each API route serves, for answering a method that can never reach it. The routes' own `OPTIONS`
+ * (lib/server/methods.ts) says the same; tests/integration/bff-routes.test.ts keeps the two equal and this
+ * list complete. Any other path is a page (or Next's 404 page), served to GET and HEAD.
+ */
+const API_ALLOW: Record<string, string> = {
+  '/api/session': 'DELETE, GET, HEAD, OPTIONS, POST',
+  '/api/session/cache-key': 'GET, HEAD, OPTIONS',
+  '/api/batches': 'GET, HEAD, OPTIONS',
+  '/api/batches/stream': 'GET, HEAD, OPTIONS',
+  '/api/batches/export': 'GET, HEAD, OPTIONS',
+  '/api/health': 'GET, HEAD, OPTIONS',
+  '/api/health/live': 'GET, HEAD, OPTIONS',
+  '/api/health/ready': 'GET, HEAD, OPTIONS',
+  '/api/settings/targets': 'GET, HEAD, OPTIONS, PUT',
+  '/api/settings/views': 'GET, HEAD, OPTIONS, POST',
+  '/api/settings/views/[id]': 'DELETE, OPTIONS, PATCH',
+};
+
+/** Routes with a segment of their own, to the name their folder has (`[id]`). */
+const DYNAMIC: [RegExp, string][] = [[/^\/api\/settings\/views\/[^/]+$/, '/api/settings/views/[id]']];
+
+/** The API route serving `pathname`, as its folder names it (`/api/settings/views/[id]`), or undefined. */
+export function apiRouteTemplate(pathname: string): string | undefined {
+  const path = pathname.replace(/(.)\/+$/, '$1');
+  const route = DYNAMIC.find(([pattern]) => pattern.test(path))?.[1] ?? path;
+  return route in API_ALLOW ? route : undefined;
+}
+
+/** The methods `pathname` serves, for `Allow`. */
+export function allowedAt(pathname: string): string {
+  const route = apiRouteTemplate(pathname);
+  return route ? API_ALLOW[route]! : 'GET, HEAD';
+}
