@@ -134,7 +134,7 @@ function Verdicts({ row, targets }: { row: Row; targets: Targets }) {
       {[germination, ...(usable.target === null ? [] : [usable])].map((v) => (
         <li key={v.metric} className={v.below ? styles.verdictBelow : undefined}>
           {v.below ? '▼ ' : ''}
-          {sayVerdict(v, say, f.number)}
+          {sayVerdict(v, say, f.percentUpTo)}
         </li>
       ))}
     </ul>

@@ -62,7 +62,7 @@ function Usable({ row, targets }: { row: Row; targets: Targets }) {
   return (
     <>
       {below && target !== null && (
-        <span className={styles.belowMark} title={t('usableBelowTitle', { target: f.number(target) })}>
+        <span className={styles.belowMark} title={t('usableBelowTitle', { target: f.percentUpTo(target) })}>
           <span aria-hidden="true">▾</span>
           <span className="visually-hidden">{t('usableBelow')}</span>
         </span>

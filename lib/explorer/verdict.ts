@@ -27,11 +27,11 @@ export function verdict(row: Row, targets: Targets, metric: RateTargetMetric): V
 type VerdictKey = `${RateTargetMetric}.${'none' | 'below' | 'belowGeneral' | 'meets' | 'meetsGeneral' | 'unrecorded' | 'unrecordedGeneral'}`;
 
 /**
- * The verdict in words (`Below the Lettuce germination target of 80 %`): `say` is the `explorer.verdict`
- * messages' translator, `number` writes the target in the reader's notation.
+ * The verdict in words (`Below the Lettuce germination target of 80%`): `say` is the `explorer.verdict`
+ * messages' translator, `percent` writes the target as a percent in the reader's notation (`80%`, `80 %`).
  */
-export function sayVerdict(v: Verdict, say: (key: VerdictKey, values: { crop: string; target: string }) => string, number: (n: number) => string): string {
-  const values = { crop: v.crop ?? '', target: v.target === null ? '' : number(v.target) };
+export function sayVerdict(v: Verdict, say: (key: VerdictKey, values: { crop: string; target: string }) => string, percent: (n: number) => string): string {
+  const values = { crop: v.crop ?? '', target: v.target === null ? '' : percent(v.target) };
   if (v.kind === 'none') return say(`${v.metric}.none`, values);
   return say(`${v.metric}.${v.kind}${v.crop === null ? 'General' : ''}`, values);
 }

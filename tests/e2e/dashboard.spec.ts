@@ -163,7 +163,7 @@ test('the detail panel shows all 18 fields, labelled, and under their API names 
   await expect(dialog.locator('section dt')).toHaveCount(17);
   // The 13 fields that may be null show a dash.
   await expect(dialog.locator('section dd').filter({ hasText: /^—$/ })).toHaveCount(13);
-  await expect(dialog.getByText('No germination rate recorded to judge against the general germination target of 90 %')).toBeVisible();
+  await expect(dialog.getByText('No germination rate recorded to judge against the general germination target of 90%')).toBeVisible();
   const raw = dialog.locator('details');
   await expect(raw.locator('dt')).toHaveCount(18);
   await expect(raw.locator('dt').first()).toBeHidden();
