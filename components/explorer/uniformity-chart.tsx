@@ -18,10 +18,21 @@ import styles from './explorer.module.css';
 import own from './uniformity.module.css';
 
 /**
+ * The germination target and CV threshold to draw as lines: those of the crops shown when every one of them is
+ * judged by the same pair (null: none shown, or their targets differ, when no single line could be right for all).
+ */
+function sharedLines(crops: readonly string[], targets: AnalysisInput['targets']) {
+  const pairs = crops.map((c) => ({ target: targetFor(targets, cropOfKey(c), 'germination'), threshold: targetFor(targets, cropOfKey(c), 'cv') }));
+  const first = pairs[0];
+  return first && pairs.every((p) => p.target === first.target && p.threshold === first.threshold) ? first : null;
+}
+
+/**
  * Germination vs uniformity: each batch's germination rate against the CV of its seedling size, as a point in
  * its crop's colour whose glyph carries its verdict against its own crop's target and threshold (up to
  * POINT_LIMIT; equal cells beyond, see scatter.ts). With one crop shown, that crop's target and threshold are
- * the quadrant lines; with several, no single line could be right for all, and the glyphs alone judge. A cell
+ * the quadrant lines, as they are for several crops judged by the same pair; where their targets differ no single
+ * line could be right for all, and the glyphs alone judge. A cell
  * drills down to its batches; a point opens its batch; the table is the keyboard's way to both.
  */
 function UniformityChart({ input }: { input: AnalysisInput }) {
@@ -45,7 +56,7 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
   const coloured = useMemo(() => crops.filter((c) => scatter?.coloured.has(c)), [crops, scatter]);
   // One crop shown (the crop filter, or the only crop there is): its own target and threshold as lines.
   const only = view.crop ?? (crops.length === 1 ? crops[0] : undefined);
-  const lines = only === undefined ? null : { target: targetFor(targets, cropOfKey(only), 'germination'), threshold: targetFor(targets, cropOfKey(only), 'cv') };
+  const lines = useMemo(() => sharedLines(only === undefined ? crops : [only], targets), [only, crops, targets]);
   const [asTable, setAsTable] = useState(false);
   // The table lists the grid's cells where points are too many to list one by one.
   const grid = useMemo(() => (asTable && scatter?.kind === 'points' && scatter.points.length > SVG_POINTS ? gridOf(rows, targets, scatter) : null), [asTable, scatter, rows, targets]);
@@ -96,7 +107,9 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
               {scatter.undrawn > 0 && t('uniformity.undrawn', { batches: t('batches', { count: scatter.undrawn, countText: f.count(scatter.undrawn) }) })}.{' '}
               {lines === null
                 ? t(scatter.thresholds ? 'uniformity.ownTargets' : 'uniformity.ownTarget')
-                : t('uniformity.cropLines', { crop: cropName(only!, t) })}
+                : only === undefined
+                  ? t('uniformity.sharedLines')
+                  : t('uniformity.cropLines', { crop: cropName(only, t) })}
               {!scatter.thresholds && ` ${t('uniformity.noThreshold')}`}
             </p>
           )}

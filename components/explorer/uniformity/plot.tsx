@@ -16,7 +16,7 @@ type Props = {
   scatter: Scatter;
   colours: ReadonlyMap<string, string>;
   targets: Targets;
-  /** With one crop shown: its germination target and CV threshold, drawn as quadrant lines (null: none set). */
+  /** With one crop shown, or several judged by the same pair: that germination target and CV threshold, drawn as quadrant lines (null: none set). */
   lines: { target: number | null; threshold: number | null } | null;
   onMark: (mark: Mark) => void;
 };
