@@ -6,7 +6,7 @@ import {
 } from 'recharts';
 import { dateTickLabels } from '@/lib/explorer/charts/date-ticks';
 import type { Zone } from '@/lib/explorer/date-range';
-import { formatTick, formatValue, METRIC_INFO, type Metric } from '@/lib/explorer/metrics';
+import { formatTick, formatValue, METRIC_INFO, niceAxis, type Metric } from '@/lib/explorer/metrics';
 import type { Row } from '@/lib/explorer/rows';
 import { drawnLine, type ControlChart, type SpcPoint } from '@/lib/explorer/spc';
 import { useSpeech } from './use-speech';
@@ -119,14 +119,15 @@ function indexTicks(n: number): number[] {
 function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
   const { points, limits, baseline } = chart;
   const line = useMemo(() => drawnLine(points, 400), [points]);
-  const [lo, hi] = useMemo(() => {
+  // Round ticks over the batches and the limits, within 0–100 % for rates (a limit beyond is drawn at the edge).
+  const axis = useMemo(() => {
     let min = Infinity, max = -Infinity;
     for (const p of points) [min, max] = [Math.min(min, p.value), Math.max(max, p.value)];
     if (limits) [min, max] = [Math.min(min, limits.lcl), Math.max(max, limits.ucl)];
     const pad = Math.max((max - min) * 0.05, 0.5);
-    const top = METRIC_INFO[metric].rate ? Math.min(100, max + pad) : max + pad;
-    return [Math.max(0, Math.floor(min - pad)), Math.ceil(top)];
+    return niceAxis(min - pad, max + pad, 5, 0, METRIC_INFO[metric].rate ? 100 : Infinity);
   }, [points, limits, metric]);
+  const [lo, hi] = axis.domain;
   const { f, t } = useSpeech();
   const ticks = useMemo(() => indexTicks(points.length), [points.length]);
   const tickLabels = useMemo(() => {
@@ -137,23 +138,26 @@ function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
     const message = key === 'ucl' ? (v > hi ? 'control.uclAbove' : 'control.ucl') : v < lo ? 'control.lclBelow' : 'control.lcl';
     return {
       y: Math.min(hi, Math.max(lo, v)),
-      label: { value: t(message, { value: formatValue(metric, v, f, 1) }), fill: 'var(--danger)', position: 'right' as const, fontSize: 12 },
+      label: { value: t(message, { value: formatValue(metric, v, f) }), fill: 'var(--danger)', position: 'right' as const, fontSize: 12 },
     };
   };
+  const lines = limits && { centre: t('control.centre', { value: formatValue(metric, limits.centre, f) }), ucl: limitLine(limits.ucl, 'ucl'), lcl: limitLine(limits.lcl, 'lcl') };
+  // Room on the right for the longest line label (`Centre 164.25 mm²`) at about 7 px a character.
+  const right = lines ? Math.max(80, 12 + 7 * Math.max(lines.centre.length, lines.ucl.label.value.length, lines.lcl.label.value.length)) : 20;
   return (
     <FitWidth height={300}>
-      <ComposedChart data={line} margin={{ top: 12, right: 110, bottom: 4, left: 0 }}>
+      <ComposedChart data={line} margin={{ top: 12, right, bottom: 4, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
         <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} ticks={ticks} interval={0} tickFormatter={(i: number) => tickLabels.get(i) ?? ''} stroke="var(--muted)" tick={{ fill: 'var(--fg)', fontSize: 12 }} />
-        <YAxis domain={[lo, hi]} tickFormatter={(v: number) => formatTick(metric, v, f)} stroke="var(--muted)" tick={{ fill: 'var(--fg)', fontSize: 12 }} width={64} allowDataOverflow />
+        <YAxis domain={axis.domain} ticks={axis.ticks} interval={0} tickFormatter={(v: number) => formatTick(metric, v, f)} stroke="var(--muted)" tick={{ fill: 'var(--fg)', fontSize: 12 }} width={64} allowDataOverflow />
         {baseline.first >= 0 && (
           <ReferenceArea x1={baseline.first} x2={Math.max(baseline.last, baseline.first + 0.5)} fill="var(--muted)" fillOpacity={0.14} label={{ value: t('control.baseline'), fill: 'var(--fg)', position: 'insideTopLeft' }} />
         )}
-        {limits && (
+        {limits && lines && (
           <>
-            <ReferenceLine y={limits.centre} stroke="var(--fg)" label={{ value: t('control.centre', { value: formatValue(metric, limits.centre, f, 1) }), fill: 'var(--fg)', position: 'right', fontSize: 12 }} />
-            <ReferenceLine {...limitLine(limits.ucl, 'ucl')} stroke="var(--danger)" strokeDasharray="6 3" />
-            <ReferenceLine {...limitLine(limits.lcl, 'lcl')} stroke="var(--danger)" strokeDasharray="6 3" />
+            <ReferenceLine y={limits.centre} stroke="var(--fg)" label={{ value: lines.centre, fill: 'var(--fg)', position: 'right', fontSize: 12 }} />
+            <ReferenceLine {...lines.ucl} stroke="var(--danger)" strokeDasharray="6 3" />
+            <ReferenceLine {...lines.lcl} stroke="var(--danger)" strokeDasharray="6 3" />
           </>
         )}
         <Line dataKey="value" stroke={colour} strokeWidth={1.25} dot={line.length <= 120 ? { r: 2, fill: colour } : false} activeDot={false} isAnimationActive={false} />

@@ -50,9 +50,10 @@ export async function resetTargets() {
  * The out-of-control batches of `crop`'s germination, worked out here from the API's batches with the rules
  * the control charts state (not through lib/explorer/spc.ts, so that this is a check of it): limits at
  * centre ± 3 MR̄ / 1.128 from the first 50 batches without warnings; out of control beyond them, and with
- * `runs` also in a run of 8+ on one side of the centre. `all`: the crop's batches, with or without a rate.
+ * `runs` also in a run of 8+ on one side of the centre. `all`: the crop's batches, with or without a rate; `crop`
+ * null: the batches without a crop. `firstName`, `firstBeyond`: the first batch out of control (null: none is).
  */
-export function outOfControl(batches: readonly ApiBatch[], crop: string, rules: 'limits' | 'runs' = 'runs') {
+export function outOfControl(batches: readonly ApiBatch[], crop: string | null, rules: 'limits' | 'runs' = 'runs') {
   const all = batches.filter((b) => b.crop_type === crop).length;
   const points = batches
     .filter((b) => b.crop_type === crop && b.avg_germination_rate !== null)
@@ -64,7 +65,7 @@ export function outOfControl(batches: readonly ApiBatch[], crop: string, rules: 
   const out = new Set<number>();
   points.forEach((p, i) => (p.v > ucl || p.v < lcl) && out.add(i));
   const beyond = out.size;
-  const firstBeyond = points[Math.min(...out)]!.name;
+  const firstBeyond = out.size ? points[Math.min(...out)]!.name : null;
   for (let i = 0; rules === 'runs' && i < points.length; ) {
     const side = Math.sign(points[i]!.v - centre);
     let j = i;
@@ -72,6 +73,6 @@ export function outOfControl(batches: readonly ApiBatch[], crop: string, rules: 
     if (side !== 0 && j - i + 1 >= 8) for (let k = i; k <= j; k++) out.add(k);
     i = j + 1;
   }
-  const first = Math.min(...out);
-  return { all, total: points.length, count: out.size, beyond, firstName: points[first]!.name, firstBeyond, centre, ucl, lcl, baseline: base.length };
+  const firstName = out.size ? points[Math.min(...out)]!.name : null;
+  return { all, total: points.length, count: out.size, beyond, firstName, firstBeyond, centre, ucl, lcl, baseline: base.length };
 }

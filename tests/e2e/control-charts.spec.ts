@@ -51,7 +51,7 @@ test('a control chart counts the drifting crop out of control as the rules do; a
   await figure.locator('svg.recharts-surface').scrollIntoViewIfNeeded();
   const svg = (await figure.locator('svg.recharts-surface').boundingBox())!;
   await page.mouse.click(svg.x + x, svg.y + y + 5);
-  await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(tomato.firstBeyond);
+  await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(tomato.firstBeyond!);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
 
@@ -67,9 +67,9 @@ test('a control chart counts the drifting crop out of control as the rules do; a
   await page.keyboard.press('Tab');
   const firstRow = figure.getByRole('row').nth(1).getByRole('button');
   await expect(firstRow).toBeFocused();
-  await expect(firstRow).toHaveText(tomato.firstName);
+  await expect(firstRow).toHaveText(tomato.firstName!);
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(tomato.firstName);
+  await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(tomato.firstName!);
 });
 
 test('the chart says how its limits were set and from how many batches, the rules in force and their chance of a false alarm; the rules travel in the link', async ({ page, context }) => {
@@ -137,6 +137,29 @@ test('a short baseline gets the advice to take a longer one, and the chosen peri
   await expect(page).toHaveURL(new RegExp(`[?&]base=${first}\\.\\.${last}(&|$)`));
   await expect(figure.getByText(/^How the limits were set:/)).toContainText(`from the ${clean.length} batches without warnings created `);
   await expect(figure.getByText(/^Limits from fewer than 50 batches/)).toHaveCount(0);
+});
+
+test('crops that do not drift raise about as many alarms as chance would: the drift organisation’s Lettuce, the demo’s crops over All time', async ({ page, context }) => {
+  const drift = (await walkApi(await signIn(DRIFT))).batches;
+  const lettuce = outOfControl(drift, 'Lettuce', 'limits');
+  // Lettuce was made steady: limits from 50 batches mark about 0.5 in 100 of its batches by chance.
+  expect(lettuce.count).toBeLessThanOrEqual(2);
+  await signInContext(context, DRIFT);
+  await page.goto('/batches?tz=UTC&spc=Lettuce');
+  const figure = await controlChart(page, 'Lettuce');
+  await expect(figure.getByText(/ batches out of control/)).toHaveText(new RegExp(`^${lettuce.count} of ${lettuce.total} Lettuce batches out of control`));
+
+  // The demo over All time: each crop counted as the rule counts it, and all of them together a handful.
+  const demo = (await walkApi(await signIn(DEMO))).batches;
+  const crops = [...new Set(demo.map((b) => b.crop_type as string | null))];
+  const total = crops.reduce((n, crop) => n + outOfControl(demo, crop, 'limits').count, 0);
+  expect(total).toBeLessThan(demo.length / 50);
+  await signInContext(context, DEMO);
+  await page.goto('/batches?tz=UTC');
+  await expect(status(page)).toHaveText(`${demo.length.toLocaleString('en-GB')} batches`, { timeout: 20_000 });
+  await page.locator('#charts').scrollIntoViewIfNeeded();
+  await page.getByLabel('Control chart for').scrollIntoViewIfNeeded();
+  await expect(page.getByText(/^Out of control per crop \(Germination\): /)).toHaveText(`Out of control per crop (Germination): ${total} batches in all`, { timeout: 20_000 });
 });
 
 test('a limit past the scale is drawn at its edge and labelled with its own value', async ({ page, context }) => {
