@@ -18,7 +18,7 @@ const config = [
     // sessions), even for a type.
     // No zod either: it was 22 kB of the first screen's gzipped JavaScript; the schemas are the server's
     // (lib/contract/schemas.ts), the browser reads our own answers with a few checks written by hand.
-    files: ['components/**', 'lib/explorer/**', 'lib/contract/**', 'lib/i18n/**', 'lib/export/**', 'lib/csv.ts', 'lib/utc-date.ts', 'lib/safe-next.ts', 'lib/coded-error.ts'],
+    files: ['components/**', 'lib/explorer/**', 'lib/people/**', 'lib/contract/**', 'lib/i18n/**', 'lib/export/**', 'lib/csv.ts', 'lib/utc-date.ts', 'lib/safe-next.ts', 'lib/org-param.ts', 'lib/coded-error.ts'],
     // Server-only modules among them: the schemas, and the workbook writer's stream plumbing.
     ignores: ['lib/contract/schemas.ts', 'lib/export/xlsx-streaming.ts'],
     rules: {

@@ -21,6 +21,14 @@ export async function register() {
   // the build must not open, let alone create, the data directory.
   if (process.env.NEXT_PHASE !== 'phase-production-build') {
     const { settingsStore } = await import('./lib/server/settings');
-    void settingsStore().warm();
+    const { whenProvisioned } = await import('./lib/server/org/provisioning');
+    const { getConfig } = await import('./lib/server/config');
+    const { countActiveSessionsWith } = await import('./lib/server/metrics/sign-ins');
+    countActiveSessionsWith(() => settingsStore().sessions.countLive(Date.now(), getConfig().sessionIdleS));
+    // Then what the deployment names and the database lacks (organisations, people): requests wait for it.
+    void settingsStore()
+      .warm()
+      .then((ready) => (ready ? whenProvisioned() : undefined))
+      .catch(() => undefined);
   }
 }

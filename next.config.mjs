@@ -6,7 +6,11 @@ const nextConfig = {
   poweredByHeader: false,
   // PGlite loads its WebAssembly and data files from its own package directory at run time: bundled, it
   // would look for them in .next and fail. (pg is on Next's own list of packages kept external.)
-  serverExternalPackages: ['@electric-sql/pglite'],
+  // @node-rs/argon2 loads its prebuilt native module for the platform at run time.
+  serverExternalPackages: ['@electric-sql/pglite', '@node-rs/argon2'],
+  // forbidden() and app/forbidden.tsx: a page of an organisation the person is not a member of, or for a role
+  // they do not have, answers 403.
+  experimental: { authInterrupts: true },
   // Messages reach use-intl compiled ahead (lib/i18n/compiled.ts): its formatter without the ICU parser, as
   // next-intl's own precompile option does. Everywhere, so that the server's render and the browser's agree.
   turbopack: {

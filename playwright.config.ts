@@ -1,8 +1,9 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium';
+import { TEST_CREDENTIALS_KEY, TEST_PROVISIONING } from './tests/helpers/people';
 
 const SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4510);
 const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3510);
@@ -12,10 +13,18 @@ export const E2E_SESSION_SECRET = 'e2e-session-secret-0123456789-abcdefghijkl';
 
 // The app's saved settings start empty on every run: a directory of this run's own (workers load this file
 // again and inherit the variable, so only the runner makes it, and removes it as it exits).
+// The sandbox's organisations and a person of each role in each are provisioned at the app's start (a file
+// beside that directory: the tests' people and their passwords are in tests/helpers/people.ts).
 if (!process.env.E2E_SETTINGS_DATA_DIR) {
   const dir = join(tmpdir(), `tsb-e2e-settings-${process.pid}`);
+  const provisioning = `${dir}-provisioning.json`;
+  writeFileSync(provisioning, JSON.stringify(TEST_PROVISIONING), { mode: 0o600 });
   process.env.E2E_SETTINGS_DATA_DIR = dir;
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  process.env.E2E_PROVISIONING_FILE = provisioning;
+  process.once('exit', () => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(provisioning, { force: true });
+  });
 }
 
 /** End-to-end: the production build (`next build` runs first) against the sandbox, in Debian's Chromium. */
@@ -61,7 +70,10 @@ export default defineConfig({
         NEXT_TELEMETRY_DISABLED: '1',
         SIGNIN_ATTEMPTS_PER_IP: '100000',
         SIGNIN_FAILURES_PER_IP: '100000',
+        SIGNIN_FAILURES_PER_ACCOUNT: '100000',
         SETTINGS_DATA_DIR: process.env.E2E_SETTINGS_DATA_DIR,
+        PROVISIONING_FILE: process.env.E2E_PROVISIONING_FILE!,
+        CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
       },
       reuseExistingServer: false,
     },

@@ -1,12 +1,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { sessionCookieName } from './lib/server/session-rules';
+import { PAGE_SEARCH_HEADER, sessionCookieName } from './lib/server/auth/session-rules';
 
 /**
  * A fresh nonce and Content-Security-Policy on every request. Next.js reads the nonce from the request's
  * CSP header and puts it on its own scripts, so no script needs 'unsafe-inline' (or 'unsafe-eval' outside dev).
  */
-/** Pages that need a session: without a session cookie (`__Host-tsb_session` over https), a real 307 to sign-in (validity is checked by the page). */
-const PROTECTED = /^\/batches(\/|$)/;
+/** Pages that need a session: without a session cookie (`__Host-tsb_session` over https), a real 307 to sign-in (validity and role are checked by the page). */
+const PROTECTED = /^\/(batches|account|admin)(\/|$)/;
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
@@ -35,6 +35,8 @@ export function proxy(request: NextRequest) {
 
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);
+  // The page's query for layouts, which Next hands no searchParams (the organisation's 403 is decided there).
+  requestHeaders.set(PAGE_SEARCH_HEADER, search);
   requestHeaders.set('content-security-policy', csp);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('content-security-policy', csp);

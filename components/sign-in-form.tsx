@@ -4,9 +4,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslations } from 'use-intl';
 import styles from './sign-in-form.module.css';
 
-const FIELDS = ['clientId', 'clientSecret'] as const;
+const FIELDS = ['email', 'password'] as const;
 type Field = (typeof FIELDS)[number];
-const EMPTY_MESSAGES = { clientId: 'enterClientId', clientSecret: 'enterClientSecret' } as const;
+const EMPTY_MESSAGES = { email: 'enterEmail', password: 'enterPassword' } as const;
 
 /** The fields left empty, each with what to enter: checked here so an empty form is never posted. */
 function emptyFields(form: FormData, say: (key: (typeof EMPTY_MESSAGES)[Field]) => string): Partial<Record<Field, string>> {
@@ -15,7 +15,7 @@ function emptyFields(form: FormData, say: (key: (typeof EMPTY_MESSAGES)[Field]) 
   return out;
 }
 
-/** Posts the organisation credentials to the BFF; shows empty fields, wrong-credential and outage errors inline. */
+/** Posts the person's e-mail and password to the BFF; shows empty fields, wrong-credential and outage errors inline. */
 export function SignInForm({ next }: { next: string }) {
   const t = useTranslations('signIn');
   const te = useTranslations('errors');
@@ -44,7 +44,7 @@ export function SignInForm({ next }: { next: string }) {
       const response = await fetch('/api/session', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ clientId: form.get('clientId'), clientSecret: form.get('clientSecret') }),
+        body: JSON.stringify({ email: form.get('email'), password: form.get('password') }),
       });
       if (response.status === 204) {
         // A full page load: the next page starts clean with the new session.
@@ -54,9 +54,16 @@ export function SignInForm({ next }: { next: string }) {
       const detail = ((await response.json().catch(() => ({}))) as { detail?: string }).detail;
       const wait = Number(response.headers.get('retry-after'));
       if (response.status === 401) setError(te('wrongCredentials'));
+      else if (response.status === 403 && detail?.startsWith('email:')) setError(te('accountDisabled'));
       else if (response.status === 503) setError(wait > 0 ? te('serviceDownFor', { seconds: wait }) : te('serviceDown'));
       else if (response.status === 429) {
-        setError(wait > 90 ? te('tooManySignInsMinutes', { minutes: Math.ceil(wait / 60) }) : te('tooManySignIns', { seconds: wait }));
+        setError(
+          wait > 5400
+            ? te('tooManySignInsHours', { hours: Math.ceil(wait / 3600) })
+            : wait > 90
+              ? te('tooManySignInsMinutes', { minutes: Math.ceil(wait / 60) })
+              : te('tooManySignIns', { seconds: wait }),
+        );
       } else setError(detail ? sentenceOf(detail) : te('signInFailed', { status: response.status }));
     } catch {
       setError(te('unreachable'));
@@ -65,14 +72,14 @@ export function SignInForm({ next }: { next: string }) {
   }
 
   return (
-    // method="post": even a submit that beats hydration never puts the secret in the URL.
+    // method="post": even a submit that beats hydration never puts the password in the URL.
     <form className={styles.form} onSubmit={submit} method="post" noValidate>
-      <label htmlFor="clientId">{t('clientId')}</label>
-      <input id="clientId" name="clientId" autoComplete="username" required spellCheck={false} {...invalid('clientId', missing.clientId)} />
-      <FieldError field="clientId" message={missing.clientId} />
-      <label htmlFor="clientSecret">{t('clientSecret')}</label>
-      <input id="clientSecret" name="clientSecret" type="password" autoComplete="current-password" required {...invalid('clientSecret', missing.clientSecret)} />
-      <FieldError field="clientSecret" message={missing.clientSecret} />
+      <label htmlFor="email">{t('email')}</label>
+      <input id="email" name="email" type="email" autoComplete="username" required spellCheck={false} {...invalid('email', missing.email)} />
+      <FieldError field="email" message={missing.email} />
+      <label htmlFor="password">{t('password')}</label>
+      <input id="password" name="password" type="password" autoComplete="current-password" required {...invalid('password', missing.password)} />
+      <FieldError field="password" message={missing.password} />
       {error && (
         <p role="alert" className={styles.error}>
           {error}
@@ -85,7 +92,7 @@ export function SignInForm({ next }: { next: string }) {
   );
 }
 
-/** `clientId: the client ID is empty; enter …` as a person reads it: without the field name meant for programs. */
+/** `email: the e-mail address is empty; enter …` as a person reads it: without the field name meant for programs. */
 function sentenceOf(detail: string): string {
   const text = detail.replace(/^[\w.[\]]+: /, '');
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;

@@ -1,5 +1,4 @@
 import type { Batch } from '../lib/contract';
-import { DEMO_CREDENTIALS } from '../lib/demo-credentials';
 import type { SandboxConfig } from './config';
 import { driftBatches } from './data/drift';
 import { edgeCaseBatches } from './data/edge-cases';
@@ -21,7 +20,8 @@ export type Organisation = {
 
 export type OrganisationSeed = { id: string; name: string; clientId: string; clientSecret: string };
 
-export { DEMO_CREDENTIALS };
+/** The demo organisation: `SANDBOX_BATCHES` batches over two years, eight crops. */
+export const DEMO_CREDENTIALS = { clientId: 'demo-client', clientSecret: 'demo-secret' } as const;
 export const OTHER_CREDENTIALS = { clientId: 'other-client', clientSecret: 'other-secret' } as const;
 export const EDGE_CREDENTIALS = { clientId: 'edge-client', clientSecret: 'edge-secret' } as const;
 /** A process that drifts: Tomato's germination shifts down after its first 100 batches (see data/drift.ts). */

@@ -3,10 +3,13 @@
  * or against BATCH_API_BASE_URL when it is set (in the environment or a `.env*` file). Ctrl-C stops both.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { sandboxConfigFromEnv } from '../sandbox/config';
-import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from '../sandbox/organisations';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { loadEnvFiles } from '../lib/env-files';
+import { sandboxPerson, sandboxProvisioning, type PersonRole, type SandboxSlug } from './sandbox-people';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
 // First, so that PORT, HOST, BATCH_API_BASE_URL and SANDBOX_* from `.env.local` count as they do for Next.
@@ -14,6 +17,48 @@ const shellEnv = loadEnvFiles(mode === 'dev' ? 'development' : 'production');
 // Empty means unset here, as in .env.example, where every line may be left blank.
 const port = process.env.PORT || '3000';
 const host = process.env.HOST || '127.0.0.1';
+
+/** The demo's own files, beside its embedded database; readable by this user only. */
+const DATA = resolve('.data');
+/** How long the app may take to finish its requests and stop once asked to, before it is killed. */
+const STOP_GRACE_MS = 15_000;
+/** The people `npm run demo` prints: an administrator, an editor and a viewer of the demo organisation, an administrator of Drift Nursery. */
+const DEMO_PEOPLE: { slug: SandboxSlug; role: PersonRole }[] = [
+  { slug: 'demo', role: 'admin' },
+  { slug: 'demo', role: 'editor' },
+  { slug: 'demo', role: 'viewer' },
+  { slug: 'drift', role: 'admin' },
+];
+
+/** A file's text, made by `make` the first time and kept (mode 600): restarts of the demo find the same. */
+function kept(name: string, make: () => string): string {
+  const path = join(DATA, name);
+  if (existsSync(path)) return readFileSync(path, 'utf8');
+  mkdirSync(DATA, { recursive: true });
+  const text = make();
+  writeFileSync(path, text, { mode: 0o600 });
+  return text;
+}
+
+/**
+ * What the app needs to run the sandbox's organisations: a CREDENTIALS_KEY kept in .data/demo-credentials-key
+ * (so that secrets stored by one run open in the next), and a PROVISIONING_FILE of the sandbox's
+ * organisations and the demo's people, whose passwords are made once (.data/demo-people.json). Variables the
+ * person set themselves win.
+ */
+function demoProvisioning(): { env: Record<string, string>; people: { email: string; password: string; label: string }[] } {
+  const credentialsKey = process.env.CREDENTIALS_KEY || kept('demo-credentials-key', () => randomBytes(32).toString('base64')).trim();
+  const passwords = JSON.parse(
+    kept('demo-people.json', () => JSON.stringify(Object.fromEntries(DEMO_PEOPLE.map((p) => [`${p.slug}/${p.role}`, randomBytes(12).toString('base64url')])), null, 2)),
+  ) as Record<string, string>;
+  const people = DEMO_PEOPLE.map((p) => ({ ...p, password: passwords[`${p.slug}/${p.role}`]! }));
+  const file = join(DATA, 'demo-provisioning.json');
+  writeFileSync(file, JSON.stringify(sandboxProvisioning(people), null, 2), { mode: 0o600 });
+  return {
+    env: { CREDENTIALS_KEY: credentialsKey, ...(!process.env.PROVISIONING_FILE && { PROVISIONING_FILE: file }) },
+    people: people.map((p) => ({ email: sandboxPerson(p.slug, p.role).email, password: p.password, label: `${p.slug} ${p.role}` })),
+  };
+}
 
 async function main() {
   let sandbox: Sandbox | undefined;
@@ -24,11 +69,12 @@ async function main() {
   }
   // Next gets the environment from before the files were loaded and loads them itself (same directory, same
   // mode): `next dev` then reloads an edited `.env.local`. Only what the launcher decided is passed on top.
+  const demo = sandbox ? demoProvisioning() : undefined;
   // `start` is the production server (server/main.ts, built by `npm run build`), as `npm start` runs it.
   const args = mode === 'dev' ? ['node_modules/next/dist/bin/next', 'dev', '-p', port, '-H', host] : ['.next/app-server.js'];
   const next = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...shellEnv, PORT: port, HOST: host, BATCH_API_BASE_URL: baseUrl, ...(sandbox && { DASHBOARD_DEMO: '1' }), NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...shellEnv, PORT: port, HOST: host, BATCH_API_BASE_URL: baseUrl, ...(sandbox && { DASHBOARD_DEMO: '1' }), ...demo?.env, NEXT_TELEMETRY_DISABLED: '1' },
   });
 
   let announced = false;
@@ -40,8 +86,7 @@ async function main() {
       console.log(`  Dashboard:       http://${host}:${port}`);
       if (sandbox) {
         console.log(`  Sandbox service: ${sandbox.url} (the bundled Batch Data Service emulator)`);
-        console.log(`  Demo sign-in:    client ID "${DEMO_CREDENTIALS.clientId}", client secret "${DEMO_CREDENTIALS.clientSecret}"`);
-        console.log(`  Second org:      client ID "${OTHER_CREDENTIALS.clientId}", client secret "${OTHER_CREDENTIALS.clientSecret}"`);
+        for (const person of demo!.people) console.log(`  Sign in (${person.label}):`.padEnd(26) + `${person.email}  password ${person.password}`);
       } else {
         console.log(`  Batch Data Service: ${baseUrl}`);
       }
@@ -49,17 +94,26 @@ async function main() {
     }
   });
 
+  const running = () => next.exitCode === null && next.signalCode === null;
+  const exited = new Promise<void>((resolve) => next.once('exit', () => resolve()));
   let stopping = false;
+  /** The app first (its drain on SIGTERM, else killed after STOP_GRACE_MS), then the sandbox, then this process. */
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    if (next.exitCode === null) next.kill('SIGTERM');
+    if (running()) {
+      next.kill('SIGTERM');
+      const grace = setTimeout(() => running() && next.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(grace);
+    }
     await sandbox?.close();
     process.exit(code);
   };
   next.on('exit', (code) => void stop(code ?? 0));
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
+  // However this process ends (an error of its own included), the app it started does not outlive it.
+  process.on('exit', () => running() && next.kill('SIGKILL'));
 }
 
 main().catch((error: unknown) => {

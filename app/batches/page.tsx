@@ -1,12 +1,11 @@
 import type { Metadata } from 'next';
-import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
+import { AppHeader } from '@/components/auth/app-header';
+import { RoleProvider } from '@/components/auth/role-context';
 import { BatchExplorerClient } from '@/components/explorer/batch-explorer-client';
-import { LanguageSwitch } from '@/components/i18n/language-switch';
-import { SignOutButton } from '@/components/sign-out-button';
-import { languageChoice, serverTranslator } from '@/lib/server/reader-locale';
-import { sessionCookieValue, sessions } from '@/lib/server/session';
+import { headerPerson, pageActor, type PageParams } from '@/lib/server/auth/page-actor';
+import { serverTranslator } from '@/lib/server/reader-locale';
 import { defaultViewPath, openedDefaultName } from '@/lib/server/settings/default-view';
 import styles from './batches.module.css';
 
@@ -14,34 +13,32 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await serverTranslator('common'))('batchesTitle') };
 }
 
-export default async function BatchesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  // Read as the API reads it: the raw value under the name the scheme calls for. One that does not open is no session.
-  const session = await sessions().read(sessionCookieValue(await headers()));
+export default async function BatchesPage({ searchParams }: { searchParams: Promise<PageParams> }) {
+  const given = await searchParams;
+  const actor = await pageActor('/batches', given);
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(await searchParams)) for (const one of [v ?? []].flat()) params.append(k, one);
-  if (!session) {
-    const here = `/batches${params.size ? `?${params}` : ''}`;
-    redirect(`/sign-in?next=${encodeURIComponent(here)}`);
+  for (const [k, v] of Object.entries(given)) for (const one of [v ?? []].flat()) params.append(k, one);
+  // A member of several organisations always sees which one in the address, so a link they share names it.
+  if (!params.get('org') && actor.memberships.length > 1) {
+    params.set('org', actor.organisation.slug);
+    redirect(`/batches?${params}`);
   }
   // A bare URL opens the organisation's default view, here rather than in the browser: no flash, one load. The
   // page it leads to says which view it opened, once (the explorer then takes `opened` out of the address).
-  const view = await defaultViewPath(session.clientId, params);
+  const view = await defaultViewPath(actor.organisation.id, params);
   if (view) redirect(view);
-  const openedDefault = await openedDefaultName(session.clientId, params);
+  const openedDefault = await openedDefaultName(actor.organisation.id, params);
   const t = await serverTranslator('common');
   return (
     <>
-      <header className={`${styles.header} screen-only`}>
-        <span className={styles.brand}>{t('brand')}</span>
-        <span className={styles.org}>{t.rich('signedInAs', { org: () => <strong>{session.clientId}</strong> })}</span>
-        <LanguageSwitch {...await languageChoice()} />
-        <SignOutButton />
-      </header>
+      <AppHeader person={await headerPerson(actor)} current="batches" path="/batches" org={params.get('org')} />
       <main className={styles.main}>
         <h1 className={`${styles.title} screen-only`}>{t('batchesTitle')}</h1>
         <p className={`${styles.intro} screen-only`}>{t('batchesIntro')}</p>
         <Suspense fallback={<p>{t('loading')}</p>}>
-          <BatchExplorerClient organisation={session.clientId} defaultView={openedDefault} />
+          <RoleProvider role={actor.role}>
+            <BatchExplorerClient organisation={actor.organisation.name} defaultView={openedDefault} />
+          </RoleProvider>
         </Suspense>
       </main>
     </>

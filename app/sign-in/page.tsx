@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
+import { SingleSignOn } from '@/components/auth/single-sign-on';
 import { LanguageSwitch } from '@/components/i18n/language-switch';
 import { SignInForm } from '@/components/sign-in-form';
-import { DEMO_CREDENTIALS } from '@/lib/demo-credentials';
+import { isSsoFailure, SSO_ERROR_PARAM } from '@/lib/auth/sso-failures';
 import { safeNextPath } from '@/lib/safe-next';
 import { getConfig } from '@/lib/server/config';
 import { languageChoice, serverTranslator } from '@/lib/server/reader-locale';
@@ -12,26 +13,25 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { next } = await searchParams;
-  const demo = getConfig().demo;
+  const params = await searchParams;
+  const { demo, oidc } = getConfig();
   const [t, brand] = await Promise.all([serverTranslator('signIn'), serverTranslator('common')]);
+  const back = safeNextPath(typeof params.next === 'string' ? params.next : undefined);
+  const failure = params[SSO_ERROR_PARAM];
   return (
     <main className={styles.main}>
       <div className={styles.language}>
         <LanguageSwitch {...await languageChoice()} />
       </div>
       <h1>{brand('brand')}</h1>
-      <p className={styles.muted}>{t('intro')}</p>
+      <p className={styles.muted}>{t(oidc ? 'introSso' : 'intro')}</p>
       {demo && (
         <aside className={styles.demo} aria-label={t('demoLabel')}>
-          {t.rich('demo', {
-            strong: (chunks) => <strong>{chunks}</strong>,
-            id: () => <code>{DEMO_CREDENTIALS.clientId}</code>,
-            secret: () => <code>{DEMO_CREDENTIALS.clientSecret}</code>,
-          })}
+          {t.rich('demo', { strong: (chunks) => <strong>{chunks}</strong>, command: () => <code>npm run demo</code> })}
         </aside>
       )}
-      <SignInForm next={safeNextPath(typeof next === 'string' ? next : undefined)} />
+      <SingleSignOn provider={oidc?.name ?? null} failure={isSsoFailure(failure) ? failure : null} next={back} />
+      <SignInForm next={back} />
     </main>
   );
 }

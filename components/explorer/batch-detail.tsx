@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, type KeyboardEvent, type ReactNode } from '
 import { useTranslations } from 'use-intl';
 import { useFormats } from '@/components/i18n/use-formats';
 import { BATCH_FIELDS } from '@/lib/contract';
-import type { Targets } from '@/lib/contract/targets';
+import { TARGET_METRICS, type Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Row } from '@/lib/explorer/rows';
 import { sayVerdict, verdict } from '@/lib/explorer/verdict';
@@ -126,14 +126,13 @@ export function BatchDetail({ row, missing, rows, zone, targets, onShow, onClose
 function Verdicts({ row, targets }: { row: Row; targets: Targets }) {
   const say = useTranslations('explorer.verdict');
   const f = useFormats();
-  const germination = verdict(row, targets, 'germination');
-  // The usable-seedling target is optional: said only when one is set.
-  const usable = verdict(row, targets, 'usable');
+  // The germination verdict always; the usable-seedling target and the CV threshold are optional: said when set.
+  const verdicts = TARGET_METRICS.map((m) => verdict(row, targets, m)).filter((v) => v.metric === 'germination' || v.target !== null);
   return (
     <ul className={styles.verdicts}>
-      {[germination, ...(usable.target === null ? [] : [usable])].map((v) => (
-        <li key={v.metric} className={v.below ? styles.verdictBelow : undefined}>
-          {v.below ? '▼ ' : ''}
+      {verdicts.map((v) => (
+        <li key={v.metric} className={v.misses ? styles.verdictBelow : undefined}>
+          {v.misses ? (v.metric === 'cv' ? '▲ ' : '▼ ') : ''}
           {sayVerdict(v, say, f.percentUpTo)}
         </li>
       ))}

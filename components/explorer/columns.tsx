@@ -1,11 +1,11 @@
-import type { ReactNode } from 'react';
-import { useTranslations } from 'use-intl';
-import { targetFor, type Targets } from '@/lib/contract/targets';
+import { Fragment, type ReactNode } from 'react';
+import { targetFor, type TargetMetric, type Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
-import { belowTarget, type Row } from '@/lib/explorer/rows';
+import type { Row } from '@/lib/explorer/rows';
+import { missedKinds, missesOfRow } from '@/lib/explorer/targets/misses';
 import type { SortField } from '@/lib/explorer/url-state';
+import { sayVerdict, verdict, verdictFigure } from '@/lib/explorer/verdict';
 import { AnalysisLink } from './analysis-link';
-import { useFormats } from '@/components/i18n/use-formats';
 import { DASH, type Formats } from '@/lib/i18n/formats';
 import type { Messages } from '@/lib/i18n/messages';
 import type { ExplorerT } from './use-explorer-words';
@@ -36,40 +36,40 @@ export type Column = {
 
 const germinationTarget = (r: Row, targets: Targets) => targetFor(targets, r.crop, 'germination');
 
-function Germination({ row, targets }: { row: Row; targets: Targets }) {
-  const t = useTranslations('explorer.table');
-  const f = useFormats();
-  const below = belowTarget(row, germinationTarget(row, targets));
+/**
+ * A figure judged against its crop's target (the CV against its threshold): when it misses, in red with a mark
+ * whose words are the detail's verdict; written with as many decimals as it takes not to contradict it.
+ */
+function judged(row: Row, metric: TargetMetric, { targets, f, t }: CellContext): ReactNode {
+  const v = verdict(row, targets, metric);
+  const text = verdictFigure(v, f.percent);
+  if (!v.misses) return text;
+  const words = sayVerdict(v, (key, values) => t(`verdict.${key}`, values), f.percentUpTo);
+  // One unbreakable piece: a narrow column must not part the mark, the figure and its unit.
   return (
-    <>
-      <span className={below ? styles.below : undefined}>{f.percent(row.germination)}</span>
-      {below && <span className={styles.belowBadge}>{t('belowTarget')}</span>}
-    </>
+    <span className={styles.judged}>
+      <span className={styles.belowMark} title={words}>
+        <span aria-hidden="true">{metric === 'cv' ? '▴' : '▾'}</span>
+        <span className="visually-hidden">{words}: </span>
+      </span>
+      <span className={styles.below}>{text}</span>
+    </span>
   );
 }
 
-/** Whether a batch's usable-seedling rate is under its crop's usable-seedling target (none set: never). */
-export function usableBelow(row: Row, targets: Targets): boolean {
-  const target = targetFor(targets, row.crop, 'usable');
-  return target !== null && row.usable !== null && row.usable < target;
-}
-
-function Usable({ row, targets }: { row: Row; targets: Targets }) {
-  const t = useTranslations('explorer.table');
-  const f = useFormats();
-  const target = targetFor(targets, row.crop, 'usable');
-  const below = usableBelow(row, targets);
-  return (
-    <>
-      {below && target !== null && (
-        <span className={styles.belowMark} title={t('usableBelowTitle', { target: f.percentUpTo(target) })}>
-          <span aria-hidden="true">▾</span>
-          <span className="visually-hidden">{t('usableBelow')}</span>
-        </span>
-      )}
-      {f.percent(row.usable)}
-    </>
-  );
+/** The targets a row misses, a badge each in the summary card's words (`germination`, `usable`, `CV`), the detail's verdict on hover. */
+function misses(row: Row, { targets, f, t }: CellContext): ReactNode {
+  const kinds = missedKinds(missesOfRow(row, targets));
+  if (!kinds.length) return DASH;
+  // Spaces between the badges: their words stay apart in copied text.
+  return kinds.map((k, i) => (
+    <Fragment key={k}>
+      {i > 0 && ' '}
+      <span className={styles.missBadge} title={sayVerdict(verdict(row, targets, k), (key, values) => t(`verdict.${key}`, values), f.percentUpTo)}>
+        {t(`targetKinds.${k}`)}
+      </span>
+    </Fragment>
+  ));
 }
 
 function Warning({ comment, word }: { comment: string | null; word: string }) {
@@ -95,11 +95,13 @@ export const COLUMNS: Column[] = [
     ),
   },
   { id: 'crop', sort: 'crop_type', width: 120, full: (r) => r.crop, render: (r) => text(r.crop) },
-  { id: 'germination', sort: 'avg_germination_rate', numeric: true, width: 175, render: (r, { targets }) => <Germination row={r} targets={targets} /> },
+  { id: 'germination', sort: 'avg_germination_rate', numeric: true, width: 120, render: (r, ctx) => judged(r, 'germination', ctx) },
   { id: 'target', sort: 'target', numeric: true, width: 80, render: (r, { targets, f }) => f.percent(germinationTarget(r, targets)) },
-  { id: 'usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 95, render: (r, { targets }) => <Usable row={r} targets={targets} /> },
+  // On paper the same words as a comma list (print/print-cells.ts).
+  { id: 'below', sort: 'below', width: 240, render: misses },
+  { id: 'usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 110, render: (r, ctx) => judged(r, 'usable', ctx) },
   { id: 'cells', sort: 'total_cells_per_tray', numeric: true, width: 105, render: (r, { f }) => f.int(r.cells) },
-  { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 105, render: (r, { f }) => f.percent(r.field('avg_coefficient_of_variation')) },
+  { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 110, render: (r, ctx) => judged(r, 'cv', ctx) },
   { id: 'size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 140, render: (r, { f }) => f.area(r.field('avg_median_seedling_size_mm2')) },
   { id: 'images', sort: 'number_of_images', numeric: true, width: 80, render: (r, { f }) => f.int(r.field('number_of_images')) },
   {

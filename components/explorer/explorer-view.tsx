@@ -191,7 +191,7 @@ export function ExplorerView({ organisation, defaultView }: Props) {
   const grouping = GROUPS.find(([g]) => g === state.group);
   // An export of a view whose batches have not all arrived says so in its name and its first line.
   const exportRows = async (format: ExportFormat) => {
-    const [{ exportTable }, { targetLines }] = await Promise.all([import('./exports'), import('./print-header')]);
+    const [{ exportTable }, { targetLines }] = await Promise.all([import('./exports'), import('@/lib/explorer/targets/target-lines')]);
     return exportTable(format, {
       rows: sorted,
       hidden,
@@ -201,14 +201,15 @@ export function ExplorerView({ organisation, defaultView }: Props) {
       // The view sheet in the reader's words: the sort column, grouping, crop and targets as the page names them.
       view: {
         ...state,
+        organisation,
         q: search,
         drill: drillChips({ bins: state.bins, days: state.days, scanner: state.scanner }, say).map((c) => c.label),
         sort: sortColumn ? t(`columns.${sortColumn.id}`) : state.sort,
         group: grouping ? say.t(`bar.${grouping[1]}`) : undefined,
         crop: state.crop === undefined ? undefined : cropName(state.crop, say.t),
-        targetsText: targetLines(targets, tp, say.f).join('; '),
+        targetsText: targetLines(targets, crops, tp, say.f).join('; '),
       },
-      file: { from: rangeDays.from, to: rangeDays.to, crop: state.crop },
+      file: { organisation, from: rangeDays.from, to: rangeDays.to, crop: state.crop },
     });
   };
   const clearFilters = () => {
@@ -220,7 +221,8 @@ export function ExplorerView({ organisation, defaultView }: Props) {
     <PrintingContext value={report.printing}>
     <div className={styles.explorer}>
       {report.madeAt !== null && (
-        <PrintHeader organisation={organisation} state={state} days={rangeDays} rangeLabel={rangeLabel} search={search} targets={targets} targetsUnsaved={targetSet.unsaved}
+        <PrintHeader organisation={organisation} state={state} days={rangeDays} rangeLabel={rangeLabel} search={search} targets={targets} crops={crops}
+          targetsUnsaved={targetSet.unsaved}
           comparison={comparison.cards} columns={COLUMNS} hiddenColumns={COLUMNS.filter((c) => hidden.has(c.id))} madeAt={report.madeAt} />
       )}
       {notice !== null && <DefaultViewNotice name={notice} zone={state.tz} onDone={() => setNotice(null)} />}
@@ -287,7 +289,7 @@ export function ExplorerView({ organisation, defaultView }: Props) {
             <>
               {state.group && (
                 <div className={`${styles.printGrouped} print-part`}>
-                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName({ from: rangeDays.from, to: rangeDays.to, crop: state.crop }, 'csv')} />
+                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName({ organisation, from: rangeDays.from, to: rangeDays.to, crop: state.crop }, 'csv')} />
                 </div>
               )}
               <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />

@@ -20,7 +20,7 @@ export type TableExport = {
   view: Omit<ExportView, 'columns' | 'batches' | 'made' | 'incomplete' | keyof ExportContext>;
   /** The reader's locale: the CSV's separator and decimal mark. */
   locale: string;
-  /** The range and crop the file names say. */
+  /** The organisation, range and crop the file names say. */
   file: ExportFileView;
 };
 

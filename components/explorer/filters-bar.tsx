@@ -1,6 +1,7 @@
 'use client';
 
 import { useTranslations } from 'use-intl';
+import { belowChoice, MISS_KINDS, type BelowFilter } from '@/lib/explorer/targets/misses';
 import type { ExplorerState } from '@/lib/explorer/url-state';
 import { ColumnsMenu } from './columns-menu';
 import { ExportMenu } from './export-menu';
@@ -21,6 +22,9 @@ type Props = {
   targetsUnsaved: boolean;
   onTargets: () => void;
 };
+
+/** The Below target filter's choices, as the URL writes them (`1`: any target). */
+const BELOW_CHOICES: BelowFilter[] = ['1', ...MISS_KINDS];
 
 /** Search, crop, toggles, the targets panel's button, columns and export. */
 export function FiltersBar({ state, search, onSearch, crops, hidden, update, onExport, canExport, targetsOpen, targetsUnsaved, onTargets }: Props) {
@@ -46,15 +50,29 @@ export function FiltersBar({ state, search, onSearch, crops, hidden, update, onE
       <label className={styles.check}>
         <input type="checkbox" checked={!!state.warn} onChange={(e) => update({ warn: e.target.checked ? '1' : undefined })} /> {t('warningsOnly')}
       </label>
-      <label className={styles.check}>
-        <input type="checkbox" checked={!!state.below} onChange={(e) => update({ below: e.target.checked ? '1' : undefined })} /> {t('belowTarget')}
-      </label>
-      <button type="button" className="button" aria-expanded={targetsOpen} aria-controls="targets-panel" onClick={onTargets}>
-        {t('targets')}
-      </button>
-      {targetsUnsaved && <span className={styles.badge}>{t('unsavedTargets')}</span>}
-      <ColumnsMenu hidden={hidden} update={update} />
-      <ExportMenu disabled={!canExport} onExport={onExport} />
+      <span className={styles.belowFilter}>
+        <label className={styles.check}>
+          <input type="checkbox" checked={!!state.below} onChange={(e) => update({ below: e.target.checked ? '1' : undefined })} /> {t('belowTarget')}
+        </label>
+        {/* Which target, once the filter is on: any (`1`, what links have always said) or one kind. */}
+        {state.below && (
+          <select aria-label={t('belowKind')} value={state.below} onChange={(e) => update({ below: e.target.value as BelowFilter })}>
+            {BELOW_CHOICES.map((value) => (
+              <option key={value} value={value}>
+                {t(`belowKinds.${belowChoice(value)}`)}
+              </option>
+            ))}
+          </select>
+        )}
+      </span>
+      <span className={styles.filterActions}>
+        <button type="button" className="button" aria-expanded={targetsOpen} aria-controls="targets-panel" onClick={onTargets}>
+          {t('targets')}
+        </button>
+        {targetsUnsaved && <span className={styles.badge}>{t('unsavedTargets')}</span>}
+        <ColumnsMenu hidden={hidden} update={update} />
+        <ExportMenu disabled={!canExport} onExport={onExport} />
+      </span>
     </div>
   );
 }

@@ -108,7 +108,7 @@ function describe(error: Error, loaded: number, t: ExplorerT, failureText: (erro
   // our server's sentence says which (in English: the API's words).
   if (error.status === 502) return kept(t('failure.service', { detail: asSentence(error.detail) }));
   if (error.status === 422) return t('failure.refused', { detail: error.detail });
-  if (error.status === 0) return failureText(error);
+  if (error.status === 0) return kept(failureText(error));
   return t('failure.stopped', { detail: error.detail });
 }
 

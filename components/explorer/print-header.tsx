@@ -1,11 +1,12 @@
 'use client';
 
 import { useTranslations } from 'use-intl';
-import type { Targets, TargetPair } from '@/lib/contract/targets';
+import type { Targets } from '@/lib/contract/targets';
 import { drillChips } from '@/lib/explorer/drill';
 import type { RangeDays } from '@/lib/explorer/range/rolling';
+import { belowChoice } from '@/lib/explorer/targets/misses';
+import { targetLines } from '@/lib/explorer/targets/target-lines';
 import type { ExplorerState } from '@/lib/explorer/url-state';
-import type { Formats } from '@/lib/i18n/formats';
 import { GROUPS } from './analysis-bar';
 import type { Column } from './columns';
 import type { RangeLabel } from './range/use-range-label';
@@ -22,6 +23,8 @@ type Props = {
   /** The search as typed (the URL's `q` follows it a moment later). */
   search: string;
   targets: Targets;
+  /** The crops of the batches loaded: their targets are listed. */
+  crops: readonly string[];
   targetsUnsaved: boolean;
   comparison: CardComparison | undefined;
   columns: readonly Column[];
@@ -36,19 +39,12 @@ function cssString(text: string): string {
   return `"${text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/[\\"]/g, '\\$&')}"`;
 }
 
-/** The targets in force, a line for the general pair and one per crop: `General: germination 90.0%, usable seedlings none, …`. */
-export function targetLines(targets: Targets, t: ReturnType<typeof useTranslations<'print'>>, f: Formats): string[] {
-  const pct = (v: number | null) => (v === null ? t('none') : f.percent(v));
-  const pair = (p: TargetPair) => t('targetPair', { germination: pct(p.germination), usable: pct(p.usable), cv: pct(p.cv) });
-  return [`${t('general')}: ${pair(targets.general)}`, ...Object.entries(targets.crops).map(([crop, p]) => `${crop}: ${pair(p)}`)];
-}
-
 /**
  * The report's head on paper: what it is, whose, which days in which zone, the filters, the targets every batch
  * was judged by, what it is compared with, and when it was made. The page's own controls stand for all of
  * this on screen, and are not printed.
  */
-export function PrintHeader({ organisation, state, days, rangeLabel, search, targets, targetsUnsaved, comparison, columns, hiddenColumns, madeAt }: Props) {
+export function PrintHeader({ organisation, state, days, rangeLabel, search, targets, crops, targetsUnsaved, comparison, columns, hiddenColumns, madeAt }: Props) {
   const t = useTranslations('print');
   const te = useTranslations('explorer');
   const say = useSpeech();
@@ -64,7 +60,7 @@ export function PrintHeader({ organisation, state, days, rangeLabel, search, tar
   const filters = [
     ...(search.trim() ? [t('search', { text: search.trim() })] : []),
     ...(state.warn ? [t('warningsOnly')] : []),
-    ...(state.below ? [t('belowOnly')] : []),
+    ...(state.below ? [t('belowOnly', { kind: te(`filters.belowKinds.${belowChoice(state.below)}`) })] : []),
     ...drillChips(state, say).map((c) => c.label),
     ...(hiddenColumns.length ? [t('hiddenColumns', { columns: hiddenColumns.map((c) => te(`columns.${c.id}`)).join(', ') })] : []),
   ];
@@ -75,7 +71,7 @@ export function PrintHeader({ organisation, state, days, rangeLabel, search, tar
     [t('range'), range],
     [t('zone'), zone],
     [t('filters'), [...(filters.length ? filters : [t('noFilters')]), t('sortedBy', { column: sortColumn, dir: t(state.dir === 'asc' ? 'ascending' : 'descending') })]],
-    [t('targets'), [...targetLines(targets, t, f), ...(targetsUnsaved ? [t('targetsUnsaved')] : [])]],
+    [t('targets'), [...targetLines(targets, crops, t, f), ...(targetsUnsaved ? [t('targetsUnsaved')] : [])]],
     [t('metric'), say.t(`metrics.${state.metric}.label`)],
   ];
   if (comparison) facts.push([t('comparison'), comparison.kind === 'window' ? comparison.label : comparison.reason]);

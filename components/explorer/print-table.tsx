@@ -10,7 +10,7 @@ import type { SortField } from '@/lib/explorer/url-state';
 import { afterBreaks, columnLayout } from '@/lib/print/column-widths';
 import type { Column } from './columns';
 import { textMeasure } from './print/measure';
-import { BELOW_MARK, CUTTABLE, PRINT_CELLS, type PrintCell } from './print/print-cells';
+import { CUTTABLE, MISS_MARKS, PRINT_CELLS, type MissMark, type PrintCell } from './print/print-cells';
 import styles from './print-report.module.css';
 
 /** So many batches are printed; the rest are one Export away. */
@@ -52,12 +52,12 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
   const f = useFormats();
   const { count } = f;
   const printed = useMemo(() => rows.slice(0, PRINT_ROW_LIMIT), [rows]);
-  const words = { warning: te('table.warning'), link: t('analysisLink') };
-  const { warning, link } = words;
+  const warning = te('table.warning'), link = t('analysisLink');
+  const germination = te('targetKinds.germination'), usable = te('targetKinds.usable'), cv = te('targetKinds.cv');
   const cells = useMemo(() => {
-    const ctx = { zone, targets, f, words: { warning, link } };
+    const ctx = { zone, targets, f, words: { warning, link, kinds: { germination, usable, cv } } };
     return columns.map((c) => printed.map((r): PrintCell => PRINT_CELLS[c.id](r, ctx)));
-  }, [columns, printed, zone, targets, f, warning, link]);
+  }, [columns, printed, zone, targets, f, warning, link, germination, usable, cv]);
   const headers = useMemo(
     () => columns.map((c) => `${te(`columns.${c.id}`)}${c.sort && c.sort === sort ? (dir === 'asc' ? ' ▲' : ' ▼') : ''}`),
     [columns, sort, dir, te],
@@ -73,7 +73,8 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
     ];
     return columnLayout(texts, { header, cell }, TABLE_PX, 2 * PAD_PX, cell(MIN_CUT_TEXT));
   }, [columns, cells, numbers, headers]);
-  const anyBelow = cells.some((col) => col.some((p) => p.below));
+  // The legend names only the marks printed.
+  const marks = (['below', 'above'] as const).filter((m: MissMark) => cells.some((col) => col.some((p) => p.miss === m)));
   const anyCut = layout.cut.some(Boolean);
   const vars = { '--cell-size': `${CELL_PT}pt`, '--head-size': `${HEAD_PT}pt`, '--pad-x': `${PAD_PX}px` } as CSSProperties;
 
@@ -82,7 +83,9 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
       <h2 className={styles.sectionTitle}>{t('batches')}</h2>
       <p className={styles.note}>
         {t('batchesCount', { shown: count(rows.length), printed: count(printed.length) })}
-        {anyBelow && <> · {t('belowMark', { mark: BELOW_MARK })}</>}
+        {marks.map((m) => (
+          <Fragment key={m}> · {t(m === 'below' ? 'belowMark' : 'aboveMark', { mark: MISS_MARKS[m] })}</Fragment>
+        ))}
         {anyCut && <> · {t('cutShort')}</>}
       </p>
       <table className={styles.table} style={vars}>
@@ -110,7 +113,7 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
               {columns.map((c, k) => {
                 const cell = cells[k]![i]!;
                 return (
-                  <td key={c.id} className={`${c.numeric ? styles.num : ''} ${cell.below ? styles.below : ''}`}>
+                  <td key={c.id} className={`${c.numeric ? styles.num : ''} ${cell.miss ? styles.below : ''}`}>
                     {cell.href ? <a href={cell.href}>{cell.text}</a> : cell.text}
                   </td>
                 );

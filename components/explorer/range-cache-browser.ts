@@ -3,6 +3,7 @@
 import type { Batch } from '@/lib/contract';
 import { LIMITS, RangeCache, type CachedRange, type SessionKey } from '@/lib/explorer/range-cache';
 import { IdbStore } from '@/lib/explorer/range-cache-idb';
+import { withOrg } from '@/lib/org-param';
 
 /**
  * The page's one cache of ranges (lib/explorer/range-cache.ts) in IndexedDB, with this session's key fetched
@@ -20,7 +21,7 @@ let sessionKey: Promise<SessionKey | null> | null = null;
 const fromBase64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
 
 async function fetchKey(): Promise<SessionKey | null> {
-  const response = await fetch('/api/session/cache-key', { cache: 'no-store', headers: { accept: 'application/json' } });
+  const response = await fetch(withOrg('/api/session/cache-key'), { cache: 'no-store', headers: { accept: 'application/json' } });
   if (!response.ok) return null;
   const { key, keyId, scope } = (await response.json()) as { key: string; keyId: string; scope: string };
   const cryptoKey = await crypto.subtle.importKey('raw', fromBase64url(key), 'AES-GCM', false, ['encrypt', 'decrypt']);

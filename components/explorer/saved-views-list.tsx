@@ -1,7 +1,9 @@
 'use client';
 
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslations } from 'use-intl';
+import { RoleGate, type GatedAction, type GateProps } from '@/components/auth/role-gate';
+import { withOrg } from '@/lib/org-param';
 import { MAX_VIEW_NAME, type SavedView } from '@/lib/contract/views';
 import { useSavedViews, useViewProblem } from './use-saved-views';
 import styles from './saved-views.module.css';
@@ -49,10 +51,18 @@ type RowProps = { view: SavedView; views: Views; onOpen: () => void; onSaid: (te
 
 function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
   const t = useTranslations('explorer.views');
+  const people = useTranslations('people.views');
   const problemText = useViewProblem();
   const [mode, setMode] = useState<'show' | 'rename' | 'delete'>('show');
+  // A shared view is the organisation's: changing it needs an editor; the person's own view is theirs to change.
+  const gated = (action: GatedAction, render: (gate: GateProps | null) => ReactNode) =>
+    action === 'changeShared' && !view.shared ? render(null) : (
+      <RoleGate action={action} inline>
+        {render}
+      </RoleGate>
+    );
   const { change, remove } = views;
-  const href = `/batches${view.query ? `?${view.query}` : ''}`;
+  const href = withOrg(`/batches${view.query ? `?${view.query}` : ''}`);
   // In place, as the explorer's own changes are (history entry, no reload); a new tab or window is the link's.
   const open = (e: MouseEvent<HTMLAnchorElement>) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
@@ -73,27 +83,51 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
             {view.name}
           </a>
           {view.isDefault && <span className={styles.badge}>{t('default')}</span>}
+          <span className={styles.owner}>
+            {view.shared ? (view.mine || !view.owner ? people('shared') : people('sharedBy', { name: view.owner.name || view.owner.email })) : people('onlyYou')}
+          </span>
           <span className={styles.actions}>
-            <button
-              type="button"
-              className="button"
-              aria-label={view.isDefault ? t('unsetDefaultOf', { name: view.name }) : t('makeDefaultOf', { name: view.name })}
-              disabled={change.isPending}
-              onClick={() => change.mutate({ id: view.id, isDefault: !view.isDefault }, { onSuccess: (v) => onSaid(v.isDefault ? t('nowDefault', { name: v.name }) : t('noDefault')) })}
-            >
-              {view.isDefault ? t('unsetDefault') : t('makeDefault')}
-            </button>
-            <button type="button" className="button" aria-label={t('renameOf', { name: view.name })}
-              onClick={() => {
-                change.reset();
-                setMode('rename');
-              }}
-            >
-              {t('rename')}
-            </button>
+            {gated('makeDefault', (gate) => (
+              <button
+                type="button"
+                className="button"
+                aria-label={view.isDefault ? t('unsetDefaultOf', { name: view.name }) : t('makeDefaultOf', { name: view.name })}
+                disabled={!gate && change.isPending}
+                onClick={() => change.mutate({ id: view.id, isDefault: !view.isDefault }, { onSuccess: (v) => onSaid(v.isDefault ? t('nowDefault', { name: v.name }) : t('noDefault')) })}
+                {...gate}
+              >
+                {view.isDefault ? t('unsetDefault') : t('makeDefault')}
+              </button>
+            ))}
+            {gated(view.shared ? 'changeShared' : 'shareView', (gate) => (
+              <button
+                type="button"
+                className="button"
+                aria-label={view.shared ? people('unshareOf', { name: view.name }) : people('shareOf', { name: view.name })}
+                disabled={!gate && change.isPending}
+                onClick={() => change.mutate({ id: view.id, shared: !view.shared }, { onSuccess: (v) => onSaid(v.shared ? people('nowShared', { name: v.name }) : people('nowOwn', { name: v.name })) })}
+                {...gate}
+              >
+                {view.shared ? people('unshare') : people('share')}
+              </button>
+            ))}
+            {gated('changeShared', (gate) => (
+              <button
+                type="button"
+                className="button"
+                aria-label={t('renameOf', { name: view.name })}
+                onClick={() => {
+                  change.reset();
+                  setMode('rename');
+                }}
+                {...gate}
+              >
+                {t('rename')}
+              </button>
+            ))}
             {mode === 'delete' ? (
               <span role="group" aria-label={t('deleteQuestion', { name: view.name })} className={styles.confirm}>
-                {t('deleteForEveryone')}
+                {view.shared ? t('deleteForEveryone') : people('deleteOwn')}
                 <button type="button" className="button" disabled={remove.isPending} onClick={() => remove.mutate(view.id, { onSuccess: () => onSaid(t('deleted', { name: view.name })) })}>
                   {t('delete')}
                 </button>
@@ -102,9 +136,11 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
                 </button>
               </span>
             ) : (
-              <button type="button" className="button" aria-label={t('deleteOf', { name: view.name })} onClick={() => setMode('delete')}>
-                {t('delete')}
-              </button>
+              gated('changeShared', (gate) => (
+                <button type="button" className="button" aria-label={t('deleteOf', { name: view.name })} onClick={() => setMode('delete')} {...gate}>
+                  {t('delete')}
+                </button>
+              ))
             )}
           </span>
         </>

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { useTranslations } from 'use-intl';
+import { RoleGate } from '@/components/auth/role-gate';
 import { MAX_VIEW_NAME } from '@/lib/contract/views';
 import { SavedViewsList } from './saved-views-list';
 import { useSavedViews, useViewProblem } from './use-saved-views';
@@ -63,6 +64,8 @@ function SaveViewForm({ views, onCancel, onSaved }: FormProps) {
   const t = useTranslations('explorer.views');
   const problemText = useViewProblem();
   const [name, setName] = useState('');
+  const [shared, setShared] = useState(false);
+  const people = useTranslations('people.views');
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
   const { create } = views;
@@ -75,7 +78,7 @@ function SaveViewForm({ views, onCancel, onSaved }: FormProps) {
       onSubmit={(e) => {
         e.preventDefault();
         // The address bar itself: the whole view, the zone included, as a colleague's link would carry it.
-        create.mutate({ name, query: window.location.search.slice(1) }, { onSuccess: (view) => onSaved(view.name) });
+        create.mutate({ name, query: window.location.search.slice(1), shared }, { onSuccess: (view) => onSaved(view.name) });
       }}
     >
       <label className={styles.field}>
@@ -92,6 +95,14 @@ function SaveViewForm({ views, onCancel, onSaved }: FormProps) {
           }}
         />
       </label>
+      <RoleGate action="shareView">
+        {(gate) => (
+          <label className={styles.share}>
+            <input type="checkbox" checked={shared} onChange={(e) => !gate && setShared(e.target.checked)} {...gate} />
+            {people('shareWithOrganisation')}
+          </label>
+        )}
+      </RoleGate>
       <button type="submit" className="button" disabled={name.trim() === '' || create.isPending}>
         {create.isPending ? t('saving') : t('save')}
       </button>

@@ -1,12 +1,14 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { useTranslations } from 'use-intl';
 import { useFormats } from '@/components/i18n/use-formats';
 import { countChange, ppChange } from '@/lib/explorer/compare';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Summary } from '@/lib/explorer/rows';
 import type { Speech } from '@/lib/explorer/speech';
+import { MISS_KINDS } from '@/lib/explorer/targets/misses';
 import { DASH, type Formats } from '@/lib/i18n/formats';
 import { IncompleteNote, type Completeness } from './incomplete-note';
+import type { ExplorerT } from './use-explorer-words';
 import { useSpeech } from './use-speech';
 import type { CardComparison } from './use-comparison';
 import styles from './explorer.module.css';
@@ -28,8 +30,14 @@ const belowText = (f: Formats, s: Summary) => (s.belowShare === null ? f.count(s
 
 type CardKey = 'batches' | 'germination' | 'usable' | 'below' | 'warnings';
 
-/** Each card: title (its message's key), value, and (comparing) the change and the earlier value. */
-function cardsOf(say: Speech, s: Summary, judged: boolean, before: Summary | null): { key: CardKey; value: string; change?: string; was?: string }[] {
+/** The batches missing each kind of target the batches are judged by: `germination 12 · usable 23 · CV 4`. */
+function belowByKind(t: ExplorerT, f: Formats, s: Summary): string[] | undefined {
+  const kinds = MISS_KINDS.filter((k) => s.judgedBy[k] > 0);
+  return kinds.length ? kinds.map((k) => t('summary.belowCount', { kind: t(`targetKinds.${k}`), count: f.count(s.belowBy[k]) })) : undefined;
+}
+
+/** Each card: title (its message's key), value, under it what it is made of, and (comparing) the change and the earlier value. */
+function cardsOf(say: Speech, te: ExplorerT, s: Summary, judged: boolean, before: Summary | null): { key: CardKey; value: string; parts?: string[]; change?: string; was?: string }[] {
   const { f } = say;
   const changes = (...parts: (string | null)[]) => parts.filter((p) => p !== null).join(', ') || DASH;
   return [
@@ -39,6 +47,7 @@ function cardsOf(say: Speech, s: Summary, judged: boolean, before: Summary | nul
     {
       key: 'below',
       value: !judged ? '…' : belowText(f, s),
+      parts: judged ? belowByKind(te, f, s) : undefined,
       ...(before && judged && { change: changes(countChange(s.below, before.below, say), ppChange(share(s.belowShare), share(before.belowShare), say)), was: before.belowShare === null ? f.count(before.below) : `${f.count(before.below)}, ${f.percent(before.belowShare * 100)}` }),
     },
     {
@@ -73,12 +82,14 @@ function ComparisonCaption({ of }: { of: CardComparison }) {
 }
 
 /**
- * Count, weighted means, batches below their crop's target and warning share of the rows the table shows.
+ * Count, weighted means, batches missing their crop's targets (with the count per kind of target) and warning
+ * share of the rows the table shows.
  * Comparing, each card's `dd` ends with a `<small>`: the change (`+1.2 pp`, `−3.4 %`), then the earlier value
  * (`was 90.1%`); a caption under the cards names the period compared with.
  */
 export function SummaryCards({ summary, completeness, zone, judged, problem, comparison }: Props) {
   const t = useTranslations('explorer.summary');
+  const te = useTranslations('explorer');
   const say = useSpeech();
   const before = comparison?.kind === 'window' ? comparison.summary : null;
   return (
@@ -87,11 +98,21 @@ export function SummaryCards({ summary, completeness, zone, judged, problem, com
         {problem}
       </IncompleteNote>
       <dl className={styles.summary}>
-        {cardsOf(say, summary, judged, before).map(({ key, value, change, was }) => (
+        {cardsOf(say, te, summary, judged, before).map(({ key, value, parts, change, was }) => (
           <div key={key} className={styles.card}>
             <dt>{t(key)}</dt>
             <dd>
               {value}
+              {parts !== undefined && (
+                <span className={own.parts}>
+                  {parts.map((part, i) => (
+                    <Fragment key={part}>
+                      {i > 0 && ' · '}
+                      <span className={own.part}>{part}</span>
+                    </Fragment>
+                  ))}
+                </span>
+              )}
               {change !== undefined && (
                 <small className={own.change}>
                   {change} <span className={own.was}>{t('was', { value: was ?? DASH })}</span>

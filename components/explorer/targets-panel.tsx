@@ -2,6 +2,8 @@
 
 import { useMemo, useState } from 'react';
 import { useTranslations } from 'use-intl';
+import { RoleGate } from '@/components/auth/role-gate';
+import { TargetsHistory } from '@/components/history/targets-history';
 import { useFormats } from '@/components/i18n/use-formats';
 import type { Zone } from '@/lib/explorer/date-range';
 import { TARGET_METRICS, type TargetMetric, type TargetPair } from '@/lib/contract';
@@ -27,6 +29,8 @@ type Props = {
  */
 export function TargetsPanel({ crops, zone, t, onClose }: Props) {
   const say = useTranslations('explorer.targets');
+  const history = useTranslations('people.targetsHistory');
+  const [showHistory, setShowHistory] = useState(false);
   const f = useFormats();
   const failureText = useFailureText();
   const pct = (v: number | null) => (v === null ? say('none') : f.percentUpTo(v));
@@ -63,9 +67,11 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
             ? t.loadError
               ? say('loadFailed', { detail: failureText(t.loadError) })
               : say('loading')
-            : saved.updatedAt
-              ? say('savedAt', { when: f.dateTime(Date.parse(saved.updatedAt), zone) })
-              : say('neverSaved')}
+            : saved.updatedAt && saved.updatedBy
+              ? history('lastChangedBy', { name: saved.updatedBy.name || saved.updatedBy.email, when: f.dateTime(Date.parse(saved.updatedAt), zone) })
+              : saved.updatedAt
+                ? say('savedAt', { when: f.dateTime(Date.parse(saved.updatedAt), zone) })
+                : say('neverSaved')}
         </p>
         <button type="button" className="button" onClick={onClose}>
           {say('close')}
@@ -120,9 +126,13 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
         <button type="button" className="button" onClick={applyLegal}>
           {say('useLegal')}
         </button>
-        <button type="button" className="button" disabled={!t.unsaved || t.save.isPending} onClick={t.saveDraft}>
-          {t.save.isPending ? say('saving') : say('save')}
-        </button>
+        <RoleGate action="saveTargets">
+          {(gate) => (
+            <button type="button" className="button" disabled={!gate && (!t.unsaved || t.save.isPending)} onClick={t.saveDraft} {...gate}>
+              {t.save.isPending ? say('saving') : say('save')}
+            </button>
+          )}
+        </RoleGate>
         <button type="button" className="button" disabled={!t.unsaved} onClick={t.discard}>
           {say('discard')}
         </button>
@@ -138,6 +148,19 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
             <p>{say('saveFailed', { detail: failureText(t.save.error) })}</p>
           </div>
         )
+      )}
+      <div>
+        <button type="button" className="button" aria-expanded={showHistory} aria-controls="targets-history" onClick={() => setShowHistory((v) => !v)}>
+          {showHistory ? history('hideHistory') : history('history')}
+        </button>
+      </div>
+      {showHistory && (
+        <div id="targets-history">
+          <TargetsHistory
+            zone={zone}
+            onRestored={t.reload}
+          />
+        </div>
       )}
       <p className={styles.source}>
         {presetNote && <>{presetNote} </>}

@@ -3,6 +3,7 @@
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo } from 'react';
 import { explicitQuery, readState, writeState, type ExplorerState } from '@/lib/explorer/url-state';
+import { pageOrg } from '@/lib/org-param';
 
 /**
  * The explorer's state is the URL. Changes go through the History API (Next keeps useSearchParams in step
@@ -23,7 +24,8 @@ export function useExplorerState() {
     (patch: Partial<ExplorerState>, mode: 'push' | 'replace' = 'replace') => {
       // Read the address bar itself, not this render's copy: two quick changes must not undo each other.
       const current = readState(new URLSearchParams(window.location.search)).state;
-      const next = writeState({ ...current, ...patch });
+      // The organisation the page is for stays: it is no part of the view, but the page's data is its.
+      const next = [pageOrg() && `org=${encodeURIComponent(pageOrg()!)}`, writeState({ ...current, ...patch })].filter(Boolean).join('&');
       const url = `${window.location.pathname}${next ? `?${next}` : ''}`;
       if (mode === 'push') window.history.pushState(null, '', url);
       else window.history.replaceState(null, '', url);

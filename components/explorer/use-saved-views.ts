@@ -28,8 +28,8 @@ export function useSavedViews(enabled: boolean) {
   const client = useQueryClient();
   const list = useQuery({ ...savedViewsQueryOptions(), enabled });
   const settled = () => client.invalidateQueries({ queryKey: KEY });
-  const create = useMutation<SavedView, ApiFailure, { name: string; query: string }>({
-    mutationFn: ({ name, query }) => createView(name, query),
+  const create = useMutation<SavedView, ApiFailure, { name: string; query: string; shared?: boolean }>({
+    mutationFn: ({ name, query, shared }) => createView(name, query, shared),
     onSettled: settled,
   });
   const change = useMutation<SavedView, ApiFailure, { id: string } & ViewChange>({

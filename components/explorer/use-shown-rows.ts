@@ -27,8 +27,8 @@ export function useShownRows(rows: readonly Row[], filterNow: RowFilter, sort: E
   // Typing stays responsive: the table catches up with the filter in a lower-priority render.
   const filter = useDeferredValue(filterNow);
   const matching = useMemo(() => filterRows(rows, filter), [rows, filter]);
-  // Only the target column's order depends on the targets: editing a target must not re-sort by name.
-  const sortTargets = sort === 'target' ? filter.targets : DEFAULT_TARGETS;
+  // Only the Target and Off target columns' orders depend on the targets: editing one must not re-sort by name.
+  const sortTargets = sort === 'target' || sort === 'below' ? filter.targets : DEFAULT_TARGETS;
   const sortedAll = useMemo(() => sortRows(rows, sort, dir, sortTargets), [rows, sort, dir, sortTargets]);
   const sorted = useMemo(() => keepOnly(sortedAll, matching), [sortedAll, matching]);
   const summary = useMemo(() => summarize(matching, filter.targets), [matching, filter.targets]);

@@ -72,6 +72,7 @@ export function useTargets(state: Pick<ExplorerState, 'targets' | 'target'>, upd
     mutationFn: ({ targets: next, over }) => saveTargets(next, over),
     onSuccess: (settings) => {
       client.setQueryData(KEY, settings);
+      void client.invalidateQueries({ queryKey: [...KEY, 'history'] });
       draftBase.current = undefined;
       update({ targets: undefined, target: undefined });
     },
@@ -103,14 +104,18 @@ export function useTargets(state: Pick<ExplorerState, 'targets' | 'target'>, upd
     save,
     /** Makes the targets in use the organisation's, replacing the version the draft started from. */
     saveDraft: () => mutate({ targets, over: draftBase.current === undefined ? version : draftBase.current }),
+    /** The organisation's targets read again, the draft dropped (after a restore, or to take a colleague's). */
+    reload,
     /**
-     * A colleague saved after the version this draft started from: `at` is when (null while their version is
-     * being read, or when it could not be). `reload` takes theirs and drops the draft; `keepMine` saves the draft
+     * A colleague saved after the version this draft started from: `at` is when and `by` who (null while their
+     * version is being read, or when it could not be). `reload` takes theirs and drops the draft; `keepMine` saves the draft
      * over their version (a save since is a conflict again, not undone).
      */
     conflict: conflict
       ? {
           at: saved.isFetching ? null : version,
+          /** Who saved them, as people see them (null when not known: saved before people, or since removed). */
+          by: saved.isFetching ? null : saved.data?.updatedBy?.name || saved.data?.updatedBy?.email || null,
           reading: saved.isFetching,
           reload,
           keepMine: () => {

@@ -3,7 +3,20 @@ import { Workers } from '../async/workers';
 import type { Batch } from '../contract';
 import { AdaptiveLimit } from './adaptive-limit';
 import type { BatchApiClient } from './client';
-import { estimatePages, inAnyPart, mergeParts, partBounds, partCount, planParts, recutCount, splitPart, spanOf, type RangePart } from './range-parts';
+import {
+  estimatePages,
+  inAnyPart,
+  maxUnfinishedParts,
+  mergeParts,
+  partBounds,
+  partBoundsMs,
+  partCount,
+  planParts,
+  recutCount,
+  splitPart,
+  spanOf,
+  type RangePart,
+} from './range-parts';
 import type { BatchQuery } from './schemas';
 
 /** Requests one load starts with in flight unless told otherwise (`BATCH_API_CONCURRENCY`). */
@@ -49,6 +62,17 @@ const MAX_BUFFERED_CHUNKS = 64;
 export class RangeLoad {
   private queue: RangePart[] = [];
   private active = new Set<RangePart>();
+  /**
+   * Parts walked to their end whose chunks still wait in the buffer, with how many: not given out yet, so
+   * still unfinished for a resume. A part cut again leaves this map (the parts it was cut into cover it).
+   */
+  private unsent = new Map<RangePart, number>();
+  /**
+   * How far a part has been given out, for the parts the service has walked oldest first so far: every batch
+   * of the part up to this instant (ms) is out, so a resume needs only the rest. A part answered in any other
+   * order is resumed whole (the contract does not say in which order a service pages).
+   */
+  private through = new Map<RangePart, number>();
   private seen = new Set<string>();
   private started = false;
   private finished = false;
@@ -79,11 +103,16 @@ export class RangeLoad {
     return { limit: this.limit.limit, inFlight: this.limit.running };
   }
 
-  /** Parts not fully fetched yet; empty once the load completed. */
+  /**
+   * Parts whose batches have not all been given out yet; empty once the load completed. Read between chunks,
+   * it names everything that a reader holding the chunks so far may still miss (a stream cut after any chunk
+   * resumes from it); never more parts than a resume may send back.
+   */
   remaining(): RangePart[] {
     if (this.finished) return [];
     if (!this.started) return this.options.parts ?? [this.query];
-    return [...this.active, ...this.queue];
+    const parts = [...this.active, ...this.queue, ...[...this.unsent.keys()].filter((p) => !this.active.has(p))];
+    return mergeParts(parts.map((p) => this.rest(p)), maxUnfinishedParts(this.slots));
   }
 
   /** The batches in chunks as pages arrive, each batch once. Chunks are never empty. */
@@ -96,7 +125,7 @@ export class RangeLoad {
     if (outer?.aborted) onOuterAbort();
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     const signal = abort.signal;
-    const out = new Channel<Batch[]>(MAX_BUFFERED_CHUNKS);
+    const out = new Channel<Chunk>(MAX_BUFFERED_CHUNKS);
 
     try {
       // The first page of the whole range first, for a resume too: a range of one page is answered from it
@@ -144,7 +173,8 @@ export class RangeLoad {
       for (;;) {
         const chunk = await out.take();
         if (chunk === undefined) break;
-        yield chunk;
+        this.given(chunk);
+        yield chunk.batches;
       }
       this.finished = true;
     } finally {
@@ -156,25 +186,55 @@ export class RangeLoad {
     }
   }
 
-  private async walk(part: RangePart, workers: Workers<RangePart>, out: Channel<Batch[]>, signal: AbortSignal) {
+  /** A chunk leaves the buffer: its part has that much less to give out, and has been given out that far. */
+  private given({ part, through }: Chunk) {
+    const left = this.unsent.get(part);
+    if (left === undefined) return; // a part cut again: the parts it became cover it
+    if (left > 1) this.unsent.set(part, left - 1);
+    else this.unsent.delete(part);
+    if (through === undefined || (left === 1 && !this.active.has(part))) this.through.delete(part);
+    else this.through.set(part, through);
+  }
+
+  /** What of `part` is still to give out: from the instant it has been given out to, when known, else all of it. */
+  private rest(part: RangePart): RangePart {
+    const through = this.through.get(part);
+    // At the part's end instant itself (batches tied there may still be out), nothing narrower is known.
+    if (through === undefined || through <= partBoundsMs(part).start || through >= partBoundsMs(part).end) return part;
+    return { ...part, start_date: new Date(through).toISOString() };
+  }
+
+  private async walk(part: RangePart, workers: Workers<RangePart>, out: Channel<Chunk>, signal: AbortSignal) {
     let cursor: string | null = null;
     // Earliest and latest instants walked so far: planning bounds when this part's ends are open.
     let lo = Infinity;
     let hi = -Infinity;
+    // The latest instant of the pages so far while each came oldest first and after the page before; once
+    // not, undefined for the rest of the walk.
+    let ordered: number | undefined = -Infinity;
     for (let walked = 1; ; walked++) {
       const page = await this.request(part, cursor, signal);
+      ordered = ordered === undefined ? undefined : lastIfOldestFirst(page.data, ordered);
       const fresh = this.fresh(page.data);
-      if (fresh.length) await out.put(fresh, signal);
+      if (fresh.length) {
+        this.unsent.set(part, (this.unsent.get(part) ?? 0) + 1);
+        await out.put({ part, batches: fresh, through: ordered }, signal);
+      }
       if (page.next_token === null) break;
       if (walked <= MAX_PAGES_TO_RECUT) {
         const span = spanOf(page.data);
         lo = Math.min(lo, span.lo ?? Infinity);
         hi = Math.max(hi, span.hi ?? -Infinity);
-        if (this.recut(part, workers, walked, lo, hi)) break;
+        if (this.recut(part, workers, walked, lo, hi)) {
+          this.unsent.delete(part);
+          this.through.delete(part);
+          break;
+        }
       }
       cursor = page.next_token;
     }
     this.active.delete(part);
+    if (!this.unsent.has(part)) this.through.delete(part);
     workers.wake();
   }
 
@@ -215,4 +275,18 @@ export class RangeLoad {
     }
     return fresh;
   }
+}
+
+/** Batches of one page of `part`; `through`: the part is given out up to this instant once they are (see RangeLoad.through). */
+type Chunk = { part: RangePart; batches: Batch[]; through: number | undefined };
+
+/** The page's latest instant if its batches come oldest first, none before `after`; else undefined. */
+function lastIfOldestFirst(batches: readonly Batch[], after: number): number | undefined {
+  let last = after;
+  for (const b of batches) {
+    const ms = Date.parse(b.batch_creation_date);
+    if (Number.isNaN(ms) || ms < last) return undefined;
+    last = ms;
+  }
+  return last;
 }

@@ -64,6 +64,12 @@ export class TokenCache {
       .digest('hex');
   }
 
+  /** Drops the token kept for `key` (credentials replaced): nothing fetched with them is served again. */
+  async forget(key: string): Promise<void> {
+    const cached = await this.store.get(key);
+    if (cached) await this.store.delete(key, cached.token);
+  }
+
   async get(key: string, fetchToken: () => Promise<CachedToken>): Promise<CachedToken> {
     return (await this.usable(key)) ?? this.fetchNew(key, fetchToken, { after: -Infinity });
   }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { parseUtcDate } from '../utc-date';
+import { withoutOrg } from '../org-param';
 import type { Batch } from './batch';
 import { MAX_PART_CHARS, PAIRS, SIDES } from './parts';
 import { storableTextProblem } from './storable-text';
@@ -156,9 +157,17 @@ export const TargetsSchema = z.strictObject({
 });
 
 /** What `/api/settings/targets` answers: the organisation's targets and when they last changed (null: never saved). */
+const SavedBySchema = z.nullable(z.object({ email: z.string(), name: z.string() }));
+
 export const TargetSettingsSchema = z.object({
   targets: TargetsSchema,
   updatedAt: z.nullable(z.string()),
+  updatedBy: SavedBySchema,
+});
+
+/** What `/api/settings/targets/history` answers: the organisation's saved target sets, newest first. */
+export const TargetHistorySchema = z.object({
+  entries: z.array(z.object({ id: z.string(), savedAt: z.string(), savedBy: SavedBySchema, targets: TargetsSchema })),
 });
 
 /**
@@ -189,7 +198,8 @@ export const ViewNameSchema = z
 export const ViewQuerySchema = z.string({ error: 'must be a text, the query string of /batches' }).check(
   z.maxLength(MAX_VIEW_QUERY, `must be at most ${MAX_VIEW_QUERY} characters`),
   storable(),
-  z.overwrite((q) => (q.startsWith('?') ? q.slice(1) : q)),
+  // The organisation a page was for is no part of a view: the view opens in whichever organisation it is kept.
+  z.overwrite((q) => withoutOrg(q.startsWith('?') ? q.slice(1) : q)),
   z.superRefine((q, ctx) => {
     const problem = viewQueryProblem(q);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -201,6 +211,9 @@ export const SavedViewSchema = z.object({
   name: z.string(),
   query: z.string(),
   isDefault: z.boolean(),
+  shared: z.boolean(),
+  owner: z.nullable(z.object({ email: z.string(), name: z.string() })),
+  mine: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -208,12 +221,14 @@ export const SavedViewSchema = z.object({
 /** What `GET /api/settings/views` answers: the organisation's views by name. */
 export const SavedViewListSchema = z.object({ views: z.array(SavedViewSchema) });
 
-export const ViewCreateSchema = z.strictObject({ name: ViewNameSchema, query: ViewQuerySchema, isDefault: z.optional(z.boolean({ error: 'must be true or false' })) });
+const flag = () => z.optional(z.boolean({ error: 'must be true or false' }));
 
-/** A rename, a change of default, or both. */
+export const ViewCreateSchema = z.strictObject({ name: ViewNameSchema, query: ViewQuerySchema, isDefault: flag(), shared: flag() });
+
+/** A rename, a change of default, sharing or not, or several. */
 export const ViewChangeSchema = z
-  .strictObject({ name: z.optional(ViewNameSchema), isDefault: z.optional(z.boolean({ error: 'must be true or false' })) })
-  .check(z.refine((c) => c.name !== undefined || c.isDefault !== undefined, 'must name a new name or isDefault'));
+  .strictObject({ name: z.optional(ViewNameSchema), isDefault: flag(), shared: flag() })
+  .check(z.refine((c) => c.name !== undefined || c.isDefault !== undefined || c.shared !== undefined, 'must name a new name, isDefault or shared'));
 
 /* The hand-written types and the schemas' outputs are the same types (a mismatch fails the typecheck). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -10,8 +10,8 @@ export type Problem = { status: number; detail: string; retryAfterS: number | nu
 export type StreamLine =
   /**
    * Batches as their pages arrive, in no particular order, each batch of the range once; `pending` names the
-   * parts still being loaded after these (for the page to say what is missing; a retry does not resume from it:
-   * lines sent before it may not have arrived).
+   * parts whose batches have not all been sent with this line and those before it: what is missing when the
+   * stream breaks after this line (the page says so, and a retry fetches those parts, `parts=`).
    */
   | { batches: Batch[]; pending?: string }
   /** The last line of a complete range: `count` batches in all. */

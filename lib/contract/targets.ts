@@ -19,8 +19,12 @@ export const MAX_CROP_TARGETS = 200;
 /** Germination and usable targets and the CV threshold, in percent; null: none of its own (TargetPairSchema checks it). */
 export type TargetPair = { germination: number | null; usable: number | null; cv: number | null };
 export type Targets = { general: TargetPair; crops: Record<string, TargetPair> };
-/** What `/api/settings/targets` answers: the organisation's targets and when they last changed (null: never saved). */
-export type TargetSettings = { targets: Targets; updatedAt: string | null };
+/** Who saved something last, as people see them. */
+export type SavedBy = { email: string; name: string };
+/** What `/api/settings/targets` answers: the organisation's targets, when they last changed (null: never saved) and by whom. */
+export type TargetSettings = { targets: Targets; updatedAt: string | null; updatedBy: SavedBy | null };
+/** One saved version of the targets, as `/api/settings/targets/history` lists them (newest first). */
+export type TargetHistoryEntry = { id: string; savedAt: string; savedBy: SavedBy | null; targets: Targets };
 /**
  * The body of a save. `expectedUpdatedAt` is the `updatedAt` the editor started from: when a colleague has
  * saved since, the save is refused (409) instead of silently undoing their change. Absent: save regardless.
@@ -154,5 +158,13 @@ export function readTargetSettings(v: unknown): TargetSettings | null {
     putCrop(crops, name, pair);
   }
   const targets = { general, crops };
-  return validTargets(targets) ? { targets, updatedAt: v.updatedAt } : null;
+  const updatedBy = savedByOf(v.updatedBy);
+  return validTargets(targets) && updatedBy !== undefined ? { targets, updatedAt: v.updatedAt, updatedBy } : null;
+}
+
+/** Who saved, as our API sends it (null: nobody known), or undefined when it is of no such shape. */
+export function savedByOf(v: unknown): SavedBy | null | undefined {
+  if (v === null) return null;
+  if (!isRecord(v) || typeof v.email !== 'string' || typeof v.name !== 'string') return undefined;
+  return { email: v.email, name: v.name };
 }

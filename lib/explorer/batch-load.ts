@@ -1,3 +1,4 @@
+import { withOrg } from '../org-param';
 import { BrokenStreamLine, parseStreamLine, rangeParams, type Batch, type DateRange } from '../contract';
 import { ApiFailure } from './api-failure';
 import { readNdjson } from './ndjson';
@@ -8,11 +9,11 @@ export type RangeData = {
   /** In creation order, each batch once. */
   rows: readonly Row[];
   complete: boolean;
-  /** The parts still to fetch as the server named them after an interruption; null: the whole range. */
+  /** The parts a retry fetches, as the server last named them before an interruption; null: the whole range. */
   remaining: string | null;
   /**
    * The parts not loaded yet, as the server last named them (while loading, or after an interruption);
-   * null: not known yet, the whole range. What the page names as missing; a retry resumes from `remaining`.
+   * null: not known yet, the whole range. What the page names as missing.
    */
   pending: string | null;
 };
@@ -37,8 +38,8 @@ function publishInterval(rows: number): number {
  * Streams every batch of `range` from `/api/batches/stream` into one list in creation order, each batch once.
  *
  * - Resolves with the complete range. On any failure it first publishes every row it has, with the parts
- *   the server named as unfinished, then throws an ApiFailure: a retry with `from` asks only for those parts
- *   (or the whole range again when the connection broke), and no row is added twice.
+ *   the server named as unfinished (in its error line, or in the last line that arrived when the connection
+ *   broke), then throws an ApiFailure: a retry with `from` asks only for those parts, and no row is added twice.
  * - An abort (nobody watches any more) publishes what has arrived and throws the abort reason.
  * - Rows are merged in a batch at a time (O(n + k log k)), so sorting and charts do not run for every page.
  */
@@ -89,7 +90,7 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
   try {
     let response: Response;
     try {
-      response = await fetcher(`/api/batches/stream?${params}`, { signal: abort.signal, headers: { accept: 'text/x-ndjson' } });
+      response = await fetcher(withOrg(`/api/batches/stream?${params}`), { signal: abort.signal, headers: { accept: 'text/x-ndjson' } });
     } catch (error) {
       throw abort.signal.aborted ? error : ApiFailure.client('unreachable');
     }
@@ -111,8 +112,10 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
     publish(true);
     return { rows: ordered, complete: true, remaining: null, pending: '' };
   } catch (error) {
-    // Broken off without the server's word: the lines lost with it may have finished a part that an earlier
-    // line no longer named, so only the whole of what a retry will fetch is known to be missing.
+    // Broken off without the server's word: the last line that arrived named every part not yet given out
+    // in full, so a retry fetches only those (what arrives again is not added twice). Before any line, or
+    // with nothing named (only the end line lost), what is missing is not known: the whole range again.
+    if (!toldWhy) remaining = pending || null;
     if (!toldWhy) pending = remaining;
     publish(false);
     if (abort.signal.aborted) throw options.signal?.reason ?? error;

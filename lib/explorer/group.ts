@@ -7,6 +7,7 @@ import { cropName, describeBucket, formatDays, NO_SCANNER, scannerLabel, type Da
 import type { Zone } from './date-range';
 import { NO_CROP, summarize, type Row, type Summary } from './rows';
 import type { Speech } from './speech';
+import { MISS_KINDS } from './targets/misses';
 import type { ExplorerState, Grouping, GroupSortField } from './url-state';
 
 /** One row of the Grouped summary: the batches of one crop, week, month, scanner or crop-and-week. */
@@ -102,19 +103,25 @@ const round = (v: number | null, digits: number) => (v === null ? null : Number(
 
 /**
  * The grouped table as shown (its order) for its reader's spreadsheet (BOM, the locale's separator and decimal
- * mark), rates in percent with two decimals, shares of batches too; the INCOMPLETE note first when given.
+ * mark), rates in percent with two decimals, shares of batches too, then the batches below each kind of target;
+ * the INCOMPLETE note first when given.
  */
 export function groupsToCsv(groups: readonly Group[], grouping: Grouping, dialect: CsvDialect = API_DIALECT, note?: string | null): string {
   // The first field of every row is text (the note, a header, a group's label).
   const text = (v: string, i = 0) => csvCell(v, i === 0);
   const num = (v: number | null) => (v === null ? '' : csvNumber(String(v).replace('.', dialect.decimal)));
-  const header = [groupHeader(grouping), 'batches', 'germination_rate_weighted_pct', 'usable_seedling_rate_weighted_pct', 'median_cv_pct', 'below_target', 'below_target_share_pct', 'with_warnings_share_pct'];
+  const header = [
+    groupHeader(grouping), 'batches', 'germination_rate_weighted_pct', 'usable_seedling_rate_weighted_pct', 'median_cv_pct', 'below_target', 'below_target_share_pct', 'with_warnings_share_pct',
+    ...MISS_KINDS.map((k) => `below_${k}_target`),
+  ];
   const parts = [BOM];
   if (note) parts.push(readerLine([text(note)], dialect));
   parts.push(readerLine(header.map((h, i) => text(h, i)), dialect));
   for (const g of groups) {
     const share = (v: number | null) => round(v === null ? null : v * 100, 2);
-    const figures = [g.count, round(g.germination, 2), round(g.usable, 2), round(g.cv, 2), g.below, share(g.belowShare), share(g.warningShare)];
+    // Per kind of target: empty where no batch of the group is judged by one.
+    const byKind = MISS_KINDS.map((k) => (g.judgedBy[k] ? g.belowBy[k] : null));
+    const figures = [g.count, round(g.germination, 2), round(g.usable, 2), round(g.cv, 2), g.below, share(g.belowShare), share(g.warningShare), ...byKind];
     parts.push(readerLine([text(g.label), ...figures.map(num)], dialect));
   }
   return parts.join('');

@@ -18,8 +18,11 @@ const committed = (tx: IDBTransaction) =>
 /** The cache's entries in IndexedDB: their metadata in one store, the sealed bytes (read only on a hit) in another. */
 export class IdbStore implements CacheStore {
   private db: Promise<IDBDatabase> | null = null;
+  /** Set by destroy: a write still under way (sealing a range takes a while) must not create the database again. */
+  private destroyed = false;
 
   private open(): Promise<IDBDatabase> {
+    if (this.destroyed) return Promise.reject(new Error('the range cache was wiped'));
     return (this.db ??= new Promise((resolve, reject) => {
       const request = indexedDB.open(CACHE_DB, 1);
       request.onupgradeneeded = () => {
@@ -81,6 +84,7 @@ export class IdbStore implements CacheStore {
 
   /** Deletes the whole database (sign-out): closes this page's connection first, so nothing blocks it. */
   async destroy(): Promise<void> {
+    this.destroyed = true;
     const db = this.db;
     this.db = null;
     if (db) (await db.catch(() => null))?.close();

@@ -348,7 +348,7 @@ export class RowStore {
    * whole numbers, NULL for none; ODD marks a value kept aside, to be read through the row's getters.
    */
   columns() {
-    return { germination: this.decimals[2]!, usable: this.decimals[5]!, cells: this.cells, warned: this.warned, crop: this.crop, crops: this.crops.values };
+    return { germination: this.decimals[2]!, usable: this.decimals[5]!, cv: this.decimals[6]!, cells: this.cells, warned: this.warned, crop: this.crop, crops: this.crops.values };
   }
   /** The crop id of row `i` (-1: none, ODD: see cropOf). */
   cropId(i: number): number {

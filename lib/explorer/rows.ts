@@ -2,6 +2,7 @@ import type { Batch } from '../contract';
 import { NULL, ODD, RowStore, type StoredRow } from './row-store';
 import { targetFor, type TargetMetric, type Targets } from '../contract/targets';
 import { isDrilled, passesDrill, type RowDrill } from './drill';
+import { JUDGED, missCount, missLookup, missMask, missTally, type MissKind } from './targets/misses';
 import type { ExplorerState, SortField } from './url-state';
 
 /**
@@ -38,8 +39,8 @@ export const NO_CROP = '(none)';
 export const cropOfKey = (key: string): string | null => (key === NO_CROP ? null : key);
 
 /**
- * What narrows the rows: Search, crop, warnings only, below each batch's own crop's germination target, and
- * the drill-downs from the charts (see drill.ts).
+ * What narrows the rows: Search, crop, warnings only, missing its own crop's targets (any, or one kind: see
+ * targets/misses.ts), and the drill-downs from the charts (see drill.ts).
  */
 export type RowFilter = Pick<ExplorerState, 'q' | 'crop' | 'warn' | 'below'> & { targets: Targets; drill?: RowDrill };
 
@@ -70,11 +71,6 @@ export function targetLookup(targets: Targets, metric: TargetMetric): (r: Row) =
   };
 }
 
-/** Below its crop's germination target; a row without a germination rate or without a target is not. */
-export function belowTarget(r: Row, target: number | null): boolean {
-  return r.germination !== null && target !== null && r.germination < target;
-}
-
 /** The lower-cased words of a Search text, the longest first (the rarest, usually, so a miss is found soonest). */
 export function searchWords(q: string): string[] {
   return [...new Set(q.toLowerCase().split(/\s+/).filter(Boolean))].sort((a, b) => b.length - a.length);
@@ -98,14 +94,15 @@ export function filterRows(rows: readonly Row[], f: RowFilter): readonly Row[] {
   const words = searchWords(f.q);
   const drill = f.drill && isDrilled(f.drill) ? f.drill : null;
   if (!words.length && f.crop === undefined && !f.warn && !f.below && !drill) return rows;
-  const germinationTarget = targetLookup(f.targets, 'germination');
+  const misses = missLookup(f.targets);
+  const mask = f.below ? missMask(f.below) : 0;
   const found = searchTest(words);
   return rows.filter(
     (r) =>
       (!words.length || found(r)) &&
       (f.crop === undefined || (f.crop === NO_CROP ? r.crop === null : r.crop === f.crop)) &&
       (!f.warn || r.warnings) &&
-      (!f.below || belowTarget(r, germinationTarget(r))) &&
+      (!mask || (misses(r) & mask) !== 0) &&
       (!drill || passesDrill(r, drill)),
   );
 }
@@ -155,7 +152,7 @@ export function nextSortDir(field: SortField, current: SortField, dir: 'asc' | '
   return dir === 'asc' ? 'desc' : 'asc';
 }
 
-function numericKey(r: Row, field: Exclude<SortField, 'batch_name' | 'crop_type' | 'target'>): number | null {
+function numericKey(r: Row, field: Exclude<SortField, 'batch_name' | 'crop_type' | 'target' | 'below'>): number | null {
   switch (field) {
     case 'batch_creation_date':
       return r.time;
@@ -284,6 +281,15 @@ function orderByRanks(rows: readonly Row[], keys: Float64Array, sign: 1 | -1): R
   return placeBySlot(rows, ranks, m + 1);
 }
 
+/** The Off target column's order: the most targets missed first (then by kind), batches not judged at all last. */
+function missKey(targets: Targets): (r: Row) => number | null {
+  const misses = missLookup(targets);
+  return (r) => {
+    const bits = misses(r);
+    return bits & JUDGED ? missCount(bits) * 8 + (bits & 7) : null;
+  };
+}
+
 /**
  * Sorted by `field`; nulls last in both directions; ties keep creation order. Expects rows in creation order
  * (see compareCreation). Text columns compare their lower-cased text by code units (`<`), as they always have.
@@ -294,7 +300,7 @@ export function sortRows(rows: readonly Row[], field: SortField, dir: 'asc' | 'd
   const sign = dir === 'asc' ? 1 : -1;
   if (field === 'batch_name' || field === 'crop_type') return orderByKeys(rows, textKeys(rows, field), sign);
   // NaN stands for null.
-  const key = field === 'target' ? targetLookup(targets, 'germination') : (r: Row) => numericKey(r, field);
+  const key = field === 'target' ? targetLookup(targets, 'germination') : field === 'below' ? missKey(targets) : (r: Row) => numericKey(r, field);
   return orderByKeys(rows, keysOf(rows, (r) => key(r) ?? NaN), sign);
 }
 
@@ -303,10 +309,14 @@ export type Summary = {
   germination: number | null;
   usable: number | null;
   warningShare: number | null;
-  /** Batches below their own crop's germination target. */
+  /** Batches that miss at least one of their own crop's targets (targets/misses.ts). */
   below: number;
   /** `below` as a share of the batches that can be judged at all (see summarize); null when none can. */
   belowShare: number | null;
+  /** Batches missing each kind of target (a batch missing two is counted under both). */
+  belowBy: Record<MissKind, number>;
+  /** Batches judged by each kind (its target set and the figure recorded). */
+  judgedBy: Record<MissKind, number>;
 };
 
 /** Mean tray size of the rows that know it: the weight of a batch whose tray size is unknown. */
@@ -327,35 +337,36 @@ export function summarize(rows: readonly Row[], targets: Targets): Summary {
   const store = storeOf(rows);
   if (store) return summarizeColumns(rows, store, targets);
   const fallback = meanCells(rows);
-  const germinationTarget = targetLookup(targets, 'germination');
-  let gw = 0, gs = 0, uw = 0, us = 0, warned = 0, below = 0, judged = 0;
+  const misses = missLookup(targets);
+  const tally = new Float64Array(64); // rows by their MISSED and JUDGED_BY bits
+  let gw = 0, gs = 0, uw = 0, us = 0, warned = 0;
   for (const r of rows) {
     const w = r.cells ?? fallback;
     const germination = r.germination, usable = r.usable;
-    if (germination !== null) {
-      gw += w; gs += w * germination;
-      const target = germinationTarget(r);
-      if (target !== null) { judged++; if (germination < target) below++; }
-    }
+    if (germination !== null) { gw += w; gs += w * germination; }
     if (usable !== null) { uw += w; us += w * usable; }
     if (r.warnings) warned++;
+    tally[misses(r)]!++;
   }
-  return summaryOf(rows.length, { gw, gs, uw, us, warned, below, judged });
+  return summaryOf(rows.length, { gw, gs, uw, us, warned }, tally);
 }
 
-type Sums = { gw: number; gs: number; uw: number; us: number; warned: number; below: number; judged: number };
+type Sums = { gw: number; gs: number; uw: number; us: number; warned: number };
 
-function summaryOf(count: number, { gw, gs, uw, us, warned, below, judged }: Sums): Summary {
+function summaryOf(count: number, { gw, gs, uw, us, warned }: Sums, tally: Float64Array): Summary {
+  const { below, judged, belowBy, judgedBy } = missTally(tally);
   return {
     count,
     germination: gw ? gs / gw : null,
     usable: uw ? us / uw : null,
     warningShare: count ? warned / count : null,
     below,
-    // The denominator is the batches that could be judged (a germination rate and a target for their crop), not
-    // every batch: a batch with no rate, or of a crop with no target, is neither below nor above, and counting
-    // it would make "3 of 10 below" read as if the other 7 had met their target.
+    // The denominator is the batches that could be judged (a target of their crop and its figure recorded), not
+    // every batch: a batch with no figures, or of a crop with no target, is neither below nor above, and counting
+    // it would make "3 of 10 below" read as if the other 7 had met their targets.
     belowShare: judged ? below / judged : null,
+    belowBy,
+    judgedBy,
   };
 }
 
@@ -372,8 +383,9 @@ function summarizeColumns(rows: readonly Row[], store: RowStore, targets: Target
     else if (v === ODD) { n++; sum += rows[p]!.cells!; }
   }
   const fallback = n ? sum / n : 1;
-  const germinationTarget = targetLookup(targets, 'germination');
-  let gw = 0, gs = 0, uw = 0, us = 0, warned = 0, below = 0, judged = 0;
+  const misses = missLookup(targets);
+  const tally = new Float64Array(64); // rows by their MISSED and JUDGED_BY bits
+  let gw = 0, gs = 0, uw = 0, us = 0, warned = 0;
   for (let p = 0; p < rows.length; p++) {
     const r = rows[p]!, i = r.index;
     const cells = c.cells[i]!, g = c.germination[i]!, u = c.usable[i]!;
@@ -381,8 +393,6 @@ function summarizeColumns(rows: readonly Row[], store: RowStore, targets: Target
     if (g !== NULL) {
       const germination = g === ODD ? r.germination! : g / 100;
       gw += w; gs += w * germination;
-      const target = germinationTarget(r);
-      if (target !== null) { judged++; if (germination < target) below++; }
     }
     if (u !== NULL) {
       const usable = u === ODD ? r.usable! : u / 100;
@@ -390,8 +400,9 @@ function summarizeColumns(rows: readonly Row[], store: RowStore, targets: Target
     }
     const warn = c.warned[i]!;
     if (warn === 1 || (warn === 2 && r.warnings)) warned++;
+    tally[misses(r)]!++;
   }
-  return summaryOf(rows.length, { gw, gs, uw, us, warned, below, judged });
+  return summaryOf(rows.length, { gw, gs, uw, us, warned }, tally);
 }
 
 export function cropsOf(rows: readonly Row[]): string[] {

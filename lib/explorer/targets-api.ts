@@ -1,4 +1,5 @@
 import { readTargetSettings, type Targets, type TargetSettings } from '../contract';
+import { withOrg } from '../org-param';
 import { ApiFailure } from './api-failure';
 
 const PATH = '/api/settings/targets';
@@ -14,7 +15,7 @@ const unreachable = () => ApiFailure.client('unreachable');
 
 /** The organisation's saved targets and when they last changed. */
 export async function fetchTargets(signal?: AbortSignal): Promise<TargetSettings> {
-  const response = await fetch(PATH, { signal, headers: { accept: 'application/json' } }).catch((error: unknown) => {
+  const response = await fetch(withOrg(PATH), { signal, headers: { accept: 'application/json' } }).catch((error: unknown) => {
     throw signal?.aborted ? error : unreachable();
   });
   return answer(response);
@@ -25,7 +26,7 @@ export async function fetchTargets(signal?: AbortSignal): Promise<TargetSettings
  * saved: a colleague's save since then makes this one fail (409) rather than undo theirs.
  */
 export async function saveTargets(targets: Targets, expectedUpdatedAt: string | null): Promise<TargetSettings> {
-  const response = await fetch(PATH, {
+  const response = await fetch(withOrg(PATH), {
     method: 'PUT',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ targets, expectedUpdatedAt }),

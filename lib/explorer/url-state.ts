@@ -1,3 +1,4 @@
+import { TARGET_METRICS } from '../contract/targets';
 import { RULES } from './control/rules';
 import { METRICS } from './metrics';
 import { ALL, isRangeEnd, isRangeStart, NOW } from './range/rolling';
@@ -6,7 +7,7 @@ import { zoneOfParam } from './zones';
 export const SORTABLE = [
   'batch_creation_date', 'batch_name', 'crop_type', 'avg_germination_rate', 'avg_usable_seedling_rate',
   'total_cells_per_tray', 'avg_coefficient_of_variation', 'avg_median_seedling_size_mm2', 'number_of_images', 'warnings',
-  'target',
+  'target', 'below',
 ] as const;
 export type SortField = (typeof SORTABLE)[number];
 
@@ -52,7 +53,8 @@ const READERS = {
   q: withDefault(text(200), ''),
   crop: text(100),
   warn: oneOf(['1'] as const),
-  below: oneOf(['1'] as const),
+  /** Batches that miss their targets: `1` any of them (as links always said), or one kind. */
+  below: oneOf(['1', ...TARGET_METRICS] as const),
   sort: withDefault(oneOf(SORTABLE), 'batch_creation_date'),
   dir: direction,
   /** Targets that differ from the organisation's saved ones (see formatTargetsParam); absent: the saved ones. */

@@ -1,4 +1,5 @@
 import { readSavedView, type SavedView, type ViewChange } from '../contract/views';
+import { withOrg } from '../org-param';
 import { ApiFailure } from './api-failure';
 
 const PATH = '/api/settings/views';
@@ -8,7 +9,7 @@ const unreachable = () => ApiFailure.client('unreachable');
 const unreadable = () => ApiFailure.client('unreadableViews');
 
 async function call(path: string, init: RequestInit): Promise<Response> {
-  const response = await fetch(path, init).catch((error: unknown) => {
+  const response = await fetch(withOrg(path), init).catch((error: unknown) => {
     throw init.signal?.aborted ? error : unreachable();
   });
   if (!response.ok) throw await ApiFailure.of(response);
@@ -31,9 +32,9 @@ export async function fetchViews(signal?: AbortSignal): Promise<SavedView[]> {
   return views as SavedView[];
 }
 
-/** Names `query` (the explorer's query string) for the whole organisation; 409 when the name is taken. */
-export async function createView(name: string, query: string): Promise<SavedView> {
-  return viewOf(await call(PATH, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, query }) }));
+/** Names `query` (the explorer's query string): the asker's own, or `shared` with the organisation; 409 when the name is taken. */
+export async function createView(name: string, query: string, shared = false): Promise<SavedView> {
+  return viewOf(await call(PATH, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, query, shared }) }));
 }
 
 export async function changeView(id: string, change: ViewChange): Promise<SavedView> {

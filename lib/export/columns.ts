@@ -1,6 +1,7 @@
 import type { Batch } from '../contract';
 import { targetFor, type Targets } from '../contract/targets';
 import type { Row } from '../explorer/rows';
+import { cropTargets, missedKinds, missesOf } from '../explorer/targets/misses';
 import { offsetAt, type Zone } from '../explorer/zones';
 import type { ColumnId, ExportWords } from './strings';
 
@@ -19,6 +20,13 @@ export type ExportContext = { zone: Zone; targets: Targets; words: ExportWords }
  * Batch object per row); the server wraps each batch of a page with exportRow.
  */
 export type ExportRow = Pick<Row, 'time' | 'field'>;
+
+const figure = (v: string | null) => (v === null ? null : Number(v));
+/** The targets a batch misses (targets/misses.ts), from its fields as the service wrote them. */
+function exportMisses(r: ExportRow, targets: Targets): number {
+  const g = figure(r.field('avg_germination_rate')), u = figure(r.field('avg_usable_seedling_rate')), cv = figure(r.field('avg_coefficient_of_variation'));
+  return missesOf(g, u, cv, cropTargets(targets, r.field('crop_type')));
+}
 
 /** A batch as an ExportRow. */
 export function exportRow(batch: Batch): ExportRow {
@@ -47,6 +55,10 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   {
     id: 'target', type: 'number', header: withUnit('target', '%'), width: 11,
     value: (r, { targets }) => decimal(targetFor(targets, r.field('crop_type'), 'germination')),
+  },
+  {
+    id: 'below', type: 'text', header: withUnit('below'), width: 24,
+    value: (r, { targets, words }) => missedKinds(exportMisses(r, targets)).map((k) => words.targetKinds[k]).join(', ') || null,
   },
   { id: 'usable', type: 'number', header: withUnit('usable', '%'), width: 12, value: (r) => r.field('avg_usable_seedling_rate') },
   { id: 'cells', type: 'int', header: withUnit('cells'), width: 11, value: (r) => r.field('total_cells_per_tray') },

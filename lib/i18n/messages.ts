@@ -3,22 +3,28 @@ import deCommon from '@/messages/de/common.json';
 import deErrors from '@/messages/de/errors.json';
 import deExplorer from '@/messages/de/explorer.json';
 import deExport from '@/messages/de/export.json';
+import dePeople from '@/messages/de/people.json';
 import dePrint from '@/messages/de/print.json';
 import deSignIn from '@/messages/de/sign-in.json';
+import deSso from '@/messages/de/sso.json';
 import enAnalysis from '@/messages/en/analysis.json';
 import enCommon from '@/messages/en/common.json';
 import enErrors from '@/messages/en/errors.json';
 import enExplorer from '@/messages/en/explorer.json';
 import enExport from '@/messages/en/export.json';
+import enPeople from '@/messages/en/people.json';
 import enPrint from '@/messages/en/print.json';
 import enSignIn from '@/messages/en/sign-in.json';
+import enSso from '@/messages/en/sso.json';
 import nlAnalysis from '@/messages/nl/analysis.json';
 import nlCommon from '@/messages/nl/common.json';
 import nlErrors from '@/messages/nl/errors.json';
 import nlExplorer from '@/messages/nl/explorer.json';
 import nlExport from '@/messages/nl/export.json';
+import nlPeople from '@/messages/nl/people.json';
 import nlPrint from '@/messages/nl/print.json';
 import nlSignIn from '@/messages/nl/sign-in.json';
+import nlSso from '@/messages/nl/sso.json';
 import type { Language } from './languages';
 
 /**
@@ -26,11 +32,11 @@ import type { Language } from './languages';
  * English is the source and the type: a key missing in German or Dutch is a type error here, and a unit test
  * checks that every message has the same placeholders in every language.
  */
-const en = { analysis: enAnalysis, common: enCommon, errors: enErrors, explorer: enExplorer, export: enExport, print: enPrint, signIn: enSignIn };
+const en = { analysis: enAnalysis, common: enCommon, errors: enErrors, explorer: enExplorer, export: enExport, people: enPeople, print: enPrint, signIn: enSignIn, sso: enSso };
 export type Messages = typeof en;
 
 export const MESSAGES: Record<Language, Messages> = {
   en,
-  de: { analysis: deAnalysis, common: deCommon, errors: deErrors, explorer: deExplorer, export: deExport, print: dePrint, signIn: deSignIn },
-  nl: { analysis: nlAnalysis, common: nlCommon, errors: nlErrors, explorer: nlExplorer, export: nlExport, print: nlPrint, signIn: nlSignIn },
+  de: { analysis: deAnalysis, common: deCommon, errors: deErrors, explorer: deExplorer, export: deExport, people: dePeople, print: dePrint, signIn: deSignIn, sso: deSso },
+  nl: { analysis: nlAnalysis, common: nlCommon, errors: nlErrors, explorer: nlExplorer, export: nlExport, people: nlPeople, print: nlPrint, signIn: nlSignIn, sso: nlSso },
 };

@@ -2,9 +2,13 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { sessionPasswordsOf } from './auth/session-keys';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, MAX_CONCURRENCY } from '../batch-api/range-load';
 import { UPSTREAM_SOCKETS } from '../batch-api/keep-alive-fetch';
 import { ApiVersionSchema } from '../batch-api/schemas';
+import { OidcEnvSchema, oidcSettings, type OidcSettings } from './auth/oidc/settings';
+import { parseCredentialsKey, type CredentialsKey } from './org/credentials-crypto';
+import { SLUG } from './org/slug';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const port = z.coerce.number().int().min(1).max(65_535);
@@ -56,10 +60,10 @@ export const EnvSchema = z.object({
   SESSION_IDLE_S: seconds(30 * 60),
   /** Sign-in attempts per client address a minute. */
   SIGNIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
-  /** Failed sign-ins per client address in 15 minutes (the second half of them slowed down), then 15 minutes refused. */
-  SIGNIN_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(10),
-  /** Upstream auth calls per client ID a second, for all instances together when REDIS_URL is set. */
-  SIGNIN_AUTH_CALLS_PER_CLIENT: z.coerce.number().int().min(1).max(1000).default(2),
+  /** Failed sign-ins per client address a day, whoever they were for; past it, that address waits for the day to end. */
+  SIGNIN_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Failed sign-ins in a row for one e-mail address from one client address; past it, that pair waits an hour. */
+  SIGNIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(10),
   /** Proxies in front of the app that append to X-Forwarded-For; 0: the client address is the socket's. */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Shared revocation list, token cache and sign-in limits for several instances, e.g. redis://127.0.0.1:6379/0 */
@@ -70,8 +74,32 @@ export const EnvSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   /** Without DATABASE_URL: the embedded database's directory (one instance only), relative to the working directory. */
   SETTINGS_DATA_DIR: z.string().default('.data/settings'),
+  /** 32 bytes, base64: encrypts the organisations' client secrets at rest (AES-256-GCM). */
+  CREDENTIALS_KEY: z.string().optional(),
+  /** Comma-separated older keys, to decrypt only (rotation; re-encrypted under CREDENTIALS_KEY at start-up). */
+  CREDENTIALS_KEY_PREVIOUS: z.string().optional(),
+  /** The first organisation, created when none exists: its client ID, secret, name and slug. */
+  BATCH_API_CLIENT_ID: z.string().max(256).optional(),
+  BATCH_API_CLIENT_SECRET: z.string().max(1024).optional(),
+  ORGANISATION_NAME: z.string().max(120).optional(),
+  ORGANISATION_SLUG: z.string().regex(SLUG, 'must be lower-case letters, digits and dashes (at most 40)').optional(),
+  /** The first administrator, created when nobody exists. */
+  ADMIN_EMAIL: z.email({ error: 'must be an e-mail address' }).optional(),
+  ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional(),
+  /** A JSON file of organisations and people to create when missing, at every start. */
+  PROVISIONING_FILE: z.string().optional(),
+  ...OidcEnvSchema.shape,
   ...ServerEnvSchema.shape,
 });
+
+const list = (text: string | undefined) => (text ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+
+/** What provisioning creates when it is missing (lib/server/org/provisioning.ts). */
+export type ProvisioningConfig = {
+  organisation?: { clientId: string; clientSecret: string; name: string; slug?: string };
+  admin?: { email: string; password: string };
+  file?: string;
+};
 
 export type AppConfig = {
   demo: boolean;
@@ -88,16 +116,24 @@ export type AppConfig = {
   signInPerIp: number;
   redisUrl?: string;
   signInFailuresPerIp: number;
-  signInAuthCallsPerClient: number;
+  signInFailuresPerAccount: number;
   trustedProxyHops: number;
-  /** iron-session passwords: the highest key seals, every key unseals. */
+  /** Every session secret by its id (lib/server/session-keys.ts): each opens a seal. */
   sessionPasswords: Record<string, string>;
+  /** The current session secret: it seals, and keys what derives from the session secret. */
+  sessionSecret: string;
   sessionTtlS: number;
   sessionIdleS: number;
   appOrigin?: string;
   /** Where the organisations' settings live: PostgreSQL when set, else the embedded database in `settingsDataDir`. */
   databaseUrl?: string;
   settingsDataDir: string;
+  /** Encrypts the organisations' client secrets; older keys decrypt only. */
+  credentialsKey: CredentialsKey;
+  previousCredentialsKeys: CredentialsKey[];
+  provisioning: ProvisioningConfig;
+  /** Single sign-on over OpenID Connect, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
+  oidc?: OidcSettings;
   server: ServerSettings;
 };
 
@@ -117,11 +153,12 @@ function load(env: Record<string, string | undefined>): AppConfig {
     );
   }
   const demo = e.DASHBOARD_DEMO === '1';
-  if (cleaned.SIGNIN_FAILURES_PER_CLIENT !== undefined) {
-    // Failures counted per client ID could lock an organisation out; they count per address now.
+  for (const gone of ['SIGNIN_FAILURES_PER_CLIENT', 'SIGNIN_AUTH_CALLS_PER_CLIENT']) {
+    if (cleaned[gone] === undefined) continue;
+    // People sign in with their own e-mail and password: nothing is counted per client ID any more.
     console.warn(
-      '\n  WARNING: SIGNIN_FAILURES_PER_CLIENT is no longer read. Failed sign-ins count per client address\n' +
-        '  (SIGNIN_FAILURES_PER_IP); a client ID only has a rate of auth calls (SIGNIN_AUTH_CALLS_PER_CLIENT).\n',
+      `\n  WARNING: ${gone} is no longer read. Failed sign-ins count per e-mail and client address\n` +
+        '  (SIGNIN_FAILURES_PER_ACCOUNT) and per client address (SIGNIN_FAILURES_PER_IP).\n',
     );
   }
   let secret = e.SESSION_SECRET;
@@ -139,8 +176,18 @@ function load(env: Record<string, string | undefined>): AppConfig {
   if (previous.some((p) => p.length < 32)) {
     throw new Error('Invalid configuration: SESSION_SECRET_PREVIOUS entries must be at least 32 characters');
   }
-  const passwords: Record<string, string> = {};
-  [...previous, secret].forEach((p, i) => (passwords[String(i + 1)] = p));
+  const passwords = sessionPasswordsOf(secret, previous);
+  return {
+    ...core(e, demo, maxConcurrency, secret, passwords),
+    credentialsKey: credentialsKeyOf(e, demo),
+    previousCredentialsKeys: list(e.CREDENTIALS_KEY_PREVIOUS).map((k) => parseCredentialsKey(k, 'CREDENTIALS_KEY_PREVIOUS')),
+    provisioning: provisioningOf(e),
+  };
+}
+
+type Env = z.infer<typeof EnvSchema>;
+
+function core(e: Env, demo: boolean, maxConcurrency: number, secret: string, passwords: Record<string, string>) {
   return {
     demo,
     baseUrl: e.BATCH_API_BASE_URL,
@@ -153,15 +200,47 @@ function load(env: Record<string, string | undefined>): AppConfig {
     signInPerIp: e.SIGNIN_ATTEMPTS_PER_IP,
     redisUrl: e.REDIS_URL,
     signInFailuresPerIp: e.SIGNIN_FAILURES_PER_IP,
-    signInAuthCallsPerClient: e.SIGNIN_AUTH_CALLS_PER_CLIENT,
+    signInFailuresPerAccount: e.SIGNIN_FAILURES_PER_ACCOUNT,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     sessionPasswords: passwords,
+    sessionSecret: secret,
     sessionTtlS: e.SESSION_TTL_S,
     sessionIdleS: e.SESSION_IDLE_S,
     appOrigin: e.APP_ORIGIN ? new URL(e.APP_ORIGIN).origin : undefined,
     databaseUrl: e.DATABASE_URL,
     settingsDataDir: resolve(e.SETTINGS_DATA_DIR),
+    oidc: oidcSettings(e),
     server: serverSettings(e),
+  };
+}
+
+/** CREDENTIALS_KEY, required in production as SESSION_SECRET is; elsewhere one for this run, with a warning. */
+function credentialsKeyOf(e: Env, demo: boolean): CredentialsKey {
+  if (e.CREDENTIALS_KEY) return parseCredentialsKey(e.CREDENTIALS_KEY, 'CREDENTIALS_KEY');
+  if (e.NODE_ENV === 'production' && !demo) {
+    throw new Error('Invalid configuration: CREDENTIALS_KEY is required in production (32 random bytes in base64, e.g. `openssl rand -base64 32`)');
+  }
+  console.warn(
+    '\n  WARNING: CREDENTIALS_KEY is not set. A random one was generated for this run: client secrets saved now\n' +
+      '  cannot be read after a restart. Set CREDENTIALS_KEY (openssl rand -base64 32) for anything but a test.\n',
+  );
+  return parseCredentialsKey(randomBytes(32).toString('base64'), 'CREDENTIALS_KEY');
+}
+
+function provisioningOf(e: Env): ProvisioningConfig {
+  const named = [e.BATCH_API_CLIENT_ID, e.BATCH_API_CLIENT_SECRET, e.ORGANISATION_NAME];
+  if (named.some(Boolean) && !named.every(Boolean)) {
+    throw new Error('Invalid configuration: BATCH_API_CLIENT_ID, BATCH_API_CLIENT_SECRET and ORGANISATION_NAME go together (the first organisation)');
+  }
+  if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
+    throw new Error('Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD go together (the first administrator)');
+  }
+  return {
+    organisation: e.BATCH_API_CLIENT_ID
+      ? { clientId: e.BATCH_API_CLIENT_ID, clientSecret: e.BATCH_API_CLIENT_SECRET!, name: e.ORGANISATION_NAME!, slug: e.ORGANISATION_SLUG }
+      : undefined,
+    admin: e.ADMIN_EMAIL ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD! } : undefined,
+    file: e.PROVISIONING_FILE ? resolve(e.PROVISIONING_FILE) : undefined,
   };
 }
 
@@ -174,3 +253,19 @@ export function getConfig(): AppConfig {
 }
 
 export { load as loadConfigForTest };
+
+const DatabaseEnvSchema = EnvSchema.pick({ DATABASE_URL: true, SETTINGS_DATA_DIR: true });
+
+/**
+ * Where the settings database is, from DATABASE_URL and SETTINGS_DATA_DIR alone: what the database scripts
+ * (npm run db:*) need, without the rest of the app's configuration.
+ */
+export function databasePlaceOf(env: Record<string, string | undefined>): { databaseUrl: string } | { dataDir: string } {
+  const parsed = DatabaseEnvSchema.safeParse({ DATABASE_URL: env.DATABASE_URL || undefined, SETTINGS_DATA_DIR: env.SETTINGS_DATA_DIR || undefined });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
+  }
+  const { DATABASE_URL, SETTINGS_DATA_DIR } = parsed.data;
+  return DATABASE_URL ? { databaseUrl: DATABASE_URL } : { dataDir: resolve(SETTINGS_DATA_DIR) };
+}

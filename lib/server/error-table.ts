@@ -20,6 +20,14 @@ export const ERROR_STATUS: Record<AppErrorCode | BatchApiErrorCode, number> = {
   session_revoked: 401,
   credentials_refused: 401,
   foreign_origin: 403,
+  // A member whose role does not allow this (`role: saving the targets needs the editor role; you are a viewer`).
+  forbidden_role: 403,
+  // `org=` names an organisation the person is not a member of: its data is never shown instead.
+  not_member: 403,
+  // The right password of a disabled person: they are told, since only they could know it.
+  account_disabled: 403,
+  // The organisation has no (readable) client secret yet: an administrator sets it under Connection.
+  not_connected: 409,
   // With `Allow` (lib/server/methods.ts): a method the route does not serve.
   method_not_allowed: 405,
   body_too_large: 413,
@@ -38,8 +46,9 @@ export const ERROR_STATUS: Record<AppErrorCode | BatchApiErrorCode, number> = {
   store_unavailable: 503,
   // This instance is stopping (SIGTERM): another one, or this one restarted, takes the request.
   shutting_down: 503,
-  // The upstream client's codes: `auth_failed` is the session's credentials refused, not our sign-in form's.
-  auth_failed: 401,
+  // The upstream client's codes: `auth_failed` is the organisation's credentials refused by the service (the
+  // person's session is fine: an administrator must replace the secret), not our sign-in form's.
+  auth_failed: 502,
   token_rejected: 502,
   bad_response: 502,
   unexpected: 502,
@@ -80,7 +89,7 @@ function upstreamDetail(error: BatchApiError): string {
   const said = error.serviceDetail;
   switch (error.code) {
     case 'auth_failed':
-      return 'session: the organisation credentials were refused by the Batch Data Service; sign in again';
+      return 'connection: the Batch Data Service refused the organisation’s client credentials; an administrator can replace the secret under Connection';
     case 'token_rejected':
       return 'the Batch Data Service refused an access token it had just issued; try again shortly';
     case 'invalid_input':

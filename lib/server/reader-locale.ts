@@ -13,7 +13,11 @@ export async function requestReader(): Promise<ReaderLocale> {
 
 /** A translator for server components (pages, metadata) in this request's language. */
 export async function serverTranslator<N extends keyof Messages>(namespace: N) {
-  const reader = await requestReader();
+  return translatorFor(await requestReader(), namespace);
+}
+
+/** A translator in a given reader's language (a route handler that read the reader from its request). */
+export function translatorFor<N extends keyof Messages>(reader: ReaderLocale, namespace: N) {
   return createTranslator({ locale: messageLocale(reader), messages: compiledMessages(reader.language), namespace });
 }
 

@@ -22,7 +22,7 @@ export type FinishedRequest = {
 
 /**
  * One JSON line per request: request id, method, path (never the query or a header), route, status,
- * duration, what it cost upstream and who asked (log-safe ids); and its sample of
+ * duration, what it cost upstream and who asked (the person's and organisation's ids, never an e-mail); and its sample of
  * `http_server_request_duration_seconds`. The custom server calls this for every request it serves; route()
  * does when nothing outside it does (`next dev`, tests calling handlers).
  */

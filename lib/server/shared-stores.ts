@@ -5,21 +5,14 @@ import { BoundedMemoryLimiter } from './bounded-memory-limiter';
 import { getConfig } from './config';
 import { logLine } from './log';
 import { REDIS_PREFIX, sharedRedis } from './redis-connection';
-import { RedisRevocationStore } from './redis-revocation-store';
 import { RedisTokenStore } from './redis-token-store';
-import { MemoryRevocationStore, type RevocationStore } from './revocations';
-import { MemoryVerifiedSignIns, RedisVerifiedSignIns, verifiedKey, type VerifiedSignIns } from './verified-sign-ins';
 
 /**
- * What several instances must agree on lives in Redis when REDIS_URL is set, in this process's memory
- * otherwise: the revocation list (a session signed out on one instance is refused by all) and the tokens.
+ * What several instances share besides the database lives in Redis when REDIS_URL is set, in this process's
+ * memory otherwise: the organisations' access tokens and the sign-in counters. (Sessions live in the
+ * database: lib/server/auth/session-store.ts.)
  */
-const holder = globalThis as unknown as { __revocations?: RevocationStore; __tokenCache?: TokenCache };
-
-export function revocationStore(): RevocationStore {
-  holder.__revocations ??= getConfig().redisUrl ? new RedisRevocationStore(sharedRedis()) : new MemoryRevocationStore();
-  return holder.__revocations;
-}
+const holder = globalThis as unknown as { __tokenCache?: TokenCache };
 
 /** One token cache for the whole server process: every session of an organisation shares its token. */
 export function tokenCache(): TokenCache {
@@ -46,11 +39,4 @@ export function signInLimiter(options: LimiterOptions): RateLimiterAbstract {
   });
   if (!getConfig().redisUrl) return memory;
   return new RateLimiterRedis({ ...options, keyPrefix: `${REDIS_PREFIX}${options.keyPrefix}`, storeClient: sharedRedis(), insuranceLimiter: memory, rejectIfRedisNotReady: true });
-}
-
-/** Credentials verified lately (the sign-in priority lane), keyed with the newest session secret. */
-export function verifiedSignIns(): VerifiedSignIns {
-  const { redisUrl, sessionPasswords } = getConfig();
-  const newest = sessionPasswords[String(Math.max(...Object.keys(sessionPasswords).map(Number)))]!;
-  return redisUrl ? new RedisVerifiedSignIns(sharedRedis(), verifiedKey(newest)) : new MemoryVerifiedSignIns(verifiedKey(newest));
 }

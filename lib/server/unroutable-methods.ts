@@ -8,7 +8,7 @@ import { newRequestId } from './logging/request-id';
 import { newRequestContext } from './request-context';
 import { logRequest } from './request-log';
 import { allowedAt } from './routing/api-routes';
-import { isHttps } from './session-rules';
+import { isHttps } from './auth/session-rules';
 
 export { allowedAt };
 

@@ -10,6 +10,9 @@ import { deferSheetLinks, drained } from '../export/xlsx-streaming';
 /** The first batches (in the order to write), how to ask for the next ones, how to stop asking. */
 type Source = { first: Batch[]; next: () => Promise<IteratorResult<Batch[]>>; stop: () => void };
 
+/** What the View sheet says besides the context: the range asked for, and the targets in force for the crops written. */
+type ViewOf = { organisation: string; from?: string; to?: string; targetsText: (crops: readonly string[]) => string };
+
 /**
  * The workbook streamed as batches arrive: exceljs's WorkbookWriter commits every row as it is written (no
  * shared strings, so nothing grows with the rows but the list of hyperlinks, kept as their targets until the
@@ -18,7 +21,7 @@ type Source = { first: Batch[]; next: () => Promise<IteratorResult<Batch[]>>; st
  * batches are asked for before these are written. A failure midway aborts the
  * download, never ending it short with a workbook that looks whole.
  */
-export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx: ExportContext, range: { from?: string; to?: string }, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx: ExportContext, view: ViewOf, signal: AbortSignal): ReadableStream<Uint8Array> {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.created = new Date();
@@ -26,9 +29,14 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
     const data = startDataSheet(workbook, columns, ctx, null);
     const links = deferSheetLinks(data.sheet);
     let batches = 0;
+    // The crops written, whose targets the View sheet lists (a few dozen, whatever the rows).
+    const crops = new Set<string>();
     for (let chunk: Batch[] | null = source.first; chunk; ) {
       // Only what the cells need (a table Row also parses numbers and builds a search text).
-      for (const batch of chunk) data.add(exportRow(batch));
+      for (const batch of chunk) {
+        data.add(exportRow(batch));
+        if (batch.crop_type !== null) crops.add(batch.crop_type);
+      }
       batches += chunk.length;
       if (signal.aborted) throw signal.reason;
       const ahead = source.next();
@@ -40,7 +48,8 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
     }
     data.sheet.commit();
     await links?.write(signal);
-    addViewSheet(workbook, { ...range, ...ctx, columns, batches, made: Date.now(), incomplete: null });
+    const { organisation, from, to, targetsText } = view;
+    addViewSheet(workbook, { organisation, from, to, ...ctx, targetsText: targetsText([...crops]), columns, batches, made: Date.now(), incomplete: null });
     await workbook.commit();
   };
   write().catch((error) => {

@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { SavedView, SavedViewList } from '../../lib/contract/views';
-import { OTHER_CREDENTIALS } from '../../sandbox/organisations';
-import { api, APP_URL, sandbox, signIn } from './support';
+import { api, APP_URL, DEMO_VIEWER, OTHER, sandbox, signIn } from './support';
 
 const PATH = '/api/settings/views';
 const QUERY = 'from=2026-01-01&to=2026-01-31&tz=UTC&crop=Lettuce&warn=1';
@@ -21,12 +20,14 @@ const created = async (cookie: string, json: unknown) => {
   return (await response.json()) as SavedView;
 };
 
-// The app outlives this file: the demo organisation's views (which /batches may open by default) go.
-// The sandbox outlives it too: a fault left switched on by another spec must not fail the sign-in.
+// The app outlives this file: the demo organisation's views (which /batches may open by default) and the
+// viewer's own go. The sandbox outlives it too: a fault left switched on by another spec must not fail the sign-in.
 const clear = async () => {
   await sandbox('POST', '/_sandbox/reset');
-  const cookie = await signIn();
-  for (const view of await list(cookie)) expect((await remove(cookie, view.id)).status).toBe(204);
+  for (const person of [undefined, DEMO_VIEWER]) {
+    const cookie = await signIn(person);
+    for (const view of (await list(cookie)).filter((v) => v.mine || v.owner === null)) expect((await remove(cookie, view.id)).status).toBe(204);
+  }
 };
 test.beforeEach(clear);
 test.afterAll(clear);
@@ -39,17 +40,18 @@ test('401 without a session, for every method', async () => {
   }
 });
 
-test('a view is saved for the organisation: a colleague lists it, another organisation sees none and touches none', async () => {
+test('a view shared with the organisation: a colleague lists it, another organisation sees none and touches none', async () => {
   const cookie = await signIn();
-  const view = await created(cookie, { name: 'Lettuce, January', query: `?${QUERY}` });
-  expect(view).toMatchObject({ name: 'Lettuce, January', query: QUERY, isDefault: false });
+  const view = await created(cookie, { name: 'Lettuce, January', query: `?${QUERY}`, shared: true });
+  expect(view).toMatchObject({ name: 'Lettuce, January', query: QUERY, isDefault: false, shared: true, mine: true });
   // Parameters the explorer gained after saved views were written (read from its schema) are a view's too.
-  await created(cookie, { name: 'all warnings', query: 'warn=1&metric=usable&chart=focus&group=crop' });
-  const colleague = await signIn();
+  await created(cookie, { name: 'all warnings', query: 'warn=1&metric=usable&chart=focus&group=crop', shared: true });
+  await created(cookie, { name: 'just mine', query: 'below=1' });
+  const colleague = await signIn(DEMO_VIEWER);
   expect((await list(colleague)).map((v) => v.name)).toEqual(['all warnings', 'Lettuce, January']);
-  expect((await list(colleague)).find((v) => v.id === view.id)).toEqual(view);
+  expect((await list(colleague)).find((v) => v.id === view.id)).toEqual({ ...view, mine: false });
 
-  const other = await signIn(OTHER_CREDENTIALS);
+  const other = await signIn(OTHER);
   expect(await list(other)).toEqual([]);
   for (const response of [await patch(other, view.id, { name: 'Mine now' }), await remove(other, view.id)]) {
     expect([response.status, (await response.json()).detail]).toEqual([404, 'id: no saved view with this id in your organisation']);
@@ -59,7 +61,7 @@ test('a view is saved for the organisation: a colleague lists it, another organi
 
 test('409 for a name the organisation already uses, whatever its case', async () => {
   const cookie = await signIn();
-  await created(cookie, { name: 'Lettuce', query: QUERY });
+  await created(cookie, { name: 'Lettuce', query: QUERY, shared: true });
   const response = await post(cookie, { name: ' LETTUCE ', query: 'warn=1' });
   expect([response.status, (await response.json()).detail]).toEqual([409, 'name: a view named "Lettuce" already exists in your organisation; choose another name']);
   expect(await list(cookie)).toHaveLength(1);
@@ -131,7 +133,7 @@ test.describe('bad bodies are refused naming the field, never a 5xx', () => {
     const cookie = await signIn();
     const view = await created(cookie, { name: 'Mine', query: '' });
     for (const [json, detail] of [
-      [{}, 'body: must name a new name or isDefault'],
+      [{}, 'body: must name a new name, isDefault or shared'],
       [{ query: 'warn=1' }, 'query: unknown parameter'],
       [{ name: '' }, 'name: must not be empty'],
     ] as const) {
@@ -139,6 +141,27 @@ test.describe('bad bodies are refused naming the field, never a 5xx', () => {
       expect([response.status, (await response.json()).detail]).toEqual([422, detail]);
     }
   });
+});
+
+test('a viewer keeps views of their own, but sharing, changing a shared view and choosing the default need an editor (403 naming the role)', async () => {
+  const editor = await signIn();
+  const viewer = await signIn(DEMO_VIEWER);
+  const own = await created(viewer, { name: 'Viewer’s own', query: 'warn=1' });
+  expect(own).toMatchObject({ shared: false, mine: true });
+  expect((await patch(viewer, own.id, { name: 'Renamed' })).status).toBe(200);
+  const shared = await created(editor, { name: 'Shared', query: 'below=1', shared: true });
+  for (const [response, what] of [
+    [await post(viewer, { name: 'Try', query: '', shared: true }), 'sharing a view with the organisation'],
+    [await post(viewer, { name: 'Try', query: '', isDefault: true }), 'making a view the default'],
+    [await patch(viewer, own.id, { shared: true }), 'sharing a view with the organisation'],
+    [await patch(viewer, shared.id, { name: 'Mine now' }), 'changing a view shared with the organisation'],
+    [await remove(viewer, shared.id), 'deleting a view shared with the organisation'],
+  ] as const) {
+    expect([response.status, (await response.json()).detail]).toEqual([403, `role: ${what} needs the editor role; you are a viewer`]);
+  }
+  // The viewer's own view is nobody else's business: the editor does not see it.
+  expect((await list(editor)).map((v) => v.name)).toEqual(['Shared']);
+  expect((await remove(viewer, own.id)).status).toBe(204);
 });
 
 test('other methods are 405 with Allow', async () => {
@@ -161,6 +184,8 @@ test('a bare /batches opens the default view; any query (the zone alone included
     return refresh ? refresh[1]!.replaceAll('&amp;', '&') : null;
   };
   expect(await location('/batches')).toBe('/batches?crop=Lettuce&warn=1&opened=default');
+  // The organisation in the address is no state of the view: that organisation's default opens, still naming it.
+  expect(await location('/batches?org=demo')).toBe('/batches?crop=Lettuce&warn=1&opened=default&org=demo');
   // The zone alone is All time of older links, no bare URL.
   expect(await location('/batches?tz=Europe/Amsterdam')).toBeNull();
   expect(await location('/batches?from=all&to=now&tz=Europe/Amsterdam')).toBeNull();

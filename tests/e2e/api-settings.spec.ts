@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { DEFAULT_TARGETS, MAX_CROP_NAME, MAX_CROP_TARGETS, type Targets, type TargetSettings } from '../../lib/contract/targets';
-import { EDGE_CREDENTIALS, OTHER_CREDENTIALS, SPECIAL_CREDENTIALS } from '../../sandbox/organisations';
 import { freePort, startPostgres } from '../helpers/postgres-server';
 import { startApp } from './app-instance';
-import { APP_URL, api, signIn } from './support';
+import { APP_URL, api, DEMO, DEMO_ADMIN, DEMO_VIEWER, EDGE, OTHER, signIn, SPECIAL } from './support';
 
 const PATH = '/api/settings/targets';
 const LETTUCE: Targets = { general: { germination: 85, usable: 70, cv: null }, crops: { Lettuce: { germination: 80, usable: null, cv: null } } };
@@ -37,32 +36,39 @@ test('401 without a session, for reading and for saving', async () => {
 });
 
 test('an organisation that never saved reads the defaults, never saved, not to be cached', async () => {
-  const response = await api(PATH, { cookie: await signIn(EDGE_CREDENTIALS) });
+  const response = await api(PATH, { cookie: await signIn(EDGE) });
   expect(response.status).toBe(200);
   expect(response.headers.get('cache-control')).toBe('no-store');
-  expect(await response.json()).toEqual({ targets: DEFAULT_TARGETS, updatedAt: null });
+  expect(await response.json()).toEqual({ targets: DEFAULT_TARGETS, updatedAt: null, updatedBy: null });
 });
 
-test('a save is seen by everyone of the organisation, with when; never by another organisation', async () => {
+test('a save is seen by everyone of the organisation, with when and by whom; never by another organisation', async () => {
   const saved = await put(await signIn(), { targets: LETTUCE });
   expect(saved.status).toBe(200);
   const body = (await saved.json()) as TargetSettings;
   expect(body.targets).toEqual(LETTUCE);
+  expect(body.updatedBy).toEqual({ email: DEMO.email, name: DEMO.name });
   expect(Math.abs(Date.parse(body.updatedAt!) - Date.now())).toBeLessThan(60_000);
-  // A colleague: a sign-in of their own to the same organisation.
-  expect(await read(await signIn())).toEqual(body);
-  expect(await read(await signIn(OTHER_CREDENTIALS))).toEqual({ targets: DEFAULT_TARGETS, updatedAt: null });
+  // A colleague: a viewer of the same organisation.
+  expect(await read(await signIn(DEMO_VIEWER))).toEqual(body);
+  expect(await read(await signIn(OTHER))).toEqual({ targets: DEFAULT_TARGETS, updatedAt: null, updatedBy: null });
 });
 
-test('409 when a colleague saved since the version the edit started from; nothing is overwritten', async () => {
-  const cookie = await signIn();
+test('a viewer may read the targets but not save them (403 naming the role); an administrator may', async () => {
+  const refused = await put(await signIn(DEMO_VIEWER), { targets: LETTUCE });
+  expect([refused.status, (await refused.json()).detail]).toEqual([403, 'role: saving the targets needs the editor role; you are a viewer']);
+  expect((await put(await signIn(DEMO_ADMIN), { targets: LETTUCE })).status).toBe(200);
+});
+
+test('409 naming the colleague who saved since the version the edit started from; nothing is overwritten', async () => {
+  const cookie = await signIn(DEMO_ADMIN);
   const start = await read(cookie);
   const mine = await put(cookie, { targets: LETTUCE, expectedUpdatedAt: start.updatedAt });
   expect(mine.status).toBe(200);
   const { updatedAt } = (await mine.json()) as TargetSettings;
   const colleague = await put(await signIn(), { targets: DEFAULT_TARGETS, expectedUpdatedAt: start.updatedAt });
   expect(colleague.status).toBe(409);
-  expect((await colleague.json()).detail).toBe(`targets: a colleague changed the targets at ${updatedAt}; load them again before saving`);
+  expect((await colleague.json()).detail).toBe(`targets: ${DEMO_ADMIN.name} changed the targets at ${updatedAt}; load them again before saving`);
   expect((await read(cookie)).targets).toEqual(LETTUCE);
 });
 
@@ -116,7 +122,7 @@ test('the largest target set the contract allows is saved; one crop more is 422,
   const crops = Object.fromEntries(Array.from({ length: MAX_CROP_TARGETS }, (_, i) => [`${i}`.padStart(3, '0') + '€'.repeat(MAX_CROP_NAME - 3), { germination: 99.99, usable: 88.88, cv: null }]));
   const largest: Targets = { general: { germination: 90, usable: null, cv: null }, crops };
   expect(JSON.stringify({ targets: largest }).length).toBeGreaterThan(8 * 1024);
-  const cookie = await signIn(SPECIAL_CREDENTIALS);
+  const cookie = await signIn(SPECIAL);
   const saved = await put(cookie, { targets: largest });
   expect(saved.status).toBe(200);
   expect((await read(cookie)).targets).toEqual(largest);
@@ -137,7 +143,7 @@ test.describe('instances of their own', () => {
     const response = await fetch(`${url}/api/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: url },
-      body: JSON.stringify({ clientId: 'demo-client', clientSecret: 'demo-secret' }),
+      body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
     });
     expect(response.status).toBe(204);
     return response.headers.get('set-cookie')!.split(';')[0]!;
@@ -148,15 +154,20 @@ test.describe('instances of their own', () => {
     return (await response.json()) as TargetSettings;
   };
 
-  test('the embedded database keeps the targets when the app restarts on the same SETTINGS_DATA_DIR', async () => {
+  test('the embedded database keeps the targets and the sessions when the app restarts on the same SETTINGS_DATA_DIR: a signed-out one stays out', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tsb-e2e-restart-'));
     try {
       const first = await startApp(port, { SETTINGS_DATA_DIR: dir });
-      const saved = await saveAt(first.url, await signInAt(first.url), LETTUCE);
+      const live = await signInAt(first.url);
+      const saved = await saveAt(first.url, live, LETTUCE);
+      const signedOut = await signInAt(first.url);
+      expect((await fetch(`${first.url}/api/session`, { method: 'DELETE', headers: { cookie: signedOut, origin: first.url } })).status).toBe(204);
       await first.stop();
       const second = await startApp(port, { SETTINGS_DATA_DIR: dir });
       try {
-        expect(await read(await signInAt(second.url), second.url)).toEqual(saved);
+        expect(await read(live, second.url)).toEqual(saved);
+        const refused = await fetch(`${second.url}/api/session`, { headers: { cookie: signedOut } });
+        expect([refused.status, (await refused.json()).detail]).toEqual([401, 'session: signed out; sign in again']);
       } finally {
         await second.stop();
       }
@@ -165,7 +176,7 @@ test.describe('instances of their own', () => {
     }
   });
 
-  test('with DATABASE_URL, two instances share PostgreSQL; PostgreSQL down is a 503 that says so', async () => {
+  test('with DATABASE_URL, two instances share PostgreSQL; PostgreSQL down is a 503 that says so (sessions live there too)', async () => {
     const postgres = await startPostgres();
     const databaseUrl = await postgres.createDatabase('dashboard');
     const apps = await Promise.all([startApp(port, { DATABASE_URL: databaseUrl }), startApp(port + 1, { DATABASE_URL: databaseUrl })]);
@@ -178,17 +189,21 @@ test.describe('instances of their own', () => {
       const down = await fetch(b + PATH, { headers: { cookie: cookieB } });
       expect(down.status).toBe(503);
       expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await down.json()).detail).toBe('settings: the settings store is unavailable; try again shortly');
+      expect((await down.json()).detail).toBe('session: the session store is unavailable; try again shortly');
     } finally {
       await Promise.all(apps.map((app) => app.stop()));
       await postgres.stop();
     }
   });
 
-  test('a DATABASE_URL nothing answers at is a 503 from the first request', async () => {
+  test('a DATABASE_URL nothing answers at is a 503 from the first request, the sign-in included', async () => {
     const app = await startApp(port + 2, { DATABASE_URL: `postgres://app@127.0.0.1:${await freePort()}/none` });
     try {
-      const response = await fetch(app.url + PATH, { headers: { cookie: await signInAt(app.url) } });
+      const response = await fetch(`${app.url}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: app.url },
+        body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
+      });
       expect([response.status, (await response.json()).detail]).toEqual([503, 'settings: the settings store is unavailable; try again shortly']);
     } finally {
       await app.stop();

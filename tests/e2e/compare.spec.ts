@@ -2,14 +2,13 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { batchesOn, belowCount, daysAgo, oneDecimal, resetTargets, weightedGermination } from './analysis-figures';
 import { signInContext } from './signed-in';
-import { sandbox, status } from './support';
+import { escapeRegExp, sandbox, status } from './support';
 
 const summary = (page: Page) => page.getByRole('region', { name: 'Summary' });
 /** The change under the summary card titled `title` (a `<small>` at the end of its value). */
 const change = (page: Page, title: string) => summary(page).locator('div', { has: page.getByText(title, { exact: true }) }).locator('dd small');
 
 const MINUS = '\u2212';
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** `+1.2 pp`, `−0.8 pp`, worked out here rather than by the app's formatter. */
 function pp(now: number, before: number): string {
   const text = oneDecimal(Math.abs(now - before));
@@ -47,9 +46,9 @@ test('previous period: changes of a past range in percentage points and percent,
   await expect(page).toHaveURL(/compare=previous/);
 
   const germination = pp(weightedGermination(current)!, weightedGermination(before)!);
-  await expect(change(page, 'Germination (weighted)')).toHaveText(new RegExp(`^${escape(germination)} \\(was ${escape(oneDecimal(weightedGermination(before)!))}%\\)$`), { timeout: 20_000 });
-  await expect(change(page, 'Batches')).toHaveText(new RegExp(`^${escape(percent(current.length, before.length))} \\(was ${before.length.toLocaleString('en')}\\)$`));
-  await expect(change(page, 'Below target')).toHaveText(new RegExp(`^${escape(percent(belowCount(current), belowCount(before)))}, `));
+  await expect(change(page, 'Germination (weighted)')).toHaveText(new RegExp(`^${escapeRegExp(germination)} \\(was ${escapeRegExp(oneDecimal(weightedGermination(before)!))}%\\)$`), { timeout: 20_000 });
+  await expect(change(page, 'Batches')).toHaveText(new RegExp(`^${escapeRegExp(percent(current.length, before.length))} \\(was ${before.length.toLocaleString('en')}\\)$`));
+  await expect(change(page, 'Below target')).toHaveText(new RegExp(`^${escapeRegExp(percent(belowCount(current), belowCount(before)))}, `));
   await expect(summary(page)).toContainText('(previous period): rates in percentage points');
 
   // The same filter narrows both periods: one crop, its own change.
@@ -57,7 +56,7 @@ test('previous period: changes of a past range in percentage points and percent,
   const mine = current.filter((b) => b.crop_type === crop), theirs = before.filter((b) => b.crop_type === crop);
   await page.getByLabel('Crop', { exact: true }).selectOption(crop);
   await expect(status(page)).toHaveText(`${mine.length.toLocaleString('en')} batches`);
-  await expect(change(page, 'Germination (weighted)')).toHaveText(new RegExp(`^${escape(pp(weightedGermination(mine)!, weightedGermination(theirs)!))} `));
+  await expect(change(page, 'Germination (weighted)')).toHaveText(new RegExp(`^${escapeRegExp(pp(weightedGermination(mine)!, weightedGermination(theirs)!))} `));
 
   // All time has nothing before it: said, not guessed.
   await page.goto('/batches?tz=UTC&compare=previous');
@@ -73,8 +72,8 @@ test('same period last year: the same calendar days a year earlier', async ({ pa
 
   await page.goto(`/batches?tz=UTC&from=${FROM}&to=${TO}&compare=last-year&group=crop`);
   await expect(status(page)).toHaveText(`${current.length.toLocaleString('en')} batches`, { timeout: 20_000 });
-  await expect(change(page, 'Batches')).toHaveText(new RegExp(`^${escape(percent(current.length, before.length))} `), { timeout: 20_000 });
-  await expect(change(page, 'Germination (weighted)')).toHaveText(new RegExp(`^${escape(pp(weightedGermination(current)!, weightedGermination(before)!))} `));
+  await expect(change(page, 'Batches')).toHaveText(new RegExp(`^${escapeRegExp(percent(current.length, before.length))} `), { timeout: 20_000 });
+  await expect(change(page, 'Germination (weighted)')).toHaveText(new RegExp(`^${escapeRegExp(pp(weightedGermination(current)!, weightedGermination(before)!))} `));
   await expect(summary(page)).toContainText('(same period last year)');
   // The changes and the grouped summary beside them pass axe as the rest of the page does.
   await expect(page.getByRole('table', { name: 'Grouped summary' })).toBeVisible();

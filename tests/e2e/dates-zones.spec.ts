@@ -1,8 +1,7 @@
 import { chromium, expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium';
-import { APP_URL, sandbox, signIn, walkApi } from './support';
+import { APP_URL, EDGE, sandbox, signIn, walkApi } from './support';
 
-const EDGE = { clientId: 'edge-client', clientSecret: 'edge-secret' };
 const status = (page: Page) => page.getByRole('status').first();
 const from = (page: Page) => page.getByLabel('From', { exact: true });
 const count = async (page: Page) => Number((await status(page).textContent())!.replace(/\D/g, ''));

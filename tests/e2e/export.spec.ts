@@ -24,13 +24,15 @@ const PATH = `/batches?tz=${encodeURIComponent(ZONE)}&sort=batch_name&dir=asc&hi
 const LANGUAGES = {
   'en-US': {
     table: 'Batches table', menu: 'Export', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API fields)', comment: 'Comment', yes: 'Yes', no: 'No', separator: ',', decimal: '.',
-    headers: ['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)', 'Target (%)', 'Usable (%)', 'Size CV (%)', 'Median size (mm²)', 'Images', 'Warnings', 'Germinated/tray', 'Scanned by', 'Analysis'],
-    view: { zone: 'Time zone', complete: 'Data complete', columns: 'Columns' },
+    germinationMissed: 'germination',
+    headers: ['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)', 'Target (%)', 'Off target', 'Usable (%)', 'Size CV (%)', 'Median size (mm²)', 'Images', 'Warnings', 'Germinated/tray', 'Scanned by', 'Analysis'],
+    view: { organisation: 'Organisation', zone: 'Time zone', complete: 'Data complete', columns: 'Columns' },
   },
   'de-DE': {
     table: 'Chargentabelle', menu: 'Exportieren', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API-Felder)', comment: 'Kommentar', yes: 'Ja', no: 'Nein', separator: ';', decimal: ',',
-    headers: ['Erstellt (Europe/Berlin)', 'Charge', 'Kultur', 'Keimrate (%)', 'Sollwert (%)', 'Nutzbar (%)', 'Größen-VK (%)', 'Mediane Größe (mm²)', 'Bilder', 'Warnungen', 'Gekeimt/Tray', 'Gescannt von', 'Analyse'],
-    view: { zone: 'Zeitzone', complete: 'Daten vollständig', columns: 'Spalten' },
+    germinationMissed: 'Keimrate',
+    headers: ['Erstellt (Europe/Berlin)', 'Charge', 'Kultur', 'Keimrate (%)', 'Sollwert (%)', 'Sollwert verfehlt', 'Nutzbar (%)', 'Größen-VK (%)', 'Mediane Größe (mm²)', 'Bilder', 'Warnungen', 'Gekeimt/Tray', 'Gescannt von', 'Analyse'],
+    view: { organisation: 'Organisation', zone: 'Zeitzone', complete: 'Daten vollständig', columns: 'Spalten' },
   },
 } as const;
 
@@ -43,6 +45,8 @@ function wallClock(iso: string): string {
 const httpLink = (link: string | null) => !!link && /^https?:\/\//.test(link);
 /** What a spreadsheet would run: the CSVs write it with an apostrophe first. */
 const neutralized = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+/** Below the default 90 % germination target, the only target set: the Off target column names it. */
+const missesGermination = (b: Batch) => b.avg_germination_rate !== null && Number(b.avg_germination_rate) < 90;
 
 let batches: Map<string, Batch>;
 test.beforeAll(async () => {
@@ -78,7 +82,7 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
 
       // CSV (API fields): the service's fields raw, for scripts, as before. Its order is the table's.
       const apiFile = await exportFrom(page, L.api, L.menu);
-      expect(apiFile.name).toBe('batches-all-time-api-fields.csv');
+      expect(apiFile.name).toBe('Edge-cases-batches-all-time-api-fields.csv');
       expect(apiFile.bytes[0]).not.toBe(0xef);
       const apiRows = readCsv(apiFile.bytes.toString('utf8'));
       expect(apiRows[0]).toEqual(BATCH_FIELDS);
@@ -88,7 +92,7 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
 
       // Excel.
       const book = await exportFrom(page, L.xlsx, L.menu);
-      expect(book.name).toBe('batches-all-time.xlsx');
+      expect(book.name).toBe('Edge-cases-batches-all-time.xlsx');
       const x = await readXlsx(book.bytes);
       const [header, ...data] = x.sheets[0]!.rows;
       expect(header).toEqual(L.headers);
@@ -101,13 +105,14 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
         const second = new Date(Math.round((row[0] as Date).getTime() / 1000) * 1000);
         expect(second.toISOString().slice(0, 19).replace('T', ' ')).toBe(wallClock(b.batch_creation_date));
         expect(row[3]).toBe(b.avg_germination_rate === null ? null : Number(b.avg_germination_rate));
-        expect(row[5]).toBe(b.avg_usable_seedling_rate === null ? null : Number(b.avg_usable_seedling_rate));
-        expect(row[8]).toBe(b.number_of_images);
-        expect(typeof row[8]).toBe('number');
-        expect(row[9]).toBe(b.warnings ? L.yes : L.no);
-        expect(row[10]).toBe(b.avg_germinated_seedlings === null ? null : Number(b.avg_germinated_seedlings));
-        expect(row[12]).toBe(b.analysis_link);
-        const ref = `${columnLetter(12)}${i + 2}`;
+        expect(row[5]).toBe(missesGermination(b) ? L.germinationMissed : null);
+        expect(row[6]).toBe(b.avg_usable_seedling_rate === null ? null : Number(b.avg_usable_seedling_rate));
+        expect(row[9]).toBe(b.number_of_images);
+        expect(typeof row[9]).toBe('number');
+        expect(row[10]).toBe(b.warnings ? L.yes : L.no);
+        expect(row[11]).toBe(b.avg_germinated_seedlings === null ? null : Number(b.avg_germinated_seedlings));
+        expect(row[13]).toBe(b.analysis_link);
+        const ref = `${columnLetter(13)}${i + 2}`;
         expect(x.hyperlinks.get(ref) ?? null).toBe(httpLink(b.analysis_link) ? b.analysis_link : null);
       });
       // Hostile text is text: no formula anywhere, no apostrophe in the cell.
@@ -117,13 +122,14 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
       expect([...x.hyperlinks.values()].every((href) => /^https?:/.test(href))).toBe(true);
       expect(x.hyperlinks.size).toBe(inOrder.filter((b) => httpLink(b.analysis_link)).length);
       const view = Object.fromEntries(x.sheets[1]!.rows.map((r) => [r[0], r[1]]));
+      expect(x.sheets[1]!.rows[0]).toEqual([L.view.organisation, EDGE.orgName]);
       expect(view[L.view.zone]).toBe(ZONE);
       expect(view[L.view.complete]).toBe(L.yes);
       expect(view[L.view.columns]).toBe(L.headers.join(', '));
 
       // CSV for the reader's spreadsheet: BOM, the locale's separator and decimal mark, the same table.
       const csvFile = await exportFrom(page, L.csv, L.menu);
-      expect(csvFile.name).toBe('batches-all-time.csv');
+      expect(csvFile.name).toBe('Edge-cases-batches-all-time.csv');
       expect([...csvFile.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const text = csvFile.bytes.toString('utf8').slice(1);
       expect(text.split('\r\n')[0]).toBe(L.headers.join(L.separator));
@@ -135,10 +141,11 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
         expect(row[0]).toBe(wallClock(b.batch_creation_date));
         expect(row[1]).toBe(neutralized(b.batch_name));
         expect(row[3]).toBe(decimal(b.avg_germination_rate));
-        expect(row[7]).toBe(decimal(b.avg_median_seedling_size_mm2));
-        expect(row[8]).toBe(String(b.number_of_images));
-        expect(row[9]).toBe(b.warnings ? L.yes : L.no);
-        expect(row[12]).toBe(b.analysis_link ?? '');
+        expect(row[5]).toBe(missesGermination(b) ? L.germinationMissed : '');
+        expect(row[8]).toBe(decimal(b.avg_median_seedling_size_mm2));
+        expect(row[9]).toBe(String(b.number_of_images));
+        expect(row[10]).toBe(b.warnings ? L.yes : L.no);
+        expect(row[13]).toBe(b.analysis_link ?? '');
       });
       expect(csv.map((r) => r[1])).toEqual(expect.arrayContaining([`'=HYPERLINK("http://evil.example","click")`, `'-2+3`, `'\tTab first`, 'Quotes "and", commas', 'Ünïcödé 🌱 بذور 種子']));
     });
@@ -172,27 +179,27 @@ test.describe('an en-US browser', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.press('ArrowDown');
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
-    expect(download.suggestedFilename()).toBe('batches-all-time.csv');
+    expect(download.suggestedFilename()).toBe('Edge-cases-batches-all-time.csv');
   });
 
-  test('each export’s file name says its range, its crop and which file it is', async ({ page, context }) => {
+  test('each export’s file name says its organisation, its range, its crop and which file it is', async ({ page, context }) => {
     await signInContext(context, EDGE);
     await page.goto('/batches?tz=UTC&from=2025-04-01&to=2025-04-30&crop=Tomato');
     await expect(status(page)).toHaveText('12 batches');
     const names = [];
     for (const item of ['Excel (.xlsx)', 'CSV', 'CSV (API fields)']) names.push((await exportFrom(page, item)).name);
     expect(names).toEqual([
-      'batches-2025-04-01-to-2025-04-30-Tomato.xlsx',
-      'batches-2025-04-01-to-2025-04-30-Tomato.csv',
-      'batches-2025-04-01-to-2025-04-30-Tomato-api-fields.csv',
+      'Edge-cases-batches-2025-04-01-to-2025-04-30-Tomato.xlsx',
+      'Edge-cases-batches-2025-04-01-to-2025-04-30-Tomato.csv',
+      'Edge-cases-batches-2025-04-01-to-2025-04-30-Tomato-api-fields.csv',
     ]);
     // A crop in any script, its space as a dash; all time said as such.
     await page.goto(`/batches?tz=UTC&from=2025-04-01&to=2025-04-02&crop=${encodeURIComponent('Pak choi 小白菜')}`);
     await expect(status(page)).toHaveText('1 batch');
-    expect((await exportFrom(page, 'CSV')).name).toBe('batches-2025-04-01-to-2025-04-02-Pak-choi-小白菜.csv');
+    expect((await exportFrom(page, 'CSV')).name).toBe('Edge-cases-batches-2025-04-01-to-2025-04-02-Pak-choi-小白菜.csv');
     await page.goto('/batches?tz=UTC&crop=(none)');
     await expect(status(page)).toHaveText('1 batch');
-    expect((await exportFrom(page, 'CSV (API fields)')).name).toBe('batches-all-time-no-crop-api-fields.csv');
+    expect((await exportFrom(page, 'CSV (API fields)')).name).toBe('Edge-cases-batches-all-time-no-crop-api-fields.csv');
   });
 
   test('LibreOffice opens the workbook: its dates, numbers, links and hostile text as written', async ({ page, context }) => {
@@ -214,7 +221,7 @@ test.describe('an en-US browser', () => {
       expect(perfect[0]).toBe(wallClock(batches.get('Perfect tray')!.batch_creation_date));
       expect(perfect[3]).toBe('100.00');
       expect(byName.get('=HYPERLINK("http://evil.example","click")')).toBeDefined();
-      expect(byName.get('Empty tray')![9]).toBe('Yes');
+      expect(byName.get('Empty tray')![10]).toBe('Yes');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -55,7 +55,7 @@ test('grouped by crop and by week: figures of the API batches, a drill-down per 
 
   // The export is the table as shown, read back by a parser that is not ours.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export grouped CSV' }).click()]);
-  expect(download.suggestedFilename()).toBe(`batches-${FROM}-to-${TO}-by-crop.csv`);
+  expect(download.suggestedFilename()).toBe(`Greenfield-Seeds-demo-batches-${FROM}-to-${TO}-by-crop.csv`);
   const text = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
   // For the reader's spreadsheet: a byte-order mark, and this en-GB browser's comma and decimal point.
   expect(text.startsWith('\uFEFF')).toBe(true);

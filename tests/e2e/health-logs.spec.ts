@@ -1,26 +1,29 @@
 import { request as httpRequest } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { startApp, type AppInstance } from './app-instance';
-import { sandbox } from './support';
+import { DEMO, DEMO_ADMIN, sandbox } from './support';
 
 const PORT = 3532;
 const URL_ = `http://127.0.0.1:${PORT}`;
-const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
 
 let app: AppInstance;
 const output: string[] = [];
+/** What the instance printed while starting (provisioning the organisations, their secrets among them). */
+const startup: string[] = [];
 
 test.beforeAll(async () => {
   app = await startApp(PORT, { SESSION_SECRET: 'health-logs-session-secret-0123456789ab' }, output);
+  await expect.poll(() => output.some((l) => l.includes('provisioning: done'))).toBe(true);
+  startup.push(...output);
 });
 test.afterAll(() => app.stop());
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
-async function signIn(): Promise<string> {
+async function signIn(person = DEMO): Promise<string> {
   const response = await fetch(`${URL_}/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: URL_ },
-    body: JSON.stringify(DEMO),
+    body: JSON.stringify({ email: person.email, password: person.password }),
   });
   expect(response.status).toBe(204);
   return response.headers.get('set-cookie')!.split(';')[0]!;
@@ -43,7 +46,7 @@ test('health: no session needed, and nothing of anyone\'s activity: up, and whet
   const refused = await fetch(`${URL_}/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: URL_ },
-    body: JSON.stringify({ ...DEMO, clientSecret: 'wrong' }),
+    body: JSON.stringify({ email: DEMO.email, password: 'not the password' }),
   });
   expect(refused.status).toBe(401);
   const afterRefused = await health();
@@ -62,7 +65,7 @@ test('health: no session needed, and nothing of anyone\'s activity: up, and whet
   expect(JSON.parse(await health())).toEqual({ status: 'ok', service: 'ok' });
 });
 
-test('one JSON line per request: method, path, status, duration, upstream calls; no secret, cookie or query', async () => {
+test('one JSON line per request: method, path, status, duration, upstream calls, person and organisation ids; no secret, e-mail, cookie or query', async () => {
   output.length = 0;
   const cookie = await signIn();
   await fetch(`${URL_}/api/batches?start_date=2025-01-01T00:00:00Z`, { headers: { cookie } });
@@ -84,13 +87,18 @@ test('one JSON line per request: method, path, status, duration, upstream calls;
     expect(typeof line.time).toBe('string');
     expect(line.level).toBe(line.status === 422 ? 'warn' : 'info');
   }
-  expect(requests[0]!.upstreamCalls).toBe(1); // sign-in asks the auth endpoint
+  expect(requests[0]!.upstreamCalls).toBe(0); // a sign-in is the person's password, checked here
+  expect(requests[1]!.upstreamCalls).toBe(1); // the first batch request fetches the organisation's token
   expect(requests[2]!.upstreamCalls).toBe(0); // a bad date never reaches the service
+  // Who and for which organisation, by id only.
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  for (const line of requests.slice(1)) expect([line.person_id, line.organisation_id]).toEqual([expect.stringMatching(uuid), expect.stringMatching(uuid)]);
+  expect(requests[0]!.person_id).toBeUndefined();
   const streamed = requests[3]!;
   expect(streamed.streamed).toBe(true);
   expect(streamed.upstreamCalls as number).toBeGreaterThan(5);
   const all = output.join('\n');
-  for (const secret of ['demo-secret', cookie.split('=')[1]!, 'Bearer', 'start_date', 'yesterday']) expect(all).not.toContain(secret);
+  for (const secret of ['demo-secret', DEMO.password, DEMO.email, cookie.split('=')[1]!, 'Bearer', 'start_date', 'yesterday']) expect(all).not.toContain(secret);
 });
 
 /** The request lines the instance has printed since `output` was emptied, for one path or all. */
@@ -116,7 +124,7 @@ test('HEAD on the stream and the export: the checks of GET and its headers, no u
   expect(await stream.text()).toBe('');
   const csv = await head('/api/batches/export?start_date=2025-01-01T00:00:00Z');
   expect([csv.status, csv.headers.get('content-type'), csv.headers.get('content-disposition'), csv.headers.get('cache-control')]).toEqual([
-    200, 'text/csv; charset=utf-8', 'attachment; filename="batches-from-2025-01-01-api-fields.csv"', 'no-store',
+    200, 'text/csv; charset=utf-8', 'attachment; filename="Greenfield-Seeds-demo-batches-from-2025-01-01-api-fields.csv"', 'no-store',
   ]);
   expect((await head('/api/batches/stream?start_date=yesterday')).status).toBe(422);
   expect((await head('/api/batches/export', false)).status).toBe(401);
@@ -180,3 +188,17 @@ test('every method is logged once: OPTIONS, a method the route does not serve, a
   ]);
   expect(output.join('\n')).not.toMatch(/TypeError|unsupported/);
 });
+
+test('the organisation’s secret is in no line, from the start (provisioning) to an administrator replacing it, refused or saved', async () => {
+  output.length = 0;
+  const admin = await signIn(DEMO_ADMIN);
+  const put = (clientSecret: string) =>
+    fetch(`${URL_}/api/admin/connection`, { method: 'PUT', headers: { cookie: admin, origin: URL_, 'content-type': 'application/json' }, body: JSON.stringify({ clientSecret }) });
+  expect((await put('refused-by-the-service-0123')).status).toBe(422);
+  expect((await fetch(`${URL_}/api/admin/connection/test`, { method: 'POST', headers: { cookie: admin, origin: URL_ } })).status).toBe(200);
+  expect((await put('demo-secret')).status).toBe(200);
+  await expect.poll(() => requestLines('/api/admin/connection').length).toBe(2);
+  const all = [...startup, ...output].join('\n');
+  for (const secret of ['demo-secret', 'refused-by-the-service-0123', DEMO_ADMIN.email, DEMO_ADMIN.password]) expect(all).not.toContain(secret);
+});
+

@@ -51,11 +51,11 @@ for (const path of ['/api/batches', '/api/batches/stream', '/api/batches/export'
 
 test('sign-in: any body (empty, not JSON, wrong types, huge strings) gets a 4xx with detail, never a 5xx', async () => {
   const json = fc.oneof(
-    fc.record({ clientId: fc.anything(), clientSecret: fc.anything() }, { requiredKeys: [] }),
+    fc.record({ email: fc.anything(), password: fc.anything() }, { requiredKeys: [] }),
     fc.anything(),
-    fc.record({ clientId: fc.string({ maxLength: 300 }), clientSecret: fc.string({ maxLength: 1100 }) }),
+    fc.record({ email: fc.string({ maxLength: 300 }), password: fc.string({ maxLength: 1100 }) }),
   ).map((v) => JSON.stringify(v) ?? '');
-  const raw = fc.oneof(json, fc.string({ maxLength: 200 }), fc.constantFrom('', '{', 'null', '[]', '{"clientId":'));
+  const raw = fc.oneof(json, fc.string({ maxLength: 200 }), fc.constantFrom('', '{', 'null', '[]', '{"email":'));
   await fc.assert(
     fc.asyncProperty(raw, fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8'), async (body, type) => {
       const response = await fetch(`${APP_URL}/api/session`, { method: 'POST', headers: { 'content-type': type, origin: APP_URL }, body });
@@ -65,7 +65,7 @@ test('sign-in: any body (empty, not JSON, wrong types, huge strings) gets a 4xx 
     { numRuns: 150 },
   );
   for (const size of [9 * 1024, 1024 * 1024]) {
-    const big = JSON.stringify({ clientId: 'x'.repeat(size), clientSecret: 'y' });
+    const big = JSON.stringify({ email: 'x'.repeat(size), password: 'y' });
     const response = await fetch(`${APP_URL}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: APP_URL }, body: big });
     expect(response.status).toBe(413);
     expect((await response.json()).detail).toMatch(/^body: /);

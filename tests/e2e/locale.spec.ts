@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_TARGETS } from '../../lib/contract';
 import { signInContext } from './signed-in';
-import { api, APP_URL, DEMO, sandbox, signIn, status, walkApi, type ApiBatch } from './support';
+import { api, APP_URL, DEMO, escapeRegExp, sandbox, signIn, status, walkApi, type ApiBatch } from './support';
 
 /**
  * The explorer in the reader's language and notation: a German browser gets German words, `93,4 %` and
@@ -41,8 +41,8 @@ function expectedCells(batch: ApiBatch, locale: string) {
 const rowOf = (page: Page, batch: ApiBatch) => page.getByRole('row').filter({ has: page.getByRole('button', { name: String(batch.batch_name), exact: true }) }).first();
 
 async function signInHere(page: Page, submit: string, id: string, secret: string) {
-  await page.getByLabel(id, { exact: true }).fill(DEMO.clientId);
-  await page.getByLabel(secret, { exact: true }).fill(DEMO.clientSecret);
+  await page.getByLabel(id, { exact: true }).fill(DEMO.email);
+  await page.getByLabel(secret, { exact: true }).fill(DEMO.password);
   await page.getByRole('button', { name: submit, exact: true }).click();
 }
 
@@ -56,8 +56,8 @@ test('a German browser gets the explorer in German and its notation; the link st
   await page.goto(`/batches?tz=${ZONE}`);
   await expect(page).toHaveURL(/\/sign-in\?next=/);
   await expect(page).toHaveTitle(/Anmelden/);
-  await expect(page.getByText(/^Melden Sie sich mit den Client-Zugangsdaten an/)).toBeVisible();
-  await signInHere(page, 'Anmelden', 'Client-ID', 'Client-Secret');
+  await expect(page.getByText(/^Melden Sie sich mit Ihrer E-Mail-Adresse und Ihrem Passwort an/)).toBeVisible();
+  await signInHere(page, 'Anmelden', 'E-Mail', 'Passwort');
   await expect(page).toHaveURL((url) => url.pathname === '/batches' && url.searchParams.get('tz') === ZONE);
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Chargen');
@@ -99,7 +99,9 @@ test('a German browser gets the explorer in German and its notation; the link st
   await expect(page.getByText('Gespeichert.', { exact: true })).toBeVisible();
   const saved = (await (await api('/api/settings/targets', { cookie: await signIn(DEMO) })).json()) as { targets: typeof DEFAULT_TARGETS };
   expect(saved.targets.general.germination).toBe(92.5);
-  await expect(page.getByText(/^Für Ihre Organisation gespeichert; zuletzt geändert am \d\d\.\d\d\.\d{4}, \d\d:\d\d\.$/)).toBeVisible();
+  // Who saved, and when in the German notation.
+  const when = /\d\d\.\d\d\.\d{4}, \d\d:\d\d/.source;
+  await expect(page.getByText(new RegExp(`^Zuletzt geändert von ${escapeRegExp(DEMO.name)}, ${when}\\.$`))).toBeVisible();
 
   // A preset: the URL gets its rolling range; nothing in it is written the German way.
   await page.getByRole('button', { name: 'Letzte 90 Tage' }).click();
@@ -116,7 +118,7 @@ test('a German browser gets the explorer in German and its notation; the link st
   const other = await english.newPage();
   await other.goto(link.pathname + link.search);
   await expect(other).toHaveTitle(/Sign in/);
-  await signInHere(other, 'Sign in', 'Client ID', 'Client secret');
+  await signInHere(other, 'Sign in', 'Email', 'Password');
   await expect(other).toHaveURL((url) => url.pathname === '/batches' && url.searchParams.toString() === link.searchParams.toString());
   await expect(other.getByRole('heading', { level: 1 })).toHaveText('Batches');
   await expect(status(other)).toHaveText(/^[\d,]+ batch(es)?$/, { timeout: 20_000 });
@@ -137,7 +139,7 @@ test('the language switch turns a German page Dutch and back to the browser’s 
   await expect(page).toHaveTitle(/Aanmelden/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Trayscan-batches');
   await expect(page.getByLabel('Taal')).toHaveValue('nl');
-  await signInHere(page, 'Aanmelden', 'Client-ID', 'Clientgeheim');
+  await signInHere(page, 'Aanmelden', 'E-mail', 'Wachtwoord');
   await expect(page).toHaveURL(/\/batches\?/);
   await expect(status(page)).toHaveText(`${(3000).toLocaleString('de-DE')} batches`, { timeout: 20_000 });
   // Dutch words, German notation: the numbers follow the browser (de-DE), the words the switch.
@@ -154,7 +156,7 @@ test('the language switch turns a German page Dutch and back to the browser’s 
   const nl = await dutch.newPage();
   await nl.goto(`/batches?tz=${ZONE}`);
   await expect(nl).toHaveTitle(/Aanmelden/);
-  await signInHere(nl, 'Aanmelden', 'Client-ID', 'Clientgeheim');
+  await signInHere(nl, 'Aanmelden', 'E-mail', 'Wachtwoord');
   await expect(status(nl)).toHaveText(`${(3000).toLocaleString('nl-NL')} batches`, { timeout: 20_000 });
   const batch = await newestBatch();
   const expected = expectedCells(batch, 'nl-NL');

@@ -1,11 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
 import { SANDBOX_URL } from '../../playwright.config';
 import { startPostgres, type PostgresServer } from '../helpers/postgres-server';
+import { PEOPLE, TEST_CREDENTIALS_KEY } from '../helpers/people';
 import { spawnRedisServer } from '../helpers/redis-server';
+import { SANDBOX_ORGANISATIONS } from '../../scripts/sandbox-people';
 import { sandbox } from './support';
 
 /** How the production server is run and operated: where it listens, what it tells, how it stops. */
@@ -15,16 +20,33 @@ const METRICS = 3553;
 const OTLP = 4551;
 const REDIS = 6392;
 const url = (port: number) => `http://127.0.0.1:${port}`;
-const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+const DEMO = PEOPLE.demo.editor;
+/** The demo organisation's client ID and secret at the service: held by the server, never in a log line. */
+const CONNECTION = SANDBOX_ORGANISATIONS.find((o) => o.slug === 'demo')!;
 const SESSION_SECRET = 'operations-session-secret-0123456789abcd';
 const METRICS_TOKEN = 'operations-metrics-token-0123456789';
 
-type Instance = { child: ChildProcess; output: string[]; exited: Promise<number | null> };
+type Instance = { child: ChildProcess; output: string[]; exited: Promise<number | null>; dir: string };
 
-/** The production server as a service runs it: `node .next/app-server.js` (or `npm start`), every line it prints kept. */
+/**
+ * The production server as a service runs it: `node .next/app-server.js` (or `npm start`), every line it prints
+ * kept; the test's organisations and people provisioned, in an embedded database of its own unless `env` names one.
+ */
 async function start(port: number, env: Record<string, string>, command: string[] = [process.execPath, '.next/app-server.js']): Promise<Instance> {
+  const dir = mkdtempSync(join(tmpdir(), 'tsb-operations-'));
   const child = spawn(command[0]!, command.slice(1), {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BATCH_API_BASE_URL: SANDBOX_URL, SESSION_SECRET, SIGNIN_ATTEMPTS_PER_IP: '1000', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BATCH_API_BASE_URL: SANDBOX_URL,
+      SESSION_SECRET,
+      CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
+      PROVISIONING_FILE: process.env.E2E_PROVISIONING_FILE,
+      SETTINGS_DATA_DIR: dir,
+      SIGNIN_ATTEMPTS_PER_IP: '1000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group: `npm start` runs the server as a child, and both are stopped together.
     detached: true,
@@ -43,12 +65,13 @@ async function start(port: number, env: Record<string, string>, command: string[
   await expect
     .poll(async () => fetch(`${url(port)}/api/session`).then((r) => r.status, () => 0), { timeout: 30_000 })
     .toBe(401);
-  return { child, output, exited };
+  return { child, output, exited, dir };
 }
 
-const stop = async ({ child, exited }: Instance) => {
+const stop = async ({ child, exited, dir }: Instance) => {
   if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
   await exited;
+  rmSync(dir, { recursive: true, force: true });
 };
 
 /** Whether a TCP connection to `host:port` is accepted. */
@@ -67,7 +90,7 @@ async function signIn(port: number, headers: Record<string, string> = {}): Promi
   const response = await fetch(`${url(port)}/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: url(port), ...headers },
-    body: JSON.stringify(DEMO),
+    body: JSON.stringify({ email: DEMO.email, password: DEMO.password }),
   });
   expect(response.status).toBe(204);
   return response.headers.get('set-cookie')!.split(';')[0]!;
@@ -156,7 +179,9 @@ test.describe('readiness tells a load balancer the truth', () => {
     await root.query('create database ready');
     await root.end();
     await expect.poll(async () => (await ready(APP)).status).toBe(200);
-    expect((await fetch(`${url(APP)}/api/settings/targets`, { headers: { cookie } })).status).toBe(200);
+    // The session lived in the database that was replaced: signed out, said so, no 500.
+    const after = await fetch(`${url(APP)}/api/settings/targets`, { headers: { cookie } });
+    expect([after.status, ((await after.json()) as { detail: string }).detail]).toEqual([401, 'session: not signed in']);
 
     // PostgreSQL away.
     await postgres.stop();
@@ -209,7 +234,11 @@ test.describe('one instance’s run, start to stop', () => {
     expect(await accepts('127.0.0.2', METRICS)).toBe(false);
     const scraped = await (await fetch(`${url(METRICS)}/metrics`)).text();
     expect(scraped).toMatch(/^range_loads_finished_total 1$/m);
-    expect(scraped).toMatch(/^sign_ins_total\{method="client_credentials",result="success"\} 1$/m);
+    expect(scraped).toMatch(/^sign_ins_total\{method="password",result="success"\} 1$/m);
+    // Live sessions as the database counts them: one signed in and out again is not.
+    const brief = await signIn(APP);
+    expect((await fetch(`${url(APP)}/api/session`, { method: 'DELETE', headers: { cookie: brief, origin: url(APP) } })).status).toBe(204);
+    expect(await (await fetch(`${url(METRICS)}/metrics`)).text()).toMatch(/^sessions_active 1$/m);
     expect(scraped).toMatch(/^batch_service_requests_total\{operation="batches",outcome="ok"\} [1-9]\d*$/m);
     expect(scraped).toMatch(/^http_server_request_duration_seconds_count\{http_request_method="GET",http_route="\/api\/batches\/stream",http_response_status_code="200"\} 1$/m);
     expect(scraped).toMatch(/^nodejs_eventloop_lag_p99_seconds /m);
@@ -243,11 +272,15 @@ test.describe('one instance’s run, start to stop', () => {
     for (const line of requests) expect(line.request_id).toMatch(/\S{8,}/);
     const probes = requests.filter((l) => l.route === '/api/health/ready');
     expect(probes.length).toBeGreaterThan(0);
-    // The organisation by a stable id of its own, never its client ID.
-    const organisations = new Set(requests.filter((l) => l.route === '/api/batches/stream').map((l) => l.organisation_id));
-    expect([...organisations]).toEqual([expect.stringMatching(/^org_[\w-]{16}$/)]);
+    // Who asked, by the ids of the person and the organisation, never an e-mail address or a client ID.
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const streams = requests.filter((l) => l.route === '/api/batches/stream');
+    expect(new Set(streams.map((l) => `${l.person_id} ${l.organisation_id}`)).size).toBe(1);
+    expect([streams[0]!.person_id, streams[0]!.organisation_id]).toEqual([expect.stringMatching(uuid), expect.stringMatching(uuid)]);
     const all = app.output.join('\n');
-    for (const secret of [DEMO.clientSecret, DEMO.clientId, SESSION_SECRET, METRICS_TOKEN, cookie.split('=')[1]!]) expect(all).not.toContain(secret);
+    for (const secret of [CONNECTION.clientSecret, CONNECTION.clientId, DEMO.email, DEMO.password, SESSION_SECRET, TEST_CREDENTIALS_KEY, METRICS_TOKEN, cookie.split('=')[1]!]) {
+      expect(all).not.toContain(secret);
+    }
     expect(lines.at(-1)).toMatchObject({ msg: 'stopped' });
 
     // Traces went to the collector: the stream's request span, and its exchanges with the service under it.

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { DEFAULT_TARGETS } from '../../lib/contract';
+import { DEFAULT_TARGETS, type Targets } from '../../lib/contract';
 import { MESSAGES } from '../../lib/i18n/messages';
 import { headerWords } from '../../lib/print/column-widths';
 import { batchesOn, daysAgo, resetTargets } from './analysis-figures';
 import { signInContext } from './signed-in';
-import { api, APP_URL, sandbox, signIn, status } from './support';
+import { readCsv } from '../helpers/csv';
+import { api, APP_URL, DEMO, escapeRegExp, exportFrom, sandbox, signIn, status, type ApiBatch } from './support';
 
 /*
  * The printed report, as Chromium prints it to PDF and as poppler-utils (Debian) reads it back: its parts, the
@@ -21,7 +22,6 @@ const HINTS = /\b(click|drag|klicken|ziehen|klik|sleep)\b/i;
 const CONTROLS = ['Print report', 'Sign out', 'Export CSV', 'Export grouped CSV', 'Show as table', 'Save view', 'Saved views', 'Last 30 days', 'Remove all', 'Skip the table', 'Retry'];
 const DOMAIN = 'greenfield-seeds.example';
 const count = (n: number) => n.toLocaleString('en');
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const day = (d: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.parse(`${d}T00:00:00Z`));
 /** `21 Feb 2025 – 22 Nov 2026`, whatever spaces the browser's ICU puts around the dash. */
 const days = (from: string, to: string) => new RegExp(`${day(from)}\\s*–\\s*${day(to)}`);
@@ -167,20 +167,23 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
 
   // The head: title, whose, which days in which zone, the filters, the targets, the comparison, when.
   expect(text).toContain('Batch report');
-  expect(text).toMatch(/Organisation\s+demo-client/);
+  expect(text).toMatch(new RegExp(`Organisation\\s+${escapeRegExp(DEMO.orgName)}`));
   expect(text).toMatch(days(FROM, TO));
   expect(text).toMatch(/Time zone\s+UTC/);
   expect(text).toContain(`Search “${DOMAIN}”`);
   expect(text).toContain('Columns not shown: Comment');
   expect(text).toContain('General: germination 90.0%, usable seedlings 80.0%, CV threshold none');
-  expect(text).toContain('Lettuce: germination 85.0%, usable seedlings none, CV threshold 30.0%');
-  expect(text).toMatch(new RegExp(`Compared with\\s+${escape(comparison)}`));
+  // Each crop's targets in force and where each comes from: Lettuce inherits the general usable target.
+  // (A line may wrap on paper: compared with its spaces made one.)
+  expect(text.replace(/\s+/g, ' ')).toContain('Lettuce: germination 85.0% (own), usable seedlings 80.0% (general), CV threshold 30.0% (own)');
+  expect(text).toMatch(new RegExp(`Compared with\\s+${escapeRegExp(comparison)}`));
   const made = [minute(before), minute(after)].map((m) => `${m} UTC`);
-  expect(text).toMatch(new RegExp(`Made\\s+(${made.map(escape).join('|')})`));
+  expect(text).toMatch(new RegExp(`Made\\s+(${made.map(escapeRegExp).join('|')})`));
 
   // The summary cards as on screen (value and change).
-  // (A narrow card may wrap its change before the earlier value in brackets.)
-  for (const card of cards) for (const part of card.split(/\n| (?=\()/).filter(Boolean)) expect(text).toContain(part.trim());
+  // (A narrow card may wrap its change before the earlier value in brackets, and its count per kind of target
+  // between the kinds.)
+  for (const card of cards) for (const part of card.split(/\n| (?=\()| · /).filter(Boolean)) expect(text).toContain(part.trim());
   // Every chart, by its heading, and the grouped summary with a row per crop.
   for (const heading of ['Germination rate over time', 'Distribution of germination rates', 'Germination rate per crop', 'Control chart: Germination rate', 'Germination vs uniformity']) {
     expect(text, heading).toContain(heading);
@@ -199,7 +202,7 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
 
   // The margins: the report's name and when it was made, and "n / N" on every page.
   expectPageNumbers(pages);
-  for (const p of pages) expect(p).toMatch(new RegExp(`Tray-scan batch report · demo-client · made (${made.map(escape).join('|')})`));
+  for (const p of pages) expect(p).toMatch(new RegExp(`Tray-scan batch report · ${escapeRegExp(DEMO.orgName)} · made (${made.map(escapeRegExp).join('|')})`));
   expectNoControls(text);
   expect(text.match(/Export/g)).toHaveLength(2); // the legend of texts cut short, the line about the rows not printed
   for (const n of [1, 2, pages.length]) expect(brightness(file, n, info)).toBeGreaterThan(225);
@@ -214,7 +217,7 @@ for (const [locale, language] of [['en-GB', 'en'], ['de-DE', 'de']] as const) {
   test.describe(`a ${locale} reader`, () => {
     test.use({ locale });
 
-    test('the batch table on paper: all 15 columns, 30+ rows to a landscape page, each a line, headers whole, no hints', async ({ page, context }, info) => {
+    test('the batch table on paper: all 16 columns, 30+ rows to a landscape page, each a line, headers whole, no hints', async ({ page, context }, info) => {
       test.setTimeout(120_000);
       const cookie = await signInContext(context);
       const FROM = daysAgo(75), TO = daysAgo(1);
@@ -250,11 +253,62 @@ for (const [locale, language] of [['en-GB', 'en'], ['de-DE', 'de']] as const) {
       expect(text.replace(/\s+/g, ' ')).toContain(print.cutShort.replace(/\s+/g, ' '));
       expect(table[0]!.rows.filter((r) => r.includes('…')).length).toBeGreaterThan(10);
       expect(text.match(/greenfield-\s*\n/), 'an e-mail split across lines').toBeNull();
+      // The default targets set germination alone: rates below it are marked ↓, no CV is judged, and the legend
+      // names only the mark printed.
+      const oneLine = text.replace(/\s+/g, ' ');
+      expect(table[0]!.rows.some((r) => r.includes('↓'))).toBe(true);
+      expect(oneLine).toContain(print.belowMark.replace('{mark}', '↓'));
+      expect(text).not.toContain('↑');
+      expect(oneLine).not.toContain(print.aboveMark.replace('{mark}', '↑'));
       expectNoControls(text);
       for (const n of [1, pages.length]) execFileSync('pdftoppm', ['-png', '-r', '70', '-f', String(n), '-l', String(n), file, info.outputPath(`table-${locale}-page`)]);
     });
   });
 }
+
+test('the printed table judges by all three targets: Off target lists the kinds missed, each missed figure marked (↓ a rate, ↑ the CV)', async ({ page, context }, info) => {
+  test.setTimeout(90_000);
+  const cookie = await signInContext(context);
+  // Bell pepper inherits the general usable target and has a CV threshold of its own.
+  const CROP = 'Bell pepper';
+  const targets: Targets = { general: { germination: 82, usable: 80, cv: 30 }, crops: { [CROP]: { germination: null, usable: null, cv: 25 } } };
+  expect((await api('/api/settings/targets', { method: 'PUT', cookie, json: { targets }, headers: { origin: APP_URL } })).status).toBe(200);
+  const FROM = daysAgo(120), TO = daysAgo(31);
+  const byId = new Map((await batchesOn(cookie, FROM, TO)).filter((b) => b.crop_type === CROP).map((b) => [b.batch_id, b]));
+  await countPrints(page);
+  await page.goto(`/batches?tz=UTC&from=${FROM}&to=${TO}&crop=${encodeURIComponent(CROP)}&sort=batch_name&dir=asc&hide=comment,scanner,analysis`);
+  await expect(status(page)).toHaveText(`${count(byId.size)} batches`, { timeout: 30_000 });
+  // The table's order, as its export writes it.
+  const order = readCsv((await exportFrom(page, 'CSV (API fields)')).bytes.toString('utf8')).slice(1).map((r) => byId.get(r[0]!)!);
+  expect(order).toHaveLength(byId.size);
+  const missed = (b: ApiBatch) =>
+    (['germination', 'usable', 'cv'] as const).filter((k) => {
+      const figure = { germination: b.avg_germination_rate, usable: b.avg_usable_seedling_rate, cv: b.avg_coefficient_of_variation }[k];
+      const target = targets.crops[CROP]![k] ?? targets.general[k];
+      return figure !== null && target !== null && (k === 'cv' ? Number(figure) > target : Number(figure) < target);
+    });
+  const expected = order.map(missed);
+  // The data holds rows missing only their usable target and rows missing only their CV threshold.
+  expect(expected.some((m) => m.length === 1 && m[0] === 'usable')).toBe(true);
+  expect(expected.some((m) => m.length === 1 && m[0] === 'cv')).toBe(true);
+
+  await page.getByRole('button', { name: 'Print report' }).click();
+  await expect.poll(() => printCalls(page), { timeout: 20_000 }).toBe(1);
+  const { text } = await printToPdf(page, info, 'off-target');
+  const rows = tableRows(text);
+  expect(rows).toHaveLength(order.length);
+  const words = { germination: 'germination', usable: 'usable', cv: 'CV' };
+  rows.forEach((row, i) => {
+    const m = expected[i]!;
+    const at = `row ${i + 1} (${order[i]!.batch_name})`;
+    if (m.length) expect(row, at).toContain(m.map((k) => words[k]).join(', '));
+    expect(row.match(/↓/g)?.length ?? 0, `${at}: ↓`).toBe(m.filter((k) => k !== 'cv').length);
+    expect(row.match(/↑/g)?.length ?? 0, `${at}: ↑`).toBe(m.includes('cv') ? 1 : 0);
+  });
+  // The legend says what each mark means.
+  expect(text).toContain('↓ below its crop’s target');
+  expect(text).toContain('↑ above its crop’s CV threshold');
+});
 
 test.describe('a dark screen', () => {
   test.use({ colorScheme: 'dark' });

@@ -26,9 +26,9 @@ test.afterAll(async () => {
 test('a range that cannot start while the session loads another says why and when to try again; Retry then loads it', async ({ page }) => {
   await sandbox('POST', '/_sandbox/reset');
   await page.goto(`${app.url}/batches`);
-  await page.getByLabel('Client ID').fill(DEMO.clientId);
-  await page.getByLabel('Client secret').fill(DEMO.clientSecret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Email').fill(DEMO.email);
+  await page.getByLabel('Password').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   // A fresh server: its first sign-in and page load its code and open its settings database.
   await expect(page).toHaveURL(/\/batches/, { timeout: 30_000 });
   await expect(status(page)).toHaveText(/^[\d,]+ batches$/, { timeout: 30_000 });

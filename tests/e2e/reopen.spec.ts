@@ -1,11 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInContext } from './signed-in';
-import { APP_URL, DEMO, api, cachedEntries, exportFrom, sandbox, status, walkApi, type ApiBatch } from './support';
+import { APP_URL, DEMO, OTHER, api, type Credentials, cachedEntries, exportFrom, sandbox, status, walkApi, type ApiBatch } from './support';
 
 // Issue 16, target 2: a range loaded a moment ago reopens without the service (within the tab from React
 // Query, after a reload or in a new tab from the browser's encrypted cache), and is then checked against it.
 
-const OTHER = { clientId: 'other-client', clientSecret: 'other-secret' };
 const ALL = '/batches?tz=UTC';
 const asOf = (page: Page) => page.getByTestId('as-of');
 const sandboxBatchRequests = async () => ((await sandbox('GET', '/_sandbox/stats')) as { batchRequests: number }).batchRequests;
@@ -30,7 +29,7 @@ async function recordStatus(page: Page) {
 }
 
 /** Another session in this browser (the old cookie dropped, no sign-out), then the page again; the stream requests from then on. */
-async function reloadAs(page: Page, credentials: typeof DEMO): Promise<string[]> {
+async function reloadAs(page: Page, credentials: Credentials): Promise<string[]> {
   await page.context().clearCookies();
   await signInContext(page.context(), credentials);
   const streams: string[] = [];

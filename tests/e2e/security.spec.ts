@@ -3,7 +3,9 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { E2E_SESSION_SECRET } from '../../playwright.config';
-import { APP_URL, DEMO, api, signIn } from './support';
+import { TEST_CREDENTIALS_KEY } from '../helpers/people';
+import { SANDBOX_ORGANISATIONS } from '../../scripts/sandbox-people';
+import { APP_URL, DEMO, DEMO_ADMIN, api, signIn } from './support';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -12,7 +14,9 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const SECRETS = [E2E_SESSION_SECRET, DEMO.clientSecret];
+/** What must never reach a browser: the session secret, the key and the organisations' secrets the server holds, a password. */
+const SECRETS = [E2E_SESSION_SECRET, TEST_CREDENTIALS_KEY, DEMO.password, ...SANDBOX_ORGANISATIONS.map((o) => o.clientSecret)];
+const body = (person: { email: string; password: string }) => ({ email: person.email, password: person.password });
 
 /** The headers that guard a page, with the per-request nonce blanked so two pages can be compared. */
 const PAGE_GUARDS = ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'permissions-policy'];
@@ -179,16 +183,26 @@ test('no configured secret in the client bundle', () => {
   }
 });
 
-test('no secret or token in any HTML, JSON or header the browser receives', async () => {
+test('no secret or token in any HTML, JSON or header the browser receives, the administrators’ pages and answers included', async () => {
   const cookie = await signIn();
+  const admin = await signIn(DEMO_ADMIN);
   const responses = await Promise.all([
     api('/batches', { cookie }),
     api('/sign-in'),
     api('/api/session', { cookie }),
     api('/api/batches', { cookie }),
     api('/api/batches?start_date=bad', { cookie }),
-    api('/api/session', { method: 'POST', json: { ...DEMO, clientSecret: 'wrong' } }),
-    api('/api/session', { method: 'POST', json: DEMO, headers: { origin: APP_URL } }),
+    api('/api/session', { method: 'POST', json: { ...body(DEMO), password: 'not the password' } }),
+    api('/api/session', { method: 'POST', json: body(DEMO), headers: { origin: APP_URL } }),
+    api('/admin/connection', { cookie: admin }),
+    api('/admin/people', { cookie: admin }),
+    api('/admin/activity', { cookie: admin }),
+    api('/account', { cookie: admin }),
+    api('/api/admin/connection', { cookie: admin }),
+    api('/api/admin/connection/test', { method: 'POST', cookie: admin, headers: { origin: APP_URL } }),
+    api('/api/admin/activity?format=csv', { cookie: admin }),
+    api('/api/admin/activity', { cookie: admin }),
+    api('/api/admin/people', { cookie: admin }),
   ]);
   for (const response of responses) {
     const text = (await response.text()) + JSON.stringify([...response.headers]);

@@ -1,7 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { APP_URL, sandbox } from './support';
-
-const EDGE = { clientId: 'edge-client', clientSecret: 'edge-secret' };
+import { APP_URL, EDGE, sandbox } from './support';
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
@@ -14,8 +12,8 @@ for (const garbage of ['*******', 'Fe26.2*__proto__*a*b*c*9999999999999*d*e~2', 
     expect(await held()).toEqual([garbage]);
     await page.goto('/batches?tz=UTC');
     await expect(page).toHaveURL(/\/sign-in\?next=%2Fbatches%3Ftz%3DUTC$/);
-    await page.getByLabel('Client ID').fill(EDGE.clientId);
-    await page.getByLabel('Client secret').fill(EDGE.clientSecret);
+    await page.getByLabel('Email').fill(EDGE.email);
+    await page.getByLabel('Password').fill(EDGE.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(`${APP_URL}/batches?from=all&to=now&tz=UTC`);
     await expect(page.getByRole('status').first()).toHaveText('22 batches');
@@ -50,8 +48,8 @@ test('behind a TLS proxy, the browser keeps __Host-tsb_session from sign-in, the
   const held = async () => (await page.context().cookies()).map((c) => [c.name, c.secure]);
   await page.goto('/batches?tz=UTC');
   await expect(page).toHaveURL(/\/sign-in\?next=/);
-  await page.getByLabel('Client ID').fill(EDGE.clientId);
-  await page.getByLabel('Client secret').fill(EDGE.clientSecret);
+  await page.getByLabel('Email').fill(EDGE.email);
+  await page.getByLabel('Password').fill(EDGE.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(`${APP_URL}/batches?from=all&to=now&tz=UTC`);
   await expect(page.getByRole('status').first()).toHaveText('22 batches');

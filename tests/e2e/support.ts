@@ -4,23 +4,38 @@ import type { SavedViewList } from '../../lib/contract/views';
 import { StreamLineSchema } from '../../lib/contract/schemas';
 import { SANDBOX_URL } from '../../playwright.config';
 import { cachedEntries } from '../helpers/range-cache';
+import { PEOPLE, type TestPerson } from '../helpers/people';
 
-export { cachedEntries };
+export { cachedEntries, PEOPLE, type TestPerson };
 
 export const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT ?? 3510}`;
-export const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+/**
+ * People of the sandbox's organisations (tests/helpers/people.ts): each of these is an editor of theirs (all
+ * but the people, connection and activity pages); PEOPLE.<org>.<role> has an administrator, an editor and a
+ * viewer of every one. `clientId` is the organisation's at the sandbox (for its switches).
+ */
+export const DEMO = PEOPLE.demo.editor;
+export const DEMO_ADMIN = PEOPLE.demo.admin;
+export const DEMO_VIEWER = PEOPLE.demo.viewer;
+/** The sandbox's smaller, different organisation (isolation). */
+export const OTHER = PEOPLE.other.editor;
+/** The organisation whose client ID and secret hold every character URL encoding can get wrong. */
+export const SPECIAL = PEOPLE.special.editor;
 /** The sandbox's organisation of 22 hand-made edge cases. */
-export const EDGE = { clientId: 'edge-client', clientSecret: 'edge-secret' };
+export const EDGE = PEOPLE.edge.editor;
 /** The sandbox's organisation whose Tomato germination drifts down after its first 100 batches. */
-export const DRIFT = { clientId: 'drift-client', clientSecret: 'drift-secret' };
+export const DRIFT = PEOPLE.drift.editor;
+
+/** What signing in takes: an e-mail address and a password. */
+export type Credentials = Pick<TestPerson, 'email' | 'password'>;
 
 /** Signs in through the form, starting from `path` (sign-in sends the person back there). */
-export async function openSignedIn(page: Page, path: string, credentials = EDGE) {
+export async function openSignedIn(page: Page, path: string, credentials: Credentials = EDGE) {
   await page.goto(path);
   await expect(page).toHaveURL(/\/sign-in\?next=/);
-  await page.getByLabel('Client ID').fill(credentials.clientId);
-  await page.getByLabel('Client secret').fill(credentials.clientSecret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Email').fill(credentials.email);
+  await page.getByLabel('Password').fill(credentials.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(withZone(path));
 }
 
@@ -72,9 +87,10 @@ export function api(path: string, init: Init = {}) {
   });
 }
 
-/** Signs in and returns the `name=value` of the session cookie. */
-export async function signIn(credentials = DEMO): Promise<string> {
-  const response = await api('/api/session', { method: 'POST', json: credentials, headers: { origin: APP_URL } });
+/** Signs in (over the API, as the form does) and returns the `name=value` of the session cookie. */
+export async function signIn(credentials: Credentials = DEMO): Promise<string> {
+  const { email, password } = credentials;
+  const response = await api('/api/session', { method: 'POST', json: { email, password }, headers: { origin: APP_URL } });
   if (response.status !== 204) throw new Error(`sign-in: ${response.status} ${await response.text()}`);
   return response.headers.get('set-cookie')!.split(';')[0]!;
 }
@@ -170,6 +186,8 @@ export async function forgetCachedRanges(page: Page) {
   );
 }
 
+/** `text` matched literally inside a RegExp (names such as "Greenfield Seeds (demo) Editor"). */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Every view of the demo organisation goes: the app outlives a spec file, and a default view changes what /batches opens. */
 export async function deleteAllViews() {
   const cookie = await signIn();

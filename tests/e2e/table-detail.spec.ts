@@ -69,13 +69,16 @@ test('a batch link outside the loaded range says so once the range has loaded', 
   await expect(dialog).toContainText('no-such-batch');
 });
 
-test('the table judges each row: a Target column and a Below target badge in words', async ({ page }) => {
+test('the table judges each row: a Target column and an Off target badge in words', async ({ page }) => {
   await openSignedIn(page, '/batches?target=95&sort=target');
   await expect(status(page)).toHaveText('22 batches');
   await expect(page.getByRole('region', { name: 'Batches table' }).getByRole('columnheader', { name: /Target/ })).toHaveAttribute('aria-sort', 'descending');
   const targetCells = page.locator('tbody tr[data-index] td:nth-child(5)');
   await expect(targetCells.first()).toHaveText('95.0%');
-  await expect(page.locator('tbody').getByText('Below target', { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Batches table' }).getByRole('columnheader', { name: /Off target/ })).toBeVisible();
+  // The Off target column names them (here only germination has a target).
+  const badges = page.locator('tbody tr[data-index] td:nth-child(6)');
+  await expect(badges.getByText('germination', { exact: true }).first()).toBeVisible();
   // Nothing of a header or of a Created date is cut: whatever the sort, at 768 px too.
   for (const width of [1366, 768]) {
     await page.setViewportSize({ width, height: 900 });
@@ -85,9 +88,9 @@ test('the table judges each row: a Target column and a Below target badge in wor
     expect(cut, `${width} px`).toEqual([]);
   }
   // Exactly the rows the Below target filter keeps carry the badge.
-  const badges = await page.locator('tbody').getByText('Below target', { exact: true }).count();
+  const marked = await badges.getByText('germination', { exact: true }).count();
   await page.getByLabel('Below target').click();
-  await expect(status(page)).toHaveText(`${badges} batches`);
+  await expect(status(page)).toHaveText(`${marked} batches`);
 });
 
 test('the Columns menu closes on Escape (focus back on Columns) and on a click outside', async ({ page }) => {
@@ -140,21 +143,21 @@ test('sign-in with empty fields says what to enter, next to each field, and post
   });
   await page.goto('/sign-in');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  const id = page.getByLabel('Client ID');
-  const secret = page.getByLabel('Client secret');
-  await expect(id).toHaveAccessibleDescription('Enter your client ID.');
-  await expect(secret).toHaveAccessibleDescription('Enter your client secret.');
+  const id = page.getByLabel('Email');
+  const secret = page.getByLabel('Password');
+  await expect(id).toHaveAccessibleDescription('Enter your e-mail address.');
+  await expect(secret).toHaveAccessibleDescription('Enter your password.');
   await expect(id).toHaveAttribute('aria-invalid', 'true');
   await expect(id).toBeFocused();
   expect(await axeViolations(page)).toEqual([]);
-  await id.fill('edge-client');
+  await id.fill('someone@edge.example');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(secret).toBeFocused();
-  await expect(page.getByText('Enter your client ID.')).toBeHidden();
-  await expect(page.getByText('Enter your client secret.')).toBeVisible();
+  await expect(page.getByText('Enter your e-mail address.')).toBeHidden();
+  await expect(page.getByText('Enter your password.')).toBeVisible();
   expect(posts).toEqual([]);
 
   // The server says the same in a sentence, still naming the field first for API clients.
-  const response = await api('/api/session', { method: 'POST', json: { clientId: '', clientSecret: 'x' }, headers: { origin: APP_URL } });
-  expect([response.status, (await response.json()).detail]).toEqual([422, 'clientId: the client ID is empty; enter your client ID']);
+  const response = await api('/api/session', { method: 'POST', json: { email: '', password: 'x' }, headers: { origin: APP_URL } });
+  expect([response.status, (await response.json()).detail]).toEqual([422, 'email: the e-mail address is empty; enter your e-mail address']);
 });

@@ -1,15 +1,25 @@
-import { beforeAll } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { SandboxOptions } from '../../sandbox/config';
 import type { Organisation } from '../../sandbox/organisations';
+import { PEOPLE, TEST_CREDENTIALS_KEY, TEST_PROVISIONING, type TestPerson } from './people';
 import { sandboxForFile } from './sandbox';
 
 export const APP = 'http://app.test';
-export const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+/** What a sign-in posts: a person's e-mail and password. */
+export const signInBody = ({ email, password }: Pick<TestPerson, 'email' | 'password'>) => ({ email, password });
+/** An editor of the sandbox's demo organisation (tests/helpers/people.ts has every role of every organisation). */
+export const DEMO = signInBody(PEOPLE.demo.editor);
+export { PEOPLE };
 const TEST_SESSION_SECRET = 'vitest-session-secret-0123456789-abcdefgh';
 
 /**
- * The BFF's route handlers in this test process, on a sandbox of their own: the configuration comes from the
- * environment exactly as in `next start` (read once, at the first request of this file).
+ * The BFF's route handlers in this test process, on a sandbox of their own and an embedded database of their
+ * own (the sandbox's organisations and a person of each role provisioned, removed after the file): the
+ * configuration comes from the environment exactly as in `next start` (read once, at the first request of
+ * this file).
  */
 export function bffForFile(env: Record<string, string> = {}, options: SandboxOptions = {}, extra: Organisation[] = []) {
   return bffBeside(sandboxForFile(options, extra), env);
@@ -17,8 +27,27 @@ export function bffForFile(env: Record<string, string> = {}, options: SandboxOpt
 
 /** The BFF's route handlers in this test process, on `sandbox` (one of this file's, in this process or not). */
 export function bffBeside<S extends { url: string }>(sandbox: () => S, env: Record<string, string> = {}): () => S {
-  beforeAll(() => {
-    Object.assign(process.env, { BATCH_API_BASE_URL: sandbox().url, SESSION_SECRET: TEST_SESSION_SECRET, ...env });
+  const dir = mkdtempSync(join(tmpdir(), 'tsb-bff-'));
+  beforeAll(async () => {
+    const provisioning = join(dir, 'provisioning.json');
+    writeFileSync(provisioning, JSON.stringify(TEST_PROVISIONING));
+    Object.assign(process.env, {
+      BATCH_API_BASE_URL: sandbox().url,
+      SESSION_SECRET: TEST_SESSION_SECRET,
+      SETTINGS_DATA_DIR: join(dir, 'db'),
+      PROVISIONING_FILE: provisioning,
+      CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
+      ...env,
+    });
+    // The embedded database's first start and the provisioning in the hook, not in the first test's time.
+    const [{ settingsStore }, { whenProvisioned }] = await Promise.all([import('@/lib/server/settings'), import('@/lib/server/org/provisioning')]);
+    await settingsStore().warm();
+    await whenProvisioned();
+  });
+  afterAll(async () => {
+    const { settingsStore } = await import('@/lib/server/settings');
+    await settingsStore().close();
+    rmSync(dir, { recursive: true, force: true });
   });
   return sandbox;
 }

@@ -13,6 +13,8 @@ export type PostgresServer = {
   /** Creates an empty database and returns its URL. */
   createDatabase(name: string): Promise<string>;
   port: number;
+  /** The server's data directory (its files, for tests that look into them). */
+  dataDir: string;
   /** Stops this server (by its own pid) and removes its directory. */
   stop(): Promise<void>;
 };
@@ -50,6 +52,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   return {
     url,
     port,
+    dataDir: data,
     async createDatabase(name) {
       const client = new pg.Client(url());
       await client.connect();

@@ -71,10 +71,11 @@ export function refusesUnstorableText() {
       expect((await viewById.DELETE(request(path, { method: 'DELETE', cookie }))).status).toBe(204);
     });
 
-    it('sign-in with a client ID or secret holding NUL or a lone surrogate: 422 naming it (the client ID keys the stored settings)', async () => {
+    it('sign-in with an e-mail address holding NUL, a lone surrogate or a control character: 422 naming it (the address is looked up in the database)', async () => {
       for (const [json, detail] of [
-        [{ clientId: 'demo\u0000client', clientSecret: 'demo-secret' }, `clientId: the client ID ${NUL}`],
-        [{ clientId: 'demo-client', clientSecret: 'demo-secret\ud800' }, `clientSecret: the client secret ${LONE('D800')}`],
+        [{ email: 'editor@demo\u0000.example', password: DEMO.password }, `email: the e-mail address ${NUL}`],
+        [{ email: 'editor@demo.example\ud800', password: DEMO.password }, `email: the e-mail address ${LONE('D800')}`],
+        [{ email: 'editor@demo.example\n', password: DEMO.password }, `email: the e-mail address ${CONTROL('000A')}`],
       ] as const) {
         const response = await session.POST(request('/api/session', { method: 'POST', json }));
         expect(response.status).toBe(422);

@@ -1,5 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as oidcCallback from '@/app/api/auth/oidc/callback/route';
+import * as oidcStart from '@/app/api/auth/oidc/start/route';
 import * as exported from '@/app/api/batches/export/route';
 import * as batches from '@/app/api/batches/route';
 import * as stream from '@/app/api/batches/stream/route';
@@ -11,9 +13,22 @@ import * as session from '@/app/api/session/route';
 import * as targets from '@/app/api/settings/targets/route';
 import * as viewById from '@/app/api/settings/views/[id]/route';
 import * as views from '@/app/api/settings/views/route';
+import * as targetHistory from '@/app/api/settings/targets/history/route';
+import * as targetRestore from '@/app/api/settings/targets/history/[id]/restore/route';
+import * as adminPeople from '@/app/api/admin/people/route';
+import * as adminPerson from '@/app/api/admin/people/[id]/route';
+import * as adminPersonSessions from '@/app/api/admin/people/[id]/sessions/route';
+import * as adminPersonReset from '@/app/api/admin/people/[id]/reset/route';
+import * as connection from '@/app/api/admin/connection/route';
+import * as connectionTest from '@/app/api/admin/connection/test/route';
+import * as activity from '@/app/api/admin/activity/route';
+import * as account from '@/app/api/account/route';
+import * as accountSessions from '@/app/api/account/sessions/route';
+import * as accountSession from '@/app/api/account/sessions/[id]/route';
+import * as link from '@/app/api/links/[token]/route';
 import { type StreamLine } from '@/lib/contract';
 import { StreamLineSchema } from '@/lib/contract/schemas';
-import { APP, bffForFile, DEMO, detailOf, request, sessionCookieOf } from '../helpers/bff';
+import { APP, bffForFile, DEMO, detailOf, PEOPLE, request, sessionCookieOf } from '../helpers/bff';
 import { logsOf } from '../helpers/logs';
 import { control, tokenFor, walkV2 } from '../helpers/sandbox';
 
@@ -70,11 +85,17 @@ describe('route(): session, origin, query and body', () => {
     expect(await detailOf(response)).toBe('session: not signed in');
   });
 
-  it('signs in, tells who is signed in (never the secret), and signs out for good', async () => {
+  it('signs in, tells who is signed in with their organisation and role (never a secret), and signs out for good', async () => {
     const mine = await signIn();
     const me = await session.GET(request('/api/session', { cookie: mine }));
     expect(me.status).toBe(200);
-    expect(await me.json()).toEqual({ clientId: 'demo-client' });
+    const organisation = { id: expect.any(String), slug: 'demo', name: 'Greenfield Seeds (demo)' };
+    expect(await me.json()).toEqual({
+      user: { email: PEOPLE.demo.editor.email, name: PEOPLE.demo.editor.name },
+      organisation,
+      role: 'editor',
+      organisations: [{ ...organisation, role: 'editor' }],
+    });
     const out = await session.DELETE(request('/api/session', { method: 'DELETE', cookie: mine }));
     expect(out.status).toBe(204);
     expect(sessionCookieOf(out)).toBe('tsb_session=');
@@ -101,10 +122,17 @@ describe('route(): session, origin, query and body', () => {
     expect(none.status).toBe(401);
   });
 
-  it('wrong credentials are 401 naming clientSecret, and set no cookie', async () => {
-    const response = await session.POST(request('/api/session', { method: 'POST', json: { ...DEMO, clientSecret: 'nope' } }));
-    expect([response.status, await detailOf(response)]).toEqual([401, 'clientSecret: the client ID or client secret is not right']);
-    expect(sessionCookieOf(response)).toBeUndefined();
+  it('a wrong password and an unknown e-mail address are the same 401, and set no cookie', async () => {
+    for (const json of [{ ...DEMO, password: 'not the password' }, { email: 'nobody@demo.example', password: DEMO.password }]) {
+      const response = await session.POST(request('/api/session', { method: 'POST', json }));
+      expect([response.status, await detailOf(response)]).toEqual([401, 'email: the e-mail or password is not right']);
+      expect(sessionCookieOf(response)).toBeUndefined();
+    }
+  });
+
+  it('the organisations’ client credentials no longer sign anyone in', async () => {
+    const response = await session.POST(request('/api/session', { method: 'POST', json: { clientId: 'demo-client', clientSecret: 'demo-secret' } }));
+    expect([response.status, await detailOf(response)]).toEqual([422, 'email: the e-mail address is missing or not text; enter your e-mail address']);
   });
 
   it.each([
@@ -120,11 +148,11 @@ describe('route(): session, origin, query and body', () => {
 
   it.each([
     ['content-type', { method: 'POST', json: JSON.stringify(DEMO), headers: { 'content-type': 'text/plain' } }, 415, 'body: must be application/json'],
-    ['not JSON', { method: 'POST', json: '{"clientId":' }, 422, 'body: not valid JSON'],
-    ['a wrong type', { method: 'POST', json: { clientId: 5, clientSecret: 'x' } }, 422, 'clientId: the client ID is missing or not text; enter your client ID'],
-    ['an empty secret', { method: 'POST', json: { clientId: 'x', clientSecret: '' } }, 422, 'clientSecret: the client secret is empty; enter your client secret'],
+    ['not JSON', { method: 'POST', json: '{"email":' }, 422, 'body: not valid JSON'],
+    ['a wrong type', { method: 'POST', json: { email: 5, password: 'x' } }, 422, 'email: the e-mail address is missing or not text; enter your e-mail address'],
+    ['an empty password', { method: 'POST', json: { email: 'x', password: '' } }, 422, 'password: the password is empty; enter your password'],
     ['an unknown key', { method: 'POST', json: { ...DEMO, admin: true } }, 422, 'admin: unknown parameter'],
-    ['too large', { method: 'POST', json: { clientId: 'x'.repeat(9000), clientSecret: 'y' } }, 413, 'body: larger than 8192 bytes'],
+    ['too large', { method: 'POST', json: { email: 'x'.repeat(9000), password: 'y' } }, 413, 'body: larger than 8192 bytes'],
   ])('refuses a sign-in body with %s', async (_what, init, status, detail) => {
     const response = await session.POST(request('/api/session', init));
     expect([response.status, await detailOf(response)]).toEqual([status, detail]);
@@ -379,6 +407,21 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
     ['/api/settings/targets', targets, 'GET, HEAD, OPTIONS, PUT'],
     ['/api/settings/views', views, 'GET, HEAD, OPTIONS, POST'],
     ['/api/settings/views/[id]', viewById, 'DELETE, OPTIONS, PATCH'],
+    ['/api/auth/oidc/start', oidcStart, 'GET, HEAD, OPTIONS'],
+    ['/api/auth/oidc/callback', oidcCallback, 'GET, HEAD, OPTIONS'],
+    ['/api/settings/targets/history', targetHistory, 'GET, HEAD, OPTIONS'],
+    ['/api/settings/targets/history/[id]/restore', targetRestore, 'OPTIONS, POST'],
+    ['/api/admin/people', adminPeople, 'GET, HEAD, OPTIONS, POST'],
+    ['/api/admin/people/[id]', adminPerson, 'DELETE, OPTIONS, PATCH'],
+    ['/api/admin/people/[id]/sessions', adminPersonSessions, 'DELETE, OPTIONS'],
+    ['/api/admin/people/[id]/reset', adminPersonReset, 'OPTIONS, POST'],
+    ['/api/admin/connection', connection, 'GET, HEAD, OPTIONS, PUT'],
+    ['/api/admin/connection/test', connectionTest, 'OPTIONS, POST'],
+    ['/api/admin/activity', activity, 'GET, HEAD, OPTIONS'],
+    ['/api/account', account, 'GET, HEAD, OPTIONS, PATCH'],
+    ['/api/account/sessions', accountSessions, 'DELETE, GET, HEAD, OPTIONS'],
+    ['/api/account/sessions/[id]', accountSession, 'DELETE, OPTIONS'],
+    ['/api/links/[token]', link, 'GET, HEAD, OPTIONS, POST'],
   ];
 
   it.each(ROUTES)('%s: PUT, PATCH and the rest it does not serve are 405 with Allow and a detail, even signed in and same-origin', async (path, module, allow) => {
@@ -420,7 +463,7 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
       ]);
       const csv = await head(exported, '/api/batches/export?end_date=2025-03-01T00:00:00Z');
       expect([csv.status, csv.headers.get('content-type'), csv.headers.get('content-disposition'), csv.body]).toEqual([
-        200, 'text/csv; charset=utf-8', 'attachment; filename="batches-until-2025-03-01-api-fields.csv"', null,
+        200, 'text/csv; charset=utf-8', 'attachment; filename="Greenfield-Seeds-demo-batches-until-2025-03-01-api-fields.csv"', null,
       ]);
       expect((await head(stream, '/api/batches/stream?parts=nonsense')).status).toBe(422);
       expect((await head(exported, '/api/batches/export', false)).status).toBe(401);

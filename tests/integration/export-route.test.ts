@@ -3,6 +3,8 @@ import * as exported from '@/app/api/batches/export/route';
 import * as session from '@/app/api/session/route';
 import { bffForFile, DEMO, request, sessionCookieOf } from '../helpers/bff';
 import { BATCH_FIELDS } from '@/lib/contract';
+import { hashPassword } from '@/lib/server/people/passwords';
+import { settingsStore } from '@/lib/server/settings';
 import { edgeCaseBatches } from '@/sandbox/data/edge-cases';
 import { organisationOf } from '@/sandbox/organisations';
 import { cellsUnderAnySplit, HOSTILE_TEXTS, readCsv, runsAsFormula, shownCsvText } from '../helpers/csv';
@@ -17,6 +19,14 @@ import { readXlsx } from '../helpers/xlsx';
  */
 /** An organisation whose batches carry text made to break a CSV, or to run in a spreadsheet split on either separator. */
 const HOSTILE = { clientId: 'hostile-csv-client', clientSecret: 'hostile-csv-secret' };
+/** Someone of that organisation, made in the app's database as an administrator would (it is no sandbox organisation the tests provision). */
+const HOSTILE_PERSON = { email: 'viewer@hostile-csv.example', password: 'hostile-csv-viewer-password' };
+async function addHostileOrganisation() {
+  const store = settingsStore();
+  const organisation = await store.organisations.create({ name: 'Hostile CSV', ...HOSTILE });
+  const person = await store.people.create({ email: HOSTILE_PERSON.email, name: 'Hostile viewer', passwordHash: await hashPassword(HOSTILE_PERSON.password) });
+  await store.people.setMembership(organisation.id, person.id, 'viewer');
+}
 const hostileBatches = HOSTILE_TEXTS.map((text, i) => ({
   ...edgeCaseBatches('http://127.0.0.1/reports/edge-client')[0]!,
   batch_id: text,
@@ -105,7 +115,8 @@ describe('the export in creation order, fetched in parallel', () => {
 
 describe('the CSV of the service\'s fields, read by a spreadsheet splitting on `,`, `;` or tab', () => {
   it('reads back every field with `,`, and no cell split out on `;` or tab (or `,`, quotes ignored) runs a formula', async () => {
-    const signedIn = await session.POST(request('/api/session', { method: 'POST', json: HOSTILE }));
+    await addHostileOrganisation();
+    const signedIn = await session.POST(request('/api/session', { method: 'POST', json: HOSTILE_PERSON }));
     const response = await exported.GET(request('/api/batches/export', { cookie: sessionCookieOf(signedIn)! }));
     expect(response.status).toBe(200);
     const text = await response.text();

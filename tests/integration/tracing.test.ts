@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as stream from '@/app/api/batches/stream/route';
 import * as session from '@/app/api/session/route';
 import * as targets from '@/app/api/settings/targets/route';
+import { settingsStore } from '@/lib/server/settings';
 import { registerTracing } from '@/lib/server/tracing/setup';
 import { createRequestHandler } from '@/server/handle-request';
 import { routeMatcher } from '@/server/route-templates';
@@ -121,8 +122,9 @@ describe('traces: one span per request, a child span per upstream call, retry an
     // The first request migrates the new database; the read is the last statement.
     const read = queries.at(-1)!;
     expect(read.name).toBe('SELECT');
-    expect(read.attributes['db.query.text']).toMatch(/from "organisation_settings" where "client_id" = \$1/);
-    expect(read.attributes['db.query.text']).not.toContain('demo-client');
+    expect(read.attributes['db.query.text']).toMatch(/from "organisation_settings" as "s" .* where "s"\."organisation_id" = \$1 and "s"\."name" = \$2$/);
+    const demo = await settingsStore().organisations.bySlug('demo');
+    expect(JSON.stringify(queries.map((q) => q.attributes))).not.toContain(demo!.id);
     for (const query of queries) expect(parentOf(query)).toBe(root.spanContext().spanId);
   });
 });

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as batches from '@/app/api/batches/route';
 import * as stream from '@/app/api/batches/stream/route';
 import * as session from '@/app/api/session/route';
-import { OTHER_CREDENTIALS } from '@/sandbox/organisations';
-import { bffBeside, DEMO, detailOf, request, sessionCookieOf } from '../helpers/bff';
+import { bffBeside, DEMO, detailOf, PEOPLE, request, sessionCookieOf, signInBody } from '../helpers/bff';
 import { drainedBodies, median, timed } from '../helpers/range-loads';
 import { control, sandboxProcessForFile } from '../helpers/sandbox';
 
@@ -22,7 +21,7 @@ const { drain } = drainedBodies();
 describe('another organisation while one runs 30 streams against a service answering in 300 ms', () => {
   it('keeps its upstream connections: its page and its whole range stay within twice their time alone', async () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { latencyMs: 300 });
-    const other = await signIn(OTHER_CREDENTIALS);
+    const other = await signIn(signInBody(PEOPLE.other.editor));
     const page = async () => {
       const response = await batches.GET(request('/api/batches', { cookie: other }));
       expect(response.status).toBe(200);

@@ -99,6 +99,33 @@ describe('loadRange through its fetch seam', () => {
     }
   });
 
+  it('broken off after lines naming what was pending: a retry asks only for the parts the last line named', async () => {
+    const early = '2025-01-01T00:00:00.000Z~2025-03-01T00:00:00.000Z,2025-06-01T00:00:00.000Z~';
+    const later = '2025-06-01T00:00:00.000Z~';
+    const cut: StreamLine[] = [{ batches: batches.slice(0, 20), pending: early }, { batches: batches.slice(20, 45), pending: later }];
+    // The resumed part shares its first instant with what came before: batches 40-44 arrive a second time.
+    const resumed: StreamLine[] = [{ batches: batches.slice(40) }, { done: true, count: 20 }];
+    const { fetch, calls } = scripted(ok(chunked(cut, 64)), ok(chunked(resumed, 64)));
+    const first = await load(fetch);
+    expect(first.result).toMatchObject({ status: 0, detail: 'The connection to the dashboard server broke off.' });
+    // The page names what is missing: the parts the last line that arrived named.
+    expect(first.last).toMatchObject({ complete: false, remaining: later, pending: later });
+    const retry = await load(fetch, { from: first.last });
+    expect(new URL(calls[1]!.url, 'http://app.test').searchParams.get('parts')).toBe(later);
+    expect(ids((retry.result as RangeData).rows)).toEqual(inCreationOrder);
+  });
+
+  it('broken off before any line named a part, or with nothing left but the end line: the whole range again', async () => {
+    for (const cut of [[{ batches: batches.slice(0, 5) }], [{ batches: batches.slice(0, 5), pending: '' }]] as StreamLine[][]) {
+      const { fetch, calls } = scripted(ok(chunked(cut, 50)), ok(chunked([{ batches }, { done: true, count: 60 }], 512)));
+      const first = await load(fetch);
+      expect(first.last).toMatchObject({ complete: false, remaining: null, pending: null });
+      const retry = await load(fetch, { from: first.last });
+      expect(new URL(calls[1]!.url, 'http://app.test').searchParams.has('parts')).toBe(false);
+      expect(ids((retry.result as RangeData).rows)).toEqual(inCreationOrder);
+    }
+  });
+
   it('an answer that is not 200 carries our API’s detail and Retry-After', async () => {
     const { fetch } = scripted(() => Response.json({ detail: 'session: expired; sign in again' }, { status: 401 }));
     expect((await load(fetch)).result).toMatchObject({ status: 401, detail: 'session: expired; sign in again', retryAfterS: null });

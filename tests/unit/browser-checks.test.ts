@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BATCH_FIELDS, parseStreamLine, readTargetSettings, BrokenStreamLine } from '@/lib/contract';
+import { BATCH_FIELDS, parseStreamLine, readTargetSettings, BrokenStreamLine, TARGET_METRICS } from '@/lib/contract';
 import { BatchSchema, ProblemSchema, SavedViewSchema, TargetSettingsSchema } from '@/lib/contract/schemas';
 import { readSavedView } from '@/lib/contract/views';
 import { parseDay } from '@/lib/explorer/date-range';
@@ -28,7 +28,7 @@ describe('the URL, read without zod', () => {
     q: z.string().max(200).catch('').default(''),
     crop: z.string().max(100).optional().catch(undefined),
     warn: z.literal('1').optional().catch(undefined),
-    below: z.literal('1').optional().catch(undefined),
+    below: z.enum(['1', ...TARGET_METRICS]).optional().catch(undefined),
     sort: z.enum(SORTABLE).catch('batch_creation_date').default('batch_creation_date'),
     dir: z.enum(['asc', 'desc']).catch('desc').default('desc'),
     targets: z.string().max(20_000).optional().catch(undefined),
@@ -112,6 +112,7 @@ describe('the stream and our API, read without zod', () => {
   const settings = fc.record({
     targets: fc.record({ general: pair, crops: fc.dictionary(fc.constantFrom('Tomato', ' Lettuce', '', 'Basil', 'Tom\u0000ato', '\ud800', 'Tom\tato', 'Tomato 🍅'), pair, { maxKeys: 3 }) }),
     updatedAt: fc.oneof(fc.constant(null), fc.constant('2026-01-01T00:00:00.000Z'), fc.integer()),
+    updatedBy: fc.oneof(fc.constant(null), fc.record({ email: fc.string(), name: fc.string() }), fc.record({ email: fc.string() }), anything),
   });
 
   it('reads our targets answer as the server’s schema does', () => {
@@ -125,7 +126,18 @@ describe('the stream and our API, read without zod', () => {
   });
 
   it('reads a saved view as the server’s schema does', () => {
-    const view = fc.record({ id: anything, name: fc.string(), query: fc.string(), isDefault: fc.oneof(fc.boolean(), anything), createdAt: fc.string(), updatedAt: fc.oneof(fc.string(), anything) });
+    const owner = fc.oneof(fc.constant(null), fc.record({ email: fc.string(), name: fc.string() }), fc.record({ name: fc.string() }), anything);
+    const view = fc.record({
+      id: anything,
+      name: fc.string(),
+      query: fc.string(),
+      isDefault: fc.oneof(fc.boolean(), anything),
+      shared: fc.oneof(fc.boolean(), anything),
+      owner,
+      mine: fc.oneof(fc.boolean(), anything),
+      createdAt: fc.string(),
+      updatedAt: fc.oneof(fc.string(), anything),
+    });
     fc.assert(
       fc.property(view, (value) => {
         const expected = SavedViewSchema.safeParse(value);

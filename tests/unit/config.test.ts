@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
+import { sessionKeyId } from '@/lib/server/auth/session-keys';
 import { loadConfigForTest as load } from '@/lib/server/config';
 
-const base = { BATCH_API_BASE_URL: 'http://127.0.0.1:4010', SESSION_SECRET: 's'.repeat(32) };
+const base = { BATCH_API_BASE_URL: 'http://127.0.0.1:4010', SESSION_SECRET: 's'.repeat(32), CREDENTIALS_KEY: Buffer.alloc(32, 1).toString('base64') };
 
 describe('configuration, validated once with the bad variable named', () => {
   it('has sensible defaults', () => {
     expect(load(base)).toMatchObject({ version: 'v2', sessionTtlS: 43_200, sessionIdleS: 1800, timeoutMs: 15_000, demo: false });
-    expect(load(base)).toMatchObject({ signInPerIp: 30, signInFailuresPerIp: 10, signInAuthCallsPerClient: 2, trustedProxyHops: 0 });
+    expect(load(base)).toMatchObject({ signInPerIp: 30, signInFailuresPerIp: 100, signInFailuresPerAccount: 10, trustedProxyHops: 0 });
     expect(load({ ...base, TRUSTED_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
   });
 
@@ -34,7 +35,16 @@ describe('configuration, validated once with the bad variable named', () => {
     [{ TRUSTED_PROXY_HOPS: '-1' }, 'TRUSTED_PROXY_HOPS'],
     [{ TRUSTED_PROXY_HOPS: 'one' }, 'TRUSTED_PROXY_HOPS'],
     [{ SIGNIN_FAILURES_PER_IP: '0' }, 'SIGNIN_FAILURES_PER_IP'],
-    [{ SIGNIN_AUTH_CALLS_PER_CLIENT: '1.5' }, 'SIGNIN_AUTH_CALLS_PER_CLIENT'],
+    [{ SIGNIN_FAILURES_PER_ACCOUNT: '1.5' }, 'SIGNIN_FAILURES_PER_ACCOUNT'],
+    [{ CREDENTIALS_KEY: 'too-short' }, 'CREDENTIALS_KEY'],
+    [{ CREDENTIALS_KEY_PREVIOUS: Buffer.alloc(16).toString('base64') }, 'CREDENTIALS_KEY_PREVIOUS'],
+    [{ ADMIN_EMAIL: 'not-an-address', ADMIN_PASSWORD: 'a long enough password' }, 'ADMIN_EMAIL'],
+    [{ ADMIN_EMAIL: 'admin@example.org', ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+    [{ ADMIN_EMAIL: 'admin@example.org' }, 'ADMIN_EMAIL and ADMIN_PASSWORD go together'],
+    [{ BATCH_API_CLIENT_ID: 'acme' }, 'BATCH_API_CLIENT_ID, BATCH_API_CLIENT_SECRET and ORGANISATION_NAME go together'],
+    [{ ORGANISATION_SLUG: 'Not A Slug' }, 'ORGANISATION_SLUG'],
+    [{ OIDC_ISSUER: 'http://idp.example' }, 'OIDC_ISSUER'],
+    [{ OIDC_ISSUER: 'https://idp.example' }, 'OIDC_CLIENT_ID is not set, but OIDC_ISSUER is'],
     [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'db:5432' }, 'DATABASE_URL'],
     [{ BATCH_API_MAX_CONCURRENCY: '33' }, 'BATCH_API_MAX_CONCURRENCY'],
@@ -53,16 +63,53 @@ describe('configuration, validated once with the bad variable named', () => {
     warn.mockRestore();
   });
 
-  it('keeps previous secrets for unsealing, the current one last (it seals)', () => {
-    const previous = 'p'.repeat(32);
-    const config = load({ ...base, SESSION_SECRET_PREVIOUS: previous });
-    expect(config.sessionPasswords).toEqual({ 1: previous, 2: base.SESSION_SECRET });
+  it('requires CREDENTIALS_KEY in production, generates one loudly elsewhere; older keys are known by a key id from their hash', () => {
+    expect(() => load({ ...base, CREDENTIALS_KEY: undefined, NODE_ENV: 'production' })).toThrow(/CREDENTIALS_KEY is required in production/);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(load({ ...base, CREDENTIALS_KEY: undefined }).credentialsKey.key).toHaveLength(32);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('CREDENTIALS_KEY is not set'));
+    warn.mockRestore();
+    const [old1, old2] = [Buffer.alloc(32, 2).toString('base64'), Buffer.alloc(32, 3).toString('base64')];
+    const config = load({ ...base, CREDENTIALS_KEY_PREVIOUS: `${old1},${old2}` });
+    const swapped = load({ ...base, CREDENTIALS_KEY_PREVIOUS: `${old2},${old1}` });
+    expect(config.previousCredentialsKeys.map((k) => k.id).sort()).toEqual(swapped.previousCredentialsKeys.map((k) => k.id).sort());
+    expect(config.credentialsKey.id).toMatch(/^[0-9a-f]{12}$/);
   });
 
-  it('says so when the removed SIGNIN_FAILURES_PER_CLIENT is still set, instead of ignoring it in silence', () => {
+  it('reads provisioning and single sign-on, each only when all of its parts are there', () => {
+    expect(load(base)).toMatchObject({ provisioning: { organisation: undefined, admin: undefined, file: undefined }, oidc: undefined });
+    const full = load({
+      ...base,
+      BATCH_API_CLIENT_ID: 'acme-client',
+      BATCH_API_CLIENT_SECRET: 'acme-secret',
+      ORGANISATION_NAME: 'Acme Seeds',
+      ADMIN_EMAIL: 'it@acme.example',
+      ADMIN_PASSWORD: 'correct horse battery',
+      OIDC_ISSUER: 'https://login.acme.example',
+      OIDC_CLIENT_ID: 'dashboard',
+      OIDC_CLIENT_SECRET: 'oidc-secret',
+      OIDC_NAME: 'Acme SSO',
+      OIDC_ROLE_CLAIM: 'groups',
+      OIDC_ADMIN_VALUES: 'it, qa-leads',
+    });
+    expect(full.provisioning).toMatchObject({ organisation: { clientId: 'acme-client', name: 'Acme Seeds' }, admin: { email: 'it@acme.example' } });
+    expect(full.oidc).toMatchObject({ name: 'Acme SSO', scopes: ['openid', 'email', 'profile'], adminValues: ['it', 'qa-leads'], editorValues: [] });
+  });
+
+  it('keeps previous secrets for unsealing, each under an id taken from the secret, never from its place', () => {
+    const previous = 'p'.repeat(32);
+    const config = load({ ...base, SESSION_SECRET_PREVIOUS: previous });
+    expect(config.sessionPasswords).toEqual({ [sessionKeyId(previous)]: previous, [sessionKeyId(base.SESSION_SECRET)]: base.SESSION_SECRET });
+    expect(config.sessionSecret).toBe(base.SESSION_SECRET);
+    // The same secret has the same id as the current one or as a previous one, on any instance.
+    expect(load({ ...base, SESSION_SECRET: previous, SESSION_SECRET_PREVIOUS: base.SESSION_SECRET }).sessionPasswords).toEqual(config.sessionPasswords);
+  });
+
+  it('says so when a removed SIGNIN_FAILURES_PER_CLIENT or SIGNIN_AUTH_CALLS_PER_CLIENT is still set, instead of ignoring it in silence', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    load({ ...base, SIGNIN_FAILURES_PER_CLIENT: '10' });
+    load({ ...base, SIGNIN_FAILURES_PER_CLIENT: '10', SIGNIN_AUTH_CALLS_PER_CLIENT: '2' });
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('SIGNIN_FAILURES_PER_CLIENT is no longer read'));
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('SIGNIN_AUTH_CALLS_PER_CLIENT is no longer read'));
     warn.mockClear();
     load(base);
     expect(warn).not.toHaveBeenCalled();

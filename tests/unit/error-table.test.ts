@@ -19,6 +19,10 @@ describe('the error table', () => {
     ['session_revoked', 401],
     ['credentials_refused', 401],
     ['foreign_origin', 403],
+    ['forbidden_role', 403],
+    ['not_member', 403],
+    ['account_disabled', 403],
+    ['not_connected', 409],
     ['body_too_large', 413],
     ['unsupported_body', 415],
     ['method_not_allowed', 405],
@@ -57,9 +61,10 @@ describe('the error table', () => {
     expect(problemOf(new UnexpectedError('/v2/batches answered 500', { status: 500 }))).toMatchObject({ status: 502 });
     expect(problemOf(new UnexpectedError('/v2/batches answered 418', { status: 418 }))).toMatchObject({ status: 502 });
     expect(problemOf(new BadResponseError('body: not JSON', { field: 'body', status: 200 }))).toMatchObject({ status: 502 });
+    // The organisation's credentials are the server's now: signing in again would not help, an administrator must replace them.
     expect(problemOf(new AuthenticationError('refused', { status: 401 }))).toEqual({
-      status: 401,
-      detail: 'session: the organisation credentials were refused by the Batch Data Service; sign in again',
+      status: 502,
+      detail: 'connection: the Batch Data Service refused the organisation’s client credentials; an administrator can replace the secret under Connection',
       retryAfterS: null,
     });
   });

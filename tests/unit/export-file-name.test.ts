@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportFileName, fileNamePart } from '@/lib/export/file-name';
+import { attachmentHeader, exportFileName, fileNamePart } from '@/lib/export/file-name';
 import { exportName } from '@/lib/explorer/export-csv';
 import { NO_CROP } from '@/lib/explorer/rows';
 
@@ -37,6 +37,26 @@ describe('export file names', () => {
     expect(exportFileName({ crop: '🌱' }, 'csv')).toBe('batches-all-time-crop.csv');
     // Composed as macOS and Windows compare names.
     expect(fileNamePart('Ünïcödé'.normalize('NFD'))).toBe('Ünïcödé'.normalize('NFC'));
+  });
+
+  it('begin with the organisation’s name, so that several organisations’ files tell apart', () => {
+    expect(exportFileName({ organisation: 'Greenfield Seeds (demo)', ...range }, 'xlsx')).toBe('Greenfield-Seeds-demo-batches-2025-01-01-to-2025-01-31.xlsx');
+    expect(exportFileName({ organisation: 'Spécial & Co', crop: 'Lettuce' }, 'api-csv')).toBe('Spécial-Co-batches-all-time-Lettuce-api-fields.csv');
+    expect(exportFileName({ organisation: '青岛种业', ...range }, 'csv')).toBe('青岛种业-batches-2025-01-01-to-2025-01-31.csv');
+    // Nothing nameable in it: left out, not a stray dash.
+    expect(exportFileName({ organisation: '&&', ...range }, 'csv')).toBe('batches-2025-01-01-to-2025-01-31.csv');
+    const long = exportFileName({ organisation: 'o'.repeat(300), ...range, crop: 'c'.repeat(300) }, 'api-csv');
+    expect(long.length).toBeLessThanOrEqual(130);
+  });
+
+  it('are sent in Content-Disposition as ASCII, with the UTF-8 name beside where there is more than ASCII', () => {
+    expect(attachmentHeader('Edge-cases-batches-all-time.xlsx')).toBe('attachment; filename="Edge-cases-batches-all-time.xlsx"');
+    expect(attachmentHeader('Spécial-Co-batches-all-time.xlsx')).toBe(
+      `attachment; filename="Special-Co-batches-all-time.xlsx"; filename*=UTF-8''Sp%C3%A9cial-Co-batches-all-time.xlsx`,
+    );
+    expect(attachmentHeader('青岛种业-batches-all-time.csv')).toBe(`attachment; filename="batches-all-time.csv"; filename*=UTF-8''${encodeURIComponent('青岛种业-batches-all-time.csv')}`);
+    // Every byte a header may carry.
+    for (const name of ['Spécial-Co-batches-all-time.xlsx', '青岛种业-batches-all-time.csv']) expect(() => new Headers({ 'content-disposition': attachmentHeader(name) })).not.toThrow();
   });
 
   it('keep the incomplete and as-of markers before the ending', () => {

@@ -47,7 +47,7 @@ describe('rowsToReaderCsv', () => {
     expect(text.startsWith('\uFEFF')).toBe(true);
     const csv = readCsv(text.slice(1), ';');
     expect(csv[0]).toEqual(columns.map((c) => c.header(ctx)));
-    expect(csv[0]!.slice(0, 4)).toEqual(['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)']);
+    expect(csv[0]!.slice(0, 6)).toEqual(['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)', 'Target (%)', 'Off target']);
     const col = (id: string) => columns.findIndex((c) => c.id === id);
     // 00:59:59 UTC is 01:59:59 CET; a second later clocks jump to 03:00 CEST.
     expect(csv[1]![col('date')]).toBe('2025-03-30 01:59:59');
@@ -68,7 +68,7 @@ describe('rowsToReaderCsv', () => {
     expect(text.startsWith('\uFEFFINCOMPLETE: 3 batches\r\n')).toBe(true);
     const csv = readCsv(text.slice('\uFEFFINCOMPLETE: 3 batches\r\n'.length));
     expect(csv[1]![3]).toBe('93.95');
-    expect(csv[1]![6]).toBe('128');
+    expect(csv[1]![7]).toBe('128');
   });
 
   it.each(['de-DE', 'en-US'])('%s: hostile text reads back with its own separator, and no split on `,` `;` or tab runs a formula', (locale) => {
@@ -100,7 +100,7 @@ describe('the workbook', () => {
     const columns = shownColumns(new Set(['comment']));
     const data = startDataSheet(workbook, columns, ctx, null);
     for (const r of rows) data.add(r);
-    addViewSheet(workbook, { ...ctx, columns, batches: 3, made: Date.parse('2025-06-01T10:00:00Z'), incomplete: null, crop: 'Tomato' });
+    addViewSheet(workbook, { ...ctx, organisation: 'Greenfield Seeds', targetsText: 'General: germination 90.0%', columns, batches: 3, made: Date.parse('2025-06-01T10:00:00Z'), incomplete: null, crop: 'Tomato' });
     const file = Buffer.from(await workbook.xlsx.writeBuffer());
     const x = await readXlsx(file);
     expect(x.sheets.map((s) => s.name)).toEqual(['Batches', 'View']);
@@ -125,11 +125,25 @@ describe('the workbook', () => {
     expect(x.numFmts).toEqual(['yyyy-mm-dd hh:mm:ss']);
     expect(x.frozen && x.autoFilter).toBe(true);
     const view = Object.fromEntries(x.sheets[1]!.rows.map((r) => [r[0], r[1]]));
-    expect(view).toMatchObject({ 'Time zone': 'Europe/Berlin', Crop: 'Tomato', 'Data complete': 'Yes', Made: '2025-06-01 12:00:00 (Europe/Berlin)', Range: 'All time' });
+    expect(x.sheets[1]!.rows[0]).toEqual(['Organisation', 'Greenfield Seeds']);
+    expect(view).toMatchObject({ 'Time zone': 'Europe/Berlin', Crop: 'Tomato', 'Data complete': 'Yes', Made: '2025-06-01 12:00:00 (Europe/Berlin)', Range: 'All time', Targets: 'General: germination 90.0%' });
+  });
+
+  it('the range is the days the file holds, in the view’s zone on the day it was made; a rolling one keeps its notation too', () => {
+    const base = { organisation: 'Greenfield Seeds', zone: 'Pacific/Auckland', targets: DEFAULT_TARGETS, targetsText: '', words: ENGLISH_WORDS, columns: EXPORT_COLUMNS, batches: 1, incomplete: null };
+    // 2026-11-26 11:30 UTC is already the 27th in Auckland.
+    const made = Date.parse('2026-11-26T11:30:00Z');
+    const range = (from?: string, to?: string) => Object.fromEntries(viewLines({ ...base, made, from, to })).Range;
+    expect(range('now-90d', 'now')).toBe('2026-08-30 – 2026-11-27 (now-90d – now)');
+    expect(range('now/y', 'now')).toBe('2026-01-01 – 2026-11-27 (now/y – now)');
+    expect(range('all', 'now')).toBe('All time');
+    expect(range()).toBe('All time');
+    expect(range('2026-05-01', '2026-05-31')).toBe('2026-05-01 – 2026-05-31');
+    expect(range('2026-05-01', 'now')).toBe('2026-05-01 – 2026-11-27 (2026-05-01 – now)');
   });
 
   it('an incomplete view is marked above the header of the data sheet and on the view sheet', () => {
-    const lines = Object.fromEntries(viewLines({ zone: 'UTC', targets: DEFAULT_TARGETS, words: ENGLISH_WORDS, columns: EXPORT_COLUMNS, batches: 1, made: 0, incomplete: 'INCOMPLETE: 1 batch' }));
+    const lines = Object.fromEntries(viewLines({ organisation: 'Greenfield Seeds', zone: 'UTC', targets: DEFAULT_TARGETS, targetsText: '', words: ENGLISH_WORDS, columns: EXPORT_COLUMNS, batches: 1, made: 0, incomplete: 'INCOMPLETE: 1 batch' }));
     expect(lines['Data complete']).toBe('No: INCOMPLETE: 1 batch');
   });
 });

@@ -120,7 +120,22 @@ describe('groupsToCsv', () => {
     const csv = readCsv(text.slice(1));
     expect(csv[0]![0]).toBe('Crop');
     expect(csv.slice(1).map((r) => r.slice(0, 2))).toEqual([['Lettuce', '3'], ['Tomato', '1'], ['No crop recorded', '1']]);
-    expect(csv[1]).toEqual(['Lettuce', '3', String(Number((39_300 / 450).toFixed(2))), '80', '10', '1', '33.33', '33.33']);
+    // Then the batches below each kind of target: only germination has one (empty: no batch judged by it).
+    expect(csv[0]!.slice(-3)).toEqual(['below_germination_target', 'below_usable_target', 'below_cv_target']);
+    expect(csv[1]).toEqual(['Lettuce', '3', String(Number((39_300 / 450).toFixed(2))), '80', '10', '1', '33.33', '33.33', '1', '', '']);
+  });
+
+  it('counts a batch missing any of its targets once, and under each kind it misses', () => {
+    // Lettuce: a misses germination (80 < 90) and CV (12 > 11); b and c miss usable (80 < 85); d has no crop
+    // and no germination rate (usable 60 < 85, CV 10 within 11); Tomato's own usable target of 70 is met, CV unrecorded.
+    const targets = { general: { germination: 90, usable: 85, cv: 11 }, crops: { Lettuce: { germination: null, usable: null, cv: null }, Tomato: { germination: 80, usable: 70, cv: null } } };
+    const groups = sortGroups(groupRows(rows, 'crop', ZONE, targets, EN), 'key', 'asc');
+    const csv = readCsv(groupsToCsv(groups, 'crop').slice(1));
+    expect(csv.slice(1).map((r) => [r[0], r[5], r[6], ...r.slice(-3)])).toEqual([
+      ['Lettuce', '3', '100', '1', '3', '1'],
+      ['Tomato', '0', '0', '0', '0', ''],
+      ['No crop recorded', '1', '100', '', '1', '0'],
+    ]);
   });
 });
 
@@ -129,7 +144,7 @@ describe('groupsToCsv for a reader whose decimal mark is a comma', () => {
     const text = groupsToCsv(sortGroups(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS, EN), 'key', 'asc'), 'crop', { separator: ';', decimal: ',' }, 'INCOMPLETE: x');
     expect(text.startsWith('\uFEFFINCOMPLETE: x\r\n')).toBe(true);
     const csv = readCsv(text.slice('\uFEFFINCOMPLETE: x\r\n'.length), ';');
-    expect(csv[1]).toEqual(['Lettuce', '3', String(Number((39_300 / 450).toFixed(2))).replace('.', ','), '80', '10', '1', '33,33', '33,33']);
+    expect(csv[1]).toEqual(['Lettuce', '3', String(Number((39_300 / 450).toFixed(2))).replace('.', ','), '80', '10', '1', '33,33', '33,33', '1', '', '']);
   });
 });
 

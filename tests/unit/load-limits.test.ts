@@ -72,10 +72,10 @@ describe('FairShare: the upstream connections, shared between organisations', ()
 
 describe('RangeLoadAdmission: range loads at once per session and per organisation', () => {
   afterEach(() => vi.useRealTimers());
-  const alice = { sid: 'alice', clientId: 'org-a' };
+  const alice = { sid: 'alice', organisationId: 'org-a' };
   const alicesTab = alice;
-  const bob = { sid: 'bob', clientId: 'org-a' };
-  const carol = { sid: 'carol', clientId: 'org-b' };
+  const bob = { sid: 'bob', organisationId: 'org-a' };
+  const carol = { sid: 'carol', organisationId: 'org-b' };
 
   it('a session over its limit waits its turn, and starts as soon as one of its loads ends', async () => {
     const admission = new RangeLoadAdmission({ perSession: 2, perOrganisation: 10, waitMs: 5000 });

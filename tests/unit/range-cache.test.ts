@@ -13,7 +13,7 @@ const SECRET = 'a session secret of at least thirty-two characters';
 
 /** A session's key as the browser makes it from GET /api/session/cache-key. */
 async function keyOf(sid: string, clientId = 'demo-client'): Promise<SessionKey> {
-  const { key, keyId, scope } = cacheKeyFor({ sid, clientId }, SECRET);
+  const { key, keyId, scope } = cacheKeyFor({ sid, organisationId: clientId }, SECRET);
   const raw = Buffer.from(key, 'base64url');
   return { key: await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']), keyId, scope };
 }
@@ -26,13 +26,13 @@ function ticking() {
 
 describe('the cache key (lib/server/cache-key.ts)', () => {
   it('is the same for one session, another for another session or organisation; the scope names the organisation only', () => {
-    const a = cacheKeyFor({ sid: 's1', clientId: 'demo-client' }, SECRET);
-    expect(cacheKeyFor({ sid: 's1', clientId: 'demo-client' }, SECRET)).toEqual(a);
-    const b = cacheKeyFor({ sid: 's2', clientId: 'demo-client' }, SECRET);
+    const a = cacheKeyFor({ sid: 's1', organisationId: 'demo-client' }, SECRET);
+    expect(cacheKeyFor({ sid: 's1', organisationId: 'demo-client' }, SECRET)).toEqual(a);
+    const b = cacheKeyFor({ sid: 's2', organisationId: 'demo-client' }, SECRET);
     expect(b.key).not.toBe(a.key);
     expect(b.keyId).not.toBe(a.keyId);
     expect(b.scope).toBe(a.scope);
-    const other = cacheKeyFor({ sid: 's1', clientId: 'other-client' }, SECRET);
+    const other = cacheKeyFor({ sid: 's1', organisationId: 'other-client' }, SECRET);
     expect(other.key).not.toBe(a.key);
     expect(other.scope).not.toBe(a.scope);
     expect(Buffer.from(a.key, 'base64url')).toHaveLength(32);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestOptions } from '@/lib/batch-api';
 import type { BatchApiClient } from '@/lib/batch-api/client';
 import { MAX_CONCURRENCY, RangeLoad } from '@/lib/batch-api/range-load';
-import { maxUnfinishedParts, plannedParts, planParts } from '@/lib/batch-api/range-parts';
+import { maxUnfinishedParts, partBoundsMs, plannedParts, planParts } from '@/lib/batch-api/range-parts';
 import { formatParts, type Batch, type DateRange } from '@/lib/contract';
 import { StreamQuerySchema } from '@/lib/server/batch-query';
 
@@ -70,6 +70,37 @@ describe('RangeLoad whatever order the service pages in', () => {
         }
       }
       expect(most).toBeLessThanOrEqual(maxUnfinishedParts(MAX_CONCURRENCY));
+    },
+  );
+
+  it.each(['oldest', 'newest', 'scrambled'] as const)(
+    '%s first, read slowly: after every chunk, each batch not given out yet lies in a part remaining() names',
+    async (order) => {
+      const { client } = service(order);
+      const load = new RangeLoad(client, {}, { concurrency: 8, maxConcurrency: MAX_CONCURRENCY, now: () => T0 + N * STEP_MS });
+      const given = new Set<string>();
+      let checks = 0;
+      let mostAgain = 0;
+      for await (const chunk of load.chunks()) {
+        for (const b of chunk) given.add(b.batch_id);
+        // A stream cut here resumes from these parts: nothing outside them may be missing.
+        const pending = load.remaining().map(partBoundsMs);
+        const inPending = batches.map((_, i) => pending.some((p) => T0 + i * STEP_MS >= p.start && T0 + i * STEP_MS <= p.end));
+        const lost = batches.filter((b, i) => !given.has(b.batch_id) && !inPending[i]);
+        expect(lost).toEqual([]);
+        // What a resume from here would fetch again, though given out already.
+        const again = batches.filter((b, i) => given.has(b.batch_id) && inPending[i]).length;
+        mostAgain = Math.max(mostAgain, again);
+        if (++checks % 5 === 0) {
+          // A slow reader: the walkers fill the buffer with chunks of parts they have finished meanwhile.
+          for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+        }
+      }
+      expect(given.size).toBe(N);
+      expect(load.remaining()).toEqual([]);
+      // A service that pages oldest first is resumed from where each part got to: at most a page or so of
+      // each part in flight is fetched again. In any other order a part is resumed whole.
+      if (order === 'oldest') expect(mostAgain).toBeLessThan(MAX_CONCURRENCY * 2 * PAGE);
     },
   );
 

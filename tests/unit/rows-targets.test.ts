@@ -41,7 +41,7 @@ describe('search', () => {
 
 describe('per-crop targets', () => {
   it('"below" judges each row by its own crop target; no rate or no target is not below', () => {
-    const below = filterRows(rows, { ...none, below: '1', targets: TARGETS });
+    const below = filterRows(rows, { ...none, below: 'germination', targets: TARGETS });
     const expected = rows.filter((r) => {
       const t = targetFor(TARGETS, r.batch.crop_type, 'germination');
       return rate(r) !== null && t !== null && rate(r)! < t;
@@ -53,12 +53,20 @@ describe('per-crop targets', () => {
     // No target anywhere: nothing is below.
     const noTarget: Targets = { general: { germination: null, usable: null, cv: null }, crops: { Lettuce: { germination: 96, usable: null, cv: null } } };
     expect(filterRows(rows, { ...none, below: '1', targets: noTarget }).every((r) => r.batch.crop_type === 'Lettuce')).toBe(true);
+    // Any target: the germination misses, and the usable-seedling misses of Tomato (own 80) and Basil (own 70).
+    const usable = (r: Row) => (r.batch.avg_usable_seedling_rate === null ? null : Number(r.batch.avg_usable_seedling_rate));
+    const anyMiss = rows.filter((r) => {
+      const u = targetFor(TARGETS, r.batch.crop_type, 'usable');
+      return expected.includes(r) || (usable(r) !== null && u !== null && usable(r)! < u);
+    });
+    expect(anyMiss.length).toBeGreaterThan(expected.length);
+    expect(idsOf(filterRows(rows, { ...none, below: '1', targets: TARGETS }))).toEqual(idsOf(anyMiss));
   });
 
   it('summarize counts rows below their crop target, as a share of the rows that can be judged', () => {
-    const s = summarize(rows, TARGETS);
-    const judged = rows.filter((r) => rate(r) !== null && targetFor(TARGETS, r.batch.crop_type, 'germination') !== null);
-    expect(s.below).toBe(filterRows(rows, { ...none, below: '1', targets: TARGETS }).length);
+    const s = summarize(rows, DEFAULT_TARGETS);
+    const judged = rows.filter((r) => rate(r) !== null && targetFor(DEFAULT_TARGETS, r.batch.crop_type, 'germination') !== null);
+    expect(s.below).toBe(filterRows(rows, { ...none, below: '1', targets: DEFAULT_TARGETS }).length);
     expect(judged.length).toBeLessThan(rows.length); // some rows have no rate: the denominator differs from the count
     expect(s.belowShare).toBeCloseTo(s.below / judged.length, 12);
     const nothing = summarize(rows, { general: { germination: null, usable: null, cv: null }, crops: {} });
@@ -104,7 +112,7 @@ describe('the verdict in the detail', () => {
   const text = (v: Verdict) => sayVerdict(v, say, formatsFor('en-GB').percentUpTo);
   it('names the crop, the target (a percent as the table writes one) and the direction', () => {
     expect(text(verdict(make('Lettuce', '75.85'), TARGETS, 'germination'))).toBe('Below the Lettuce germination target of 96%');
-    expect(verdict(make('Tomato', '85.00'), TARGETS, 'germination')).toMatchObject({ kind: 'meets', below: false });
+    expect(verdict(make('Tomato', '85.00'), TARGETS, 'germination')).toMatchObject({ kind: 'meets', misses: false });
     expect(text(verdict(make('Tomato', '85.00'), TARGETS, 'germination'))).toBe('Meets the Tomato germination target of 85%');
     expect(text(verdict(make(null, '80.00'), TARGETS, 'germination'))).toBe('Below the general germination target of 90%');
     expect(text(verdict(make('Lettuce', null), TARGETS, 'germination'))).toBe('No germination rate recorded to judge against the Lettuce germination target of 96%');

@@ -1,6 +1,6 @@
 import { sealData, unsealData } from 'iron-session';
 import { describe, expect, it } from 'vitest';
-import { SealedSessionCache } from '@/lib/server/sealed-sessions';
+import { SealedSessionCache } from '@/lib/server/auth/sealed-sessions';
 import { reportedBrokenSeals } from '../helpers/broken-seals';
 
 const passwords = { '1': 'unit-test-session-secret-0123456789-abcdef' };

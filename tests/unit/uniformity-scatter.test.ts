@@ -4,6 +4,7 @@ import { DEFAULT_TARGETS, type Targets } from '@/lib/contract';
 import { passesDrill } from '@/lib/explorer/drill';
 import { toRow, type Row } from '@/lib/explorer/rows';
 import { BELOW, GERMINATION_WIDTH, gridOf, MIXED, OVER, POINT_LIMIT, scatterOf, type Scatter } from '@/lib/explorer/uniformity/scatter';
+import { MISSED, missesOfRow } from '@/lib/explorer/targets/misses';
 import { generateBatches } from '@/sandbox/data/generate';
 
 const generated = generateBatches({ seed: 'density', count: 100_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
@@ -45,6 +46,20 @@ describe('germination vs uniformity', () => {
     // Verdicts that occur, as bits: 0, BELOW and OVER, not both.
     expect(s.verdicts).toBe((1 << 0) | (1 << BELOW) | (1 << OVER));
     expect(scatterOf([at(85, 20, 'Tomato')], DEFAULT_TARGETS).thresholds).toBe(false);
+  });
+
+  it('judges by the rule the Below target card and the Off target column follow, a target of two decimals included', () => {
+    // On the target and threshold themselves (meets, within), and a hundredth past both.
+    const odd: Targets = { general: { germination: 57.3, usable: null, cv: 20.1 }, crops: {} };
+    const rows = [...all.slice(0, 3_000), at(57.3, 20.1, 'Tomato'), at(57.29, 20.11, 'Tomato')];
+    for (const targets of [TARGETS, odd]) {
+      const s = scatterOf(rows, targets);
+      for (const p of s.points) {
+        const bits = missesOfRow(p.row, targets);
+        expect([(p.verdict & BELOW) !== 0, (p.verdict & OVER) !== 0]).toEqual([(bits & MISSED.germination) !== 0, (bits & MISSED.cv) !== 0]);
+      }
+    }
+    expect(scatterOf(rows.slice(-2), odd).points.map((p) => p.verdict)).toEqual([0, BELOW | OVER]);
   });
 
   it('up to the limit every batch is a point; beyond it, equal cells holding exactly what their drill-down shows', () => {

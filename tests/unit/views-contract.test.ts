@@ -26,6 +26,14 @@ describe('the default view', () => {
     expect(defaultViewTarget('', at(''))).toBe('/batches?opened=default');
   });
 
+  it('a URL naming only its organisation is a bare page: that organisation’s default view opens, and the address keeps naming it', () => {
+    expect(isBare(at('org=acme'))).toBe(true);
+    expect(isBare(at('org=acme&tz=UTC'))).toBe(false);
+    expect(defaultViewTarget('crop=Lettuce', at('org=acme'))).toBe('/batches?crop=Lettuce&opened=default&org=acme');
+    const target = new URL(defaultViewTarget('crop=Lettuce', at('org=acme'))!, 'http://x').searchParams;
+    expect(openedAsDefault('crop=Lettuce', target)).toBe(true);
+  });
+
   it('never opens over a URL of its own: the zone alone (All time of older links) included', () => {
     expect(isBare(at(''))).toBe(true);
     for (const query of ['tz=UTC', 'from=all&to=now&tz=Europe/Berlin', 'warn=1', 'from=2026-01-01&tz=UTC', 'opened=default', 'utm_source=mail']) {

@@ -1,12 +1,12 @@
 import { PageQuerySchema } from '@/lib/server/batch-query';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
-import { clientFor } from '@/lib/server/upstream';
+import { upstreamFor } from '@/lib/server/org/upstream';
 
 /** One upstream page per call; batches exactly as the service sent them. */
-export const GET = route({ auth: true, query: PageQuerySchema }, async ({ query, session, request }) => {
+export const GET = route({ auth: true, query: PageQuerySchema }, async ({ query, actor, request }) => {
   const { cursor, ...range } = query;
-  const page = await clientFor(session).page(range, cursor ?? null, { signal: request.signal });
+  const page = await (await upstreamFor(actor.organisation)).page(range, cursor ?? null, { signal: request.signal });
   return Response.json({ data: page.data, nextCursor: page.next_token });
 });
 

@@ -1,25 +1,40 @@
 /*
  * The printed batch table's cells as text (one line each on paper, so their widths can be measured before the
- * print): the screen's values without its controls, a below-target verdict as a mark the legend explains.
+ * print): the screen's values without its controls, a figure that misses its target followed by a mark the
+ * legend explains, the Off target column's kinds as a comma list.
  */
-import { targetFor, type Targets } from '@/lib/contract/targets';
+import { targetFor, type TargetMetric, type Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
-import { belowTarget, type Row } from '@/lib/explorer/rows';
+import type { Row } from '@/lib/explorer/rows';
+import { missedKinds, missesOfRow, type MissKind } from '@/lib/explorer/targets/misses';
+import { verdict, verdictFigure } from '@/lib/explorer/verdict';
 import { DASH, type Formats } from '@/lib/i18n/formats';
 import { safeHttpUrl } from '@/lib/safe-url';
-import { usableBelow, type ColumnId } from '../columns';
+import type { ColumnId } from '../columns';
 
-/** What a printed cell says; `below` prints it in the danger colour, `href` makes it a link in a PDF. */
-export type PrintCell = { text: string; below?: boolean; href?: string };
+/**
+ * The marks after a figure that misses its crop's target (the legend under the table's title says which; ▲▼
+ * mark the sort): a rate below its target, a CV above its threshold.
+ */
+export const MISS_MARKS = { below: '↓', above: '↑' } as const;
+export type MissMark = keyof typeof MISS_MARKS;
 
-export type PrintCellContext = { zone: Zone; targets: Targets; f: Formats; words: { warning: string; link: string } };
+/** What a printed cell says; `miss` marks it and prints it in the danger colour, `href` makes it a link in a PDF. */
+export type PrintCell = { text: string; miss?: MissMark; href?: string };
 
-/** After a value below its crop's target (the legend under the table's title says so; ▲▼ mark the sort). */
-export const BELOW_MARK = '↓';
+export type PrintCellContext = { zone: Zone; targets: Targets; f: Formats; words: { warning: string; link: string; kinds: Readonly<Record<MissKind, string>> } };
 
 /** Text on one line: line breaks and tabs of a comment or name become spaces. */
 const line = (v: string | null) => (v === null || v === '' ? DASH : v.replace(/\s+/g, ' '));
-const judged = (text: string, below: boolean): PrintCell => (below ? { text: `${text} ${BELOW_MARK}`, below } : { text });
+
+/** A figure judged against its crop's target, with the screen's rule and decimals: marked when it misses. */
+function judged(r: Row, metric: TargetMetric, { f, targets }: PrintCellContext): PrintCell {
+  const v = verdict(r, targets, metric);
+  const text = verdictFigure(v, f.percent);
+  if (!v.misses) return { text };
+  const miss: MissMark = metric === 'cv' ? 'above' : 'below';
+  return { text: `${text} ${MISS_MARKS[miss]}`, miss };
+}
 
 /** Every column's printed cell: a column added to the table without one here is a type error. */
 export const PRINT_CELLS: Record<ColumnId, (r: Row, c: PrintCellContext) => PrintCell> = {
@@ -27,11 +42,13 @@ export const PRINT_CELLS: Record<ColumnId, (r: Row, c: PrintCellContext) => Prin
   date: (r, { f, zone }) => ({ text: f.dateTime(r.time, zone).replace(/ UTC$/, '') }),
   name: (r) => ({ text: line(r.name) }),
   crop: (r) => ({ text: line(r.crop) }),
-  germination: (r, { f, targets }) => judged(f.percent(r.germination), belowTarget(r, targetFor(targets, r.crop, 'germination'))),
+  germination: (r, c) => judged(r, 'germination', c),
   target: (r, { f, targets }) => ({ text: f.percent(targetFor(targets, r.crop, 'germination')) }),
-  usable: (r, { f, targets }) => judged(f.percent(r.usable), usableBelow(r, targets)),
+  // The kinds missed as the screen's badges name them, a comma list on one line.
+  below: (r, { targets, words }) => ({ text: missedKinds(missesOfRow(r, targets)).map((k) => words.kinds[k]).join(', ') || DASH }),
+  usable: (r, c) => judged(r, 'usable', c),
   cells: (r, { f }) => ({ text: f.int(r.cells) }),
-  cv: (r, { f }) => ({ text: f.percent(r.field('avg_coefficient_of_variation')) }),
+  cv: (r, c) => judged(r, 'cv', c),
   size: (r, { f }) => ({ text: f.area(r.field('avg_median_seedling_size_mm2')) }),
   images: (r, { f }) => ({ text: f.int(r.field('number_of_images')) }),
   warnings: (r, { words }) => ({ text: r.warnings ? words.warning : DASH }),

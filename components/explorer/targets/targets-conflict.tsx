@@ -27,7 +27,13 @@ export function TargetsConflict({ conflict, zone }: Props) {
   };
   return (
     <div role="alert" className={styles.problemBox}>
-      <p>{conflict.at ? say('conflictAt', { when: f.dateTime(Date.parse(conflict.at), zone) }) : say('conflictUnknown')}</p>
+      <p>
+        {conflict.at && conflict.by
+          ? say('conflictBy', { name: conflict.by, when: f.dateTime(Date.parse(conflict.at), zone) })
+          : conflict.at
+            ? say('conflictAt', { when: f.dateTime(Date.parse(conflict.at), zone) })
+            : say('conflictUnknown')}
+      </p>
       <div className={styles.actions}>
         <button type="button" className="button" onClick={then(conflict.reload)}>
           {say('reload')}

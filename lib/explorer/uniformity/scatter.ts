@@ -1,6 +1,7 @@
 import { targetFor, type Targets } from '../../contract/targets';
 import { median } from '../aggregate';
 import { NO_CROP, type Row } from '../rows';
+import { MISSED, missLookup } from '../targets/misses';
 
 /*
  * Germination against CV of seedling size. Up to POINT_LIMIT batches, every batch is a point of its own, in its
@@ -77,14 +78,15 @@ function binOf(v: number, w: number, top: number): number {
   return i;
 }
 
-/** Each crop's germination target and CV threshold, looked up once per crop. */
+/**
+ * A batch's verdict by the rule the Below target card, filter and Off target column follow (targets/misses.ts):
+ * BELOW where it misses its crop's germination target, OVER where it misses its crop's CV threshold.
+ */
 function judge(targets: Targets) {
-  const known = new Map<string | null, [number | null, number | null]>();
+  const misses = missLookup(targets);
   return (r: Row): number => {
-    let pair = known.get(r.crop);
-    if (!pair) known.set(r.crop, (pair = [targetFor(targets, r.crop, 'germination'), targetFor(targets, r.crop, 'cv')]));
-    const [target, threshold] = pair;
-    return (target !== null && r.germination! < target ? BELOW : 0) | (threshold !== null && r.cv! > threshold ? OVER : 0);
+    const bits = misses(r);
+    return (bits & MISSED.germination ? BELOW : 0) | (bits & MISSED.cv ? OVER : 0);
   };
 }
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { FairShare } from '../../async/fair-share';
 import { UPSTREAM_SOCKETS } from '../../batch-api/keep-alive-fetch';
 import { getConfig } from '../config';
-import type { SessionData } from '../session-rules';
+import type { Actor } from '../auth/actor';
 import { RangeLoadAdmission } from './range-load-admission';
 
 /*
@@ -22,7 +22,7 @@ export function rangeLoads(): RangeLoadAdmission {
   return holder.__rangeLoads;
 }
 
-/** The process's upstream connections, shared fairly between organisations (keyed by client ID). */
+/** The process's upstream connections, shared fairly between organisations (keyed by organisation id). */
 export function upstreamShare(): FairShare {
   holder.__upstreamShare ??= new FairShare(UPSTREAM_SOCKETS, getConfig().upstreamPerOrganisation);
   return holder.__upstreamShare;
@@ -33,8 +33,8 @@ export function upstreamShare(): FairShare {
  * keeps the turn until it ends, fails or is cancelled, or the request is aborted. A failure before the body
  * (the first page refused) gives the turn back at once.
  */
-export async function asRangeLoad(session: SessionData, signal: AbortSignal, answer: () => Promise<Response>): Promise<Response> {
-  const release = await rangeLoads().enter(session, signal);
+export async function asRangeLoad(actor: Pick<Actor, 'session' | 'organisation'>, signal: AbortSignal, answer: () => Promise<Response>): Promise<Response> {
+  const release = await rangeLoads().enter({ sid: actor.session.id, organisationId: actor.organisation.id }, signal);
   let response: Response;
   try {
     response = await answer();

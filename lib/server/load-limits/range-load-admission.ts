@@ -10,7 +10,7 @@ export type RangeLoadLimits = {
   waitMs: number;
 };
 
-type Who = { sid: string; clientId: string };
+type Who = { sid: string; organisationId: string };
 type Waiter = { who: Who; admit: () => void };
 type Timers = { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout };
 
@@ -36,7 +36,7 @@ export class RangeLoadAdmission {
 
   /** Loads running now for this session and organisation (for tests and logs). */
   runningFor(who: Who): { session: number; organisation: number } {
-    return { session: this.running.session.get(who.sid) ?? 0, organisation: this.running.organisation.get(who.clientId) ?? 0 };
+    return { session: this.running.session.get(who.sid) ?? 0, organisation: this.running.organisation.get(who.organisationId) ?? 0 };
   }
 
   /**
@@ -49,7 +49,7 @@ export class RangeLoadAdmission {
     // which would hold this load too.
     const full = this.blockedBy(who);
     if (full === null) return this.start(who);
-    const key = full === 'session' ? who.sid : who.clientId;
+    const key = full === 'session' ? who.sid : who.organisationId;
     if (this.limits.waitMs === 0 || (this.queued[full].get(key) ?? 0) >= this.limits[full === 'session' ? 'perSession' : 'perOrganisation']) {
       throw this.refusal(full);
     }
@@ -103,7 +103,7 @@ export class RangeLoadAdmission {
   }
 
   private count(counts: { session: Map<string, number>; organisation: Map<string, number> }, who: Who, by: 1 | -1) {
-    for (const [map, key] of [[counts.session, who.sid], [counts.organisation, who.clientId]] as const) {
+    for (const [map, key] of [[counts.session, who.sid], [counts.organisation, who.organisationId]] as const) {
       const next = (map.get(key) ?? 0) + by;
       if (next === 0) map.delete(key);
       else map.set(key, next);

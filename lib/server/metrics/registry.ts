@@ -76,7 +76,21 @@ function createMetrics() {
       labelNames: ['method', 'result'] as const,
       registers,
     }),
-    activeSessions: new Gauge({ name: 'sessions_active', help: 'Sessions signed in and not yet ended, as the session store counts them.', registers }),
+    activeSessions: new Gauge({
+      name: 'sessions_active',
+      help: 'Sessions signed in and not yet ended, as the session store counts them.',
+      registers,
+      // Counted when scraped (countActiveSessionsWith); a store that cannot answer leaves the last count.
+      async collect() {
+        const count = (globalThis as { __countActiveSessions?: () => Promise<number> }).__countActiveSessions;
+        if (!count) return;
+        try {
+          this.set(await count());
+        } catch {
+          // the last count stays; the store's own failure is logged and counted where it happened
+        }
+      },
+    }),
     databaseErrors: new Counter({
       name: 'database_errors_total',
       help: 'Failures of the settings database by type (unreachable, unknown_migration, query).',

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { SsoFailure } from '@/lib/auth/sso-failures';
 import { metrics } from './registry';
 
 /**
@@ -32,7 +33,25 @@ export function countSignIns(method: string, handler: (request: Request) => Prom
   };
 }
 
-/** The sessions signed in and not ended: for the session store to report whenever it knows (a count it keeps). */
+/** The sessions signed in and not ended, as last counted. */
 export function setActiveSessions(count: number): void {
   metrics().activeSessions.set(count);
+}
+
+/**
+ * Where `sessions_active` is counted at every scrape: the session store registers its count of live rows
+ * (instrumentation.ts), so every instance sharing a database reports the same number.
+ */
+export function countActiveSessionsWith(count: () => Promise<number>): void {
+  (globalThis as { __countActiveSessions?: () => Promise<number> }).__countActiveSessions = count;
+}
+
+/** A single sign-on's end as a result: a refusal the person or the provider caused, or trouble on the way. */
+export function ssoSignInResult(reason: SsoFailure | null): SignInResult {
+  if (reason === null) return 'success';
+  if (reason === 'too_many') return 'throttled';
+  if (reason === 'unreachable') return 'unavailable';
+  if (reason === 'failed') return 'error';
+  if (reason === 'not_configured') return 'invalid';
+  return 'refused';
 }

@@ -15,12 +15,35 @@ const API_ALLOW: Record<string, string> = {
   '/api/health/live': 'GET, HEAD, OPTIONS',
   '/api/health/ready': 'GET, HEAD, OPTIONS',
   '/api/settings/targets': 'GET, HEAD, OPTIONS, PUT',
+  '/api/settings/targets/history': 'GET, HEAD, OPTIONS',
+  '/api/settings/targets/history/[id]/restore': 'OPTIONS, POST',
   '/api/settings/views': 'GET, HEAD, OPTIONS, POST',
   '/api/settings/views/[id]': 'DELETE, OPTIONS, PATCH',
+  '/api/auth/oidc/start': 'GET, HEAD, OPTIONS',
+  '/api/auth/oidc/callback': 'GET, HEAD, OPTIONS',
+  '/api/admin/people': 'GET, HEAD, OPTIONS, POST',
+  '/api/admin/people/[id]': 'DELETE, OPTIONS, PATCH',
+  '/api/admin/people/[id]/sessions': 'DELETE, OPTIONS',
+  '/api/admin/people/[id]/reset': 'OPTIONS, POST',
+  '/api/admin/connection': 'GET, HEAD, OPTIONS, PUT',
+  '/api/admin/connection/test': 'OPTIONS, POST',
+  '/api/admin/activity': 'GET, HEAD, OPTIONS',
+  '/api/account': 'GET, HEAD, OPTIONS, PATCH',
+  '/api/account/sessions': 'DELETE, GET, HEAD, OPTIONS',
+  '/api/account/sessions/[id]': 'DELETE, OPTIONS',
+  '/api/links/[token]': 'GET, HEAD, OPTIONS, POST',
 };
 
 /** Routes with a segment of their own, to the name their folder has (`[id]`). */
-const DYNAMIC: [RegExp, string][] = [[/^\/api\/settings\/views\/[^/]+$/, '/api/settings/views/[id]']];
+const DYNAMIC: [RegExp, string][] = [
+  [/^\/api\/settings\/views\/[^/]+$/, '/api/settings/views/[id]'],
+  [/^\/api\/settings\/targets\/history\/[^/]+\/restore$/, '/api/settings/targets/history/[id]/restore'],
+  [/^\/api\/admin\/people\/[^/]+$/, '/api/admin/people/[id]'],
+  [/^\/api\/admin\/people\/[^/]+\/sessions$/, '/api/admin/people/[id]/sessions'],
+  [/^\/api\/admin\/people\/[^/]+\/reset$/, '/api/admin/people/[id]/reset'],
+  [/^\/api\/account\/sessions\/[^/]+$/, '/api/account/sessions/[id]'],
+  [/^\/api\/links\/[^/]+$/, '/api/links/[token]'],
+];
 
 /** The API route serving `pathname`, as its folder names it (`/api/settings/views/[id]`), or undefined. */
 export function apiRouteTemplate(pathname: string): string | undefined {

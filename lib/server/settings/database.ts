@@ -1,25 +1,36 @@
 import 'server-only';
-import { Kysely, PostgresDialect, type ColumnType, type Generated } from 'kysely';
+import { Kysely, PostgresDialect, sql, type ColumnType, type Generated } from 'kysely';
 import pg from 'pg';
 import { logLine } from '../log';
 import { countDatabaseError } from '../metrics/errors';
 import { querySpan } from '../tracing/spans';
 import { pglitePool } from './pglite-pool';
 
+type Timestamp = ColumnType<Date, Date | undefined, Date>;
+type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
+/** JSON written as text (one form for pg and PGlite alike), read back parsed. */
+type Json = ColumnType<unknown, string, string>;
+type NullableJson = ColumnType<unknown, string | null | undefined, string | null>;
+
 /** One row per organisation and setting: the value as the setting's schema validated it. */
 export type OrganisationSettingsTable = {
-  client_id: string;
+  organisation_id: string;
   name: string;
-  /** Written as JSON text (one form for pg and PGlite alike), read back parsed. */
-  value: ColumnType<unknown, string, string>;
+  value: Json;
   /** Set by the database's clock, never by an instance's (instances' clocks differ). */
   updated_at: ColumnType<Date, Date, Date>;
+  /** Who saved it last (null: before people, or someone since removed). */
+  updated_by: ColumnType<string | null, string | null | undefined, string | null>;
 };
 
 /** One row per saved view: two people saving different views never write the same row. */
 export type SavedViewsTable = {
   id: Generated<string>;
-  client_id: string;
+  organisation_id: string;
+  /** The person who keeps it; null: the organisation's (its owner was removed, or it predates people). */
+  owner_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Seen by everyone in the organisation (always true for the default view). */
+  shared: ColumnType<boolean, boolean | undefined, boolean>;
   name: string;
   query: string;
   is_default: ColumnType<boolean, boolean | undefined, boolean>;
@@ -27,7 +38,101 @@ export type SavedViewsTable = {
   updated_at: ColumnType<Date, Date, Date>;
 };
 
-export type SettingsTables = { organisation_settings: OrganisationSettingsTable; saved_views: SavedViewsTable };
+/** An organisation: its Batch Data Service client ID and the secret, encrypted at rest (lib/server/org/credentials-crypto.ts). */
+export type OrganisationsTable = {
+  id: Generated<string>;
+  slug: string;
+  name: string;
+  client_id: string;
+  secret_ciphertext: ColumnType<string | null, string | null | undefined, string | null>;
+  secret_set_at: NullableTimestamp;
+  secret_set_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+};
+
+export type PeopleTable = {
+  id: Generated<string>;
+  email: string;
+  name: ColumnType<string, string | undefined, string>;
+  /** argon2id (PHC string); null: no password yet (invited) or single sign-on only. */
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  disabled_at: NullableTimestamp;
+  language: ColumnType<string | null, string | null | undefined, string | null>;
+  time_zone: ColumnType<string | null, string | null | undefined, string | null>;
+  default_organisation_id: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+};
+
+export type Role = 'viewer' | 'editor' | 'admin';
+
+export type MembershipsTable = {
+  person_id: string;
+  organisation_id: string;
+  role: Role;
+  created_at: Timestamp;
+};
+
+/** Invite and reset links: only the SHA-256 of the token is kept. */
+export type OneTimeLinksTable = {
+  id: Generated<string>;
+  person_id: string;
+  organisation_id: string;
+  kind: 'invite' | 'reset';
+  token_hash: string;
+  expires_at: Date;
+  used_at: NullableTimestamp;
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+};
+
+/** The server's record of every session: the cookie holds only its id. */
+export type SessionsTable = {
+  id: string;
+  person_id: string;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+  revoked_at: NullableTimestamp;
+  method: 'password' | 'oidc';
+  user_agent: string;
+  address: string;
+};
+
+export type AuditLogTable = {
+  id: Generated<string>;
+  at: Timestamp;
+  organisation_id: string | null;
+  actor_id: string | null;
+  actor_email: string;
+  actor_name: string;
+  action: string;
+  subject: string;
+  before: NullableJson;
+  after: NullableJson;
+  address: string | null;
+  method: string | null;
+};
+
+/** Every target set an organisation saved, newest last: the Targets panel's History and Restore. */
+export type TargetHistoryTable = {
+  id: Generated<string>;
+  organisation_id: string;
+  targets: Json;
+  saved_at: Date;
+  saved_by: string | null;
+};
+
+export type SettingsTables = {
+  organisation_settings: OrganisationSettingsTable;
+  saved_views: SavedViewsTable;
+  organisations: OrganisationsTable;
+  people: PeopleTable;
+  memberships: MembershipsTable;
+  one_time_links: OneTimeLinksTable;
+  sessions: SessionsTable;
+  audit_log: AuditLogTable;
+  target_history: TargetHistoryTable;
+};
 export type SettingsDb = Kysely<SettingsTables>;
 
 /** PostgreSQL at `databaseUrl` (any number of instances), else the embedded PGlite in `dataDir` (one instance). */
@@ -72,6 +177,18 @@ export function isUnreachable(error: unknown): boolean {
   return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Query read timeout|canceling statement due to statement timeout/i.test(message);
 }
 
+/**
+ * The store's guard around every statement: migrations first, an unreachable database as `store_unavailable`
+ * (503) naming `field` (the settings, the session…).
+ */
+export type Guard = <R>(work: () => Promise<R>, field?: string) => Promise<R>;
+
+/** One instant per statement, cut to milliseconds so that a time that went through JSON compares equal. */
+export const STATEMENT_TIME = sql<Date>`date_trunc('milliseconds', statement_timestamp())`;
+/** The database's clock now, cut to milliseconds. */
+export const NOW = sql<Date>`date_trunc('milliseconds', clock_timestamp())`;
+/** The shape of a uuid: anything else is no id of ours, and never reaches the database's parser. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A table the query names does not exist (SQLSTATE 42P01): the database was dropped and created again. */
 export function isUndefinedTable(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '42P01';

@@ -8,10 +8,10 @@ import { settingsStore } from './index';
 const WAIT_MS = 2000;
 
 /** The organisation's default view, or null when it has none, or when the store fails or is slow. */
-async function defaultView(clientId: string) {
+async function defaultView(organisationId: string) {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), WAIT_MS)));
-  return Promise.race([settingsStore().views.defaultView(clientId), late])
+  return Promise.race([settingsStore().views.defaultView(organisationId), late])
     .catch((error: unknown) => {
       logLine('warn', 'default view: not read; the page opens without it', { error: String(error) });
       return null;
@@ -24,9 +24,9 @@ async function defaultView(clientId: string) {
  * (lib/contract/views.ts, defaultViewTarget). null: open the page as asked, also when the store fails or is
  * slow: the page works without saved views.
  */
-export async function defaultViewPath(clientId: string, params: URLSearchParams): Promise<string | null> {
+export async function defaultViewPath(organisationId: string, params: URLSearchParams): Promise<string | null> {
   if (!isBare(params)) return null;
-  const view = await defaultView(clientId);
+  const view = await defaultView(organisationId);
   return view ? defaultViewTarget(view.query, params) : null;
 }
 
@@ -34,8 +34,8 @@ export async function defaultViewPath(clientId: string, params: URLSearchParams)
  * The name of the default view this page load opened (the redirect above led here), for the page to say so;
  * null for any other URL, or when the view is no longer the default or no longer says this.
  */
-export async function openedDefaultName(clientId: string, params: URLSearchParams): Promise<string | null> {
+export async function openedDefaultName(organisationId: string, params: URLSearchParams): Promise<string | null> {
   if (!params.has(OPENED)) return null;
-  const view = await defaultView(clientId);
+  const view = await defaultView(organisationId);
   return view && openedAsDefault(view.query, params) ? view.name : null;
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { freeSlug, slugOf } from '../org/slug';
 import { isUndefinedTable } from './database';
 
 /**
@@ -40,6 +41,138 @@ const MIGRATIONS: Record<string, Migration> = {
       await sql`create unique index saved_views_one_default on saved_views (client_id) where is_default`.execute(db);
     },
   },
+  '0003-organisations-and-people': {
+    // Organisations with their credentials, the people who sign in, their roles, sessions and what they did.
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table organisations (
+          id uuid primary key default gen_random_uuid(),
+          slug text not null unique,
+          name text not null,
+          client_id text not null unique,
+          secret_ciphertext text,
+          secret_set_at timestamptz,
+          secret_set_by uuid,
+          created_at timestamptz not null default now()
+        )`.execute(db);
+      await sql`
+        create table people (
+          id uuid primary key default gen_random_uuid(),
+          email text not null,
+          name text not null default '',
+          password_hash text,
+          disabled_at timestamptz,
+          language text,
+          time_zone text,
+          default_organisation_id uuid references organisations (id) on delete set null,
+          created_at timestamptz not null default now()
+        )`.execute(db);
+      // One person per address, whatever its case (invites and single sign-on match on it).
+      await sql`create unique index people_email on people (lower(email))`.execute(db);
+      await sql`alter table organisations add foreign key (secret_set_by) references people (id) on delete set null`.execute(db);
+      await sql`
+        create table memberships (
+          person_id uuid not null references people (id) on delete cascade,
+          organisation_id uuid not null references organisations (id) on delete cascade,
+          role text not null check (role in ('viewer', 'editor', 'admin')),
+          created_at timestamptz not null default now(),
+          primary key (person_id, organisation_id)
+        )`.execute(db);
+      await sql`create index memberships_organisation on memberships (organisation_id)`.execute(db);
+      await sql`
+        create table one_time_links (
+          id uuid primary key default gen_random_uuid(),
+          person_id uuid not null references people (id) on delete cascade,
+          organisation_id uuid not null references organisations (id) on delete cascade,
+          kind text not null check (kind in ('invite', 'reset')),
+          token_hash text not null unique,
+          expires_at timestamptz not null,
+          used_at timestamptz,
+          created_by uuid references people (id) on delete set null,
+          created_at timestamptz not null default now()
+        )`.execute(db);
+      await sql`
+        create table sessions (
+          id text primary key,
+          person_id uuid not null references people (id) on delete cascade,
+          created_at timestamptz not null,
+          last_seen_at timestamptz not null,
+          expires_at timestamptz not null,
+          revoked_at timestamptz,
+          method text not null check (method in ('password', 'oidc')),
+          user_agent text not null default '',
+          address text not null default ''
+        )`.execute(db);
+      await sql`create index sessions_person on sessions (person_id)`.execute(db);
+      await sql`
+        create table audit_log (
+          id bigint generated always as identity primary key,
+          at timestamptz not null default clock_timestamp(),
+          organisation_id uuid,
+          actor_id uuid,
+          actor_email text not null default '',
+          actor_name text not null default '',
+          action text not null,
+          subject text not null default '',
+          before jsonb,
+          after jsonb,
+          address text,
+          method text
+        )`.execute(db);
+      await sql`create index audit_log_organisation_at on audit_log (organisation_id, at desc)`.execute(db);
+      await sql`create index audit_log_actor_at on audit_log (actor_id, at desc)`.execute(db);
+      await sql`
+        create table target_history (
+          id bigint generated always as identity primary key,
+          organisation_id uuid not null references organisations (id) on delete cascade,
+          targets jsonb not null,
+          saved_at timestamptz not null,
+          saved_by uuid references people (id) on delete set null
+        )`.execute(db);
+      await sql`create index target_history_organisation on target_history (organisation_id, saved_at desc)`.execute(db);
+    },
+  },
+  '0004-settings-by-organisation': {
+    // Settings and views were keyed by the client ID people signed in with: each such client ID becomes an
+    // organisation (no secret yet: provisioning or an administrator sets it), and the rows move to it.
+    async up(db: Kysely<unknown>) {
+      const { rows } = await sql<{ client_id: string }>`
+        select client_id from organisation_settings union select client_id from saved_views order by client_id`.execute(db);
+      const taken = new Set<string>();
+      for (const { client_id } of rows) {
+        const slug = freeSlug(slugOf(client_id), (s) => taken.has(s));
+        taken.add(slug);
+        await sql`insert into organisations (slug, name, client_id) values (${slug}, ${client_id}, ${client_id})`.execute(db);
+      }
+      await sql`
+        alter table organisation_settings
+          add column organisation_id uuid references organisations (id) on delete cascade,
+          add column updated_by uuid references people (id) on delete set null`.execute(db);
+      await sql`update organisation_settings s set organisation_id = o.id from organisations o where o.client_id = s.client_id`.execute(db);
+      await sql`alter table organisation_settings drop constraint organisation_settings_pkey`.execute(db);
+      await sql`alter table organisation_settings drop column client_id`.execute(db);
+      await sql`alter table organisation_settings alter column organisation_id set not null`.execute(db);
+      await sql`alter table organisation_settings add primary key (organisation_id, name)`.execute(db);
+
+      await sql`
+        alter table saved_views
+          add column organisation_id uuid references organisations (id) on delete cascade,
+          add column owner_id uuid references people (id) on delete set null,
+          add column shared boolean not null default false`.execute(db);
+      // Every view so far was the organisation's, seen by all of it.
+      await sql`update saved_views v set organisation_id = o.id, shared = true from organisations o where o.client_id = v.client_id`.execute(db);
+      await sql`drop index saved_views_name`.execute(db);
+      await sql`drop index saved_views_one_default`.execute(db);
+      await sql`alter table saved_views drop column client_id`.execute(db);
+      await sql`alter table saved_views alter column organisation_id set not null`.execute(db);
+      await sql`alter table saved_views add constraint saved_views_default_is_shared check (shared or not is_default)`.execute(db);
+      // A name once among the organisation's shared views, and once among each person's own.
+      await sql`create unique index saved_views_shared_name on saved_views (organisation_id, lower(name)) where shared`.execute(db);
+      await sql`create unique index saved_views_own_name on saved_views (organisation_id, owner_id, lower(name)) where not shared`.execute(db);
+      await sql`create unique index saved_views_one_default on saved_views (organisation_id) where is_default`.execute(db);
+      await sql`create index saved_views_owner on saved_views (owner_id)`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -70,6 +203,13 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   if (error) throw error;
 }
 
+/** Brings the schema to the migration named (tests of a later migration start from a database of its time). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateTo(db: Kysely<any>, name: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider }).migrateTo(name);
+  if (error) throw error;
+}
+
 /**
  * The schema against this release's migrations, in one query: `current` (all applied, nothing more) or
  * `behind` (some to apply: an older release's database, or one created again). Throws UnknownMigrationsError
@@ -85,7 +225,7 @@ export async function schemaState(db: Kysely<any>): Promise<'current' | 'behind'
 
 /** The names in Kysely's own record of applied migrations; none on a database never migrated. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function executedMigrations(db: Kysely<any>): Promise<string[]> {
+export async function executedMigrations(db: Kysely<any>): Promise<string[]> {
   try {
     const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
     return rows.map((row) => row.name);

@@ -2,10 +2,12 @@ import { OrderedLoad } from '@/lib/batch-api';
 import { BATCH_FIELDS, dateRange, type Batch, type DateRange } from '@/lib/contract';
 import { csvRow, csvRows } from '@/lib/csv';
 import { EXPORT_COLUMNS, type ExportColumn } from '@/lib/export/columns';
-import { exportFileName } from '@/lib/export/file-name';
+import { attachmentHeader, exportFileName } from '@/lib/export/file-name';
 import { UTC } from '@/lib/explorer/zones';
 import { LANGUAGE_COOKIE, readerLocale } from '@/lib/i18n/languages';
 import { exportWords } from '@/lib/export/strings';
+import { targetLines } from '@/lib/explorer/targets/target-lines';
+import { formatsFor } from '@/lib/i18n/formats';
 import { MESSAGES } from '@/lib/i18n/messages';
 import { ExportQuerySchema, type ExportQuery } from '@/lib/server/export-query';
 import { untilShutdown } from '@/lib/server/health/shutdown';
@@ -13,18 +15,19 @@ import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
 import { settingsStore, TARGETS_SETTING } from '@/lib/server/settings';
 import { getConfig } from '@/lib/server/config';
+import type { Actor } from '@/lib/server/auth/actor';
+import type { SessionCookies } from '@/lib/server/auth/sessions';
+import { translatorFor } from '@/lib/server/reader-locale';
 import { asRangeLoad } from '@/lib/server/load-limits';
-import type { SessionCookies } from '@/lib/server/session';
-import type { SessionData } from '@/lib/server/session-rules';
-import { clientFor } from '@/lib/server/upstream';
+import { upstreamFor } from '@/lib/server/org/upstream';
 import { xlsxStream } from '@/lib/server/xlsx-export';
 
 const TYPES = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
 
-function fileHeaders(query: ExportQuery) {
+function fileHeaders(query: ExportQuery, organisation: string) {
   // The CSV is the service's fields raw, named as the page's CSV (API fields) is.
-  const filename = exportFileName({ from: query.start_date, to: query.end_date }, query.format === 'xlsx' ? 'xlsx' : 'api-csv');
-  return { 'content-type': TYPES[query.format], 'content-disposition': `attachment; filename="${filename}"` };
+  const filename = exportFileName({ organisation, from: query.start_date, to: query.end_date }, query.format === 'xlsx' ? 'xlsx' : 'api-csv');
+  return { 'content-type': TYPES[query.format], 'content-disposition': attachmentHeader(filename) };
 }
 
 /** The header and the first chunk at once, then a chunk a pull; a failure errors the stream (the download aborts). */
@@ -57,33 +60,41 @@ const columnsOf = (ids: ExportQuery['columns']): ExportColumn[] => (ids ? ids.ma
  * download stops the requests in flight. It counts as one of the session's and the organisation's range loads
  * until the download ends (lib/server/load-limits: over them, 429 with Retry-After).
  */
-export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ query, session, request, cookies }) =>
-  asRangeLoad(session, request.signal, () => exportRange(query, session, request, cookies)),
+export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ query, actor, request, cookies }) =>
+  asRangeLoad(actor, request.signal, () => exportRange(query, actor, request, cookies)),
 );
 
-async function exportRange(query: ExportQuery, session: SessionData, request: Request, cookies: SessionCookies): Promise<Response> {
+async function exportRange(query: ExportQuery, actor: Actor, request: Request, cookies: SessionCookies): Promise<Response> {
   const range: DateRange = dateRange(query.start_date, query.end_date);
-  const load = new OrderedLoad(clientFor(session), range, { concurrency: getConfig().concurrency, signal: untilShutdown(request.signal) });
+  const load = new OrderedLoad(await upstreamFor(actor.organisation), range, { concurrency: getConfig().concurrency, signal: untilShutdown(request.signal) });
   const chunks = load.chunks();
   const first = await chunks.next();
   const firstRows = first.done ? [] : first.value;
-  if (query.format === 'csv') return new Response(csvStream(chunks, firstRows), { headers: fileHeaders(query) });
+  if (query.format === 'csv') return new Response(csvStream(chunks, firstRows), { headers: fileHeaders(query, actor.organisation.name) });
 
-  const { language } = readerLocale(request.headers.get('accept-language'), cookies.get(LANGUAGE_COOKIE));
+  const reader = readerLocale(request.headers.get('accept-language'), cookies.get(LANGUAGE_COOKIE));
   // The targets come from the settings store; if it fails, the load is stopped before the error answers.
   const { value: targets } = await settingsStore()
-    .get(session.clientId, TARGETS_SETTING)
+    .get(actor.organisation.id, TARGETS_SETTING)
     .catch(async (error: unknown) => {
       await chunks.return(undefined);
       throw error;
     });
-  const ctx = { zone: query.zone ?? UTC, targets, words: exportWords(MESSAGES[language]) };
+  const ctx = { zone: query.zone ?? UTC, targets, words: exportWords(MESSAGES[reader.language]) };
   const source = { first: firstRows, next: () => chunks.next(), stop: () => void chunks.return(undefined) };
-  const stream = xlsxStream(source, columnsOf(query.columns), ctx, { from: query.start_date, to: query.end_date }, request.signal);
-  return new Response(stream, { headers: fileHeaders(query) });
+  // The targets in the reader's words, as the page's own View sheet writes them.
+  const t = translatorFor(reader, 'print'), f = formatsFor(reader.locale);
+  const view = {
+    organisation: actor.organisation.name,
+    from: query.start_date,
+    to: query.end_date,
+    targetsText: (crops: readonly string[]) => targetLines(targets, crops, t, f).join('; '),
+  };
+  const stream = xlsxStream(source, columnsOf(query.columns), ctx, view, request.signal);
+  return new Response(stream, { headers: fileHeaders(query, actor.organisation.name) });
 }
 
 /** The checks of GET (session, query) and its headers, without asking the service anything. */
-export const HEAD = route({ auth: true, query: ExportQuerySchema }, async ({ query }) => new Response(null, { headers: fileHeaders(query) }));
+export const HEAD = route({ auth: true, query: ExportQuerySchema }, async ({ query, actor }) => new Response(null, { headers: fileHeaders(query, actor.organisation.name) }));
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods({ GET, HEAD });

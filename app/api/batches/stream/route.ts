@@ -2,14 +2,14 @@ import { RangeLoad } from '@/lib/batch-api';
 import { encodeStreamLine, formatParts, NDJSON_TYPE, type Batch, type StreamLine } from '@/lib/contract';
 import { StreamQuerySchema, type StreamQuery } from '@/lib/server/batch-query';
 import { asRangeLoad } from '@/lib/server/load-limits';
-import type { SessionData } from '@/lib/server/session-rules';
+import type { Actor } from '@/lib/server/auth/actor';
 import { getConfig } from '@/lib/server/config';
 import { loggedProblemOf } from '@/lib/server/error-table';
 import { untilShutdown } from '@/lib/server/health/shutdown';
 import { countedChunks } from '@/lib/server/metrics/loads';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
-import { clientFor } from '@/lib/server/upstream';
+import { upstreamFor } from '@/lib/server/org/upstream';
 
 const STREAM_HEADERS = {
   // A text type so that Next's compression takes it (it skips application/x-ndjson, unknown to mime-db,
@@ -30,15 +30,15 @@ const STREAM_HEADERS = {
  * counts as one of the session's and the organisation's range loads until it ends (lib/server/load-limits:
  * over them, 429 with Retry-After).
  */
-export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ query, session, request }) =>
-  asRangeLoad(session, request.signal, () => streamRange(query, session, request)),
+export const GET = route({ auth: true, query: StreamQuerySchema }, async ({ query, actor, request }) =>
+  asRangeLoad(actor, request.signal, () => streamRange(query, actor, request)),
 );
 
-async function streamRange(query: StreamQuery, session: SessionData, request: Request): Promise<Response> {
+async function streamRange(query: StreamQuery, actor: Actor, request: Request): Promise<Response> {
   const { parts, ...range } = query;
   const { concurrency, maxConcurrency } = getConfig();
   // Stopped when the browser leaves, or when a shutdown's grace period ends: then it ends with the error line.
-  const load = new RangeLoad(clientFor(session), range, { concurrency, maxConcurrency, parts, signal: untilShutdown(request.signal) });
+  const load = new RangeLoad(await upstreamFor(actor.organisation), range, { concurrency, maxConcurrency, parts, signal: untilShutdown(request.signal) });
   const chunks = countedChunks(load, request.signal);
   const first = await chunks.next();
   const encoder = new TextEncoder();

@@ -1,8 +1,9 @@
-import { MAX_CROP_NAME, MAX_CROP_TARGETS, type Targets, type TargetSettings } from '@/lib/contract/targets';
+import { MAX_CROP_NAME, MAX_CROP_TARGETS } from '@/lib/contract/targets';
 import { TargetSaveSchema } from '@/lib/contract/schemas';
+import { recordActivity } from '@/lib/server/audit/record';
 import { otherMethods } from '@/lib/server/methods';
 import { route } from '@/lib/server/route';
-import { settingsStore, TARGETS_SETTING, type Saved } from '@/lib/server/settings';
+import { settingsStore, targetSettingsOf, TARGETS_SETTING } from '@/lib/server/settings';
 
 /**
  * The largest target set the contract allows, written by any JSON encoder: 200 crops of 100-character names
@@ -11,17 +12,20 @@ import { settingsStore, TARGETS_SETTING, type Saved } from '@/lib/server/setting
  */
 const MAX_SAVE_BYTES = Math.ceil((MAX_CROP_TARGETS * (MAX_CROP_NAME * 3 + 100)) / 1024 + 10) * 1024;
 
-const answer = ({ value, updatedAt }: Saved<Targets>) => Response.json({ targets: value, updatedAt } satisfies TargetSettings);
-
-/** The signed-in organisation's targets (the defaults, `updatedAt: null`, until it saves some). */
-export const GET = route({ auth: true }, async ({ session }) => answer(await settingsStore().get(session.clientId, TARGETS_SETTING)));
+/** The organisation's targets (the defaults, `updatedAt: null`, until it saves some), and who saved them last. */
+export const GET = route({ auth: true }, async ({ actor }) => Response.json(targetSettingsOf(await settingsStore().get(actor.organisation.id, TARGETS_SETTING))));
 
 /**
- * Saves the organisation's targets for everyone signed in to it. Same-origin only (the wrapper's check of
- * every write); 409 when `expectedUpdatedAt` is not the stored version.
+ * Saves the organisation's targets for everyone in it (editors and administrators). Same-origin only (the
+ * wrapper's check of every write); 409 naming the colleague when `expectedUpdatedAt` is not the stored version.
  */
-export const PUT = route({ auth: true, body: TargetSaveSchema, maxBodyBytes: MAX_SAVE_BYTES }, async ({ session, body }) =>
-  answer(await settingsStore().put(session.clientId, TARGETS_SETTING, body.targets, body.expectedUpdatedAt)),
-);
+export const PUT = route({ auth: 'editor', what: 'saving the targets', body: TargetSaveSchema, maxBodyBytes: MAX_SAVE_BYTES }, async (ctx) => {
+  const store = settingsStore();
+  const { organisation, person } = ctx.actor;
+  const before = await store.get(organisation.id, TARGETS_SETTING);
+  const saved = await store.put(organisation.id, TARGETS_SETTING, ctx.body.targets, ctx.body.expectedUpdatedAt, person.id);
+  await recordActivity(ctx, 'targets_changed', { subject: 'targets', before: before.updatedAt ? before.value : null, after: saved.value });
+  return Response.json(targetSettingsOf(saved));
+});
 
 export const { HEAD, OPTIONS, POST, PATCH, DELETE } = otherMethods({ GET, PUT });

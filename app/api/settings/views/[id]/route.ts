@@ -1,29 +1,34 @@
 import { type SavedView } from '@/lib/contract/views';
 import { ViewChangeSchema } from '@/lib/contract/schemas';
+import { recordActivity, type ActivitySource } from '@/lib/server/audit/record';
 import { otherMethods } from '@/lib/server/methods';
+import { pathSegment } from '@/lib/server/path-segment';
 import { route } from '@/lib/server/route';
 import { settingsStore } from '@/lib/server/settings';
 
-/**
- * The view's ID from the path. Read here rather than from Next's params: the wrapper takes a plain Request, as
- * tests call it. A segment that does not decode is no ID of ours, and the store answers 404 for it.
- */
-function viewId(request: Request): string {
-  const segment = new URL(request.url).pathname.split('/').pop() ?? '';
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+const viewer = (source: ActivitySource) => ({ personId: source.actor.person.id, role: source.actor.role });
+
+/** What changed, in the activity log's words: a rename, shared or taken back, made the default. */
+async function logChange(source: ActivitySource, before: SavedView, after: SavedView) {
+  if (before.name !== after.name) await recordActivity(source, 'view_renamed', { subject: after.name, before: { name: before.name }, after: { name: after.name } });
+  if (!before.shared && after.shared) await recordActivity(source, 'view_shared', { subject: after.name });
+  if (before.shared && !after.shared) await recordActivity(source, 'view_unshared', { subject: after.name });
+  if (!before.isDefault && after.isDefault) await recordActivity(source, 'view_made_default', { subject: after.name });
 }
 
-/** Renames the view and/or makes it the default (or not); 404 for a view this organisation does not have. */
-export const PATCH = route({ auth: true, body: ViewChangeSchema }, async ({ session, body, request }) =>
-  Response.json((await settingsStore().views.change(session.clientId, viewId(request), body)) satisfies SavedView),
-);
+/**
+ * Renames the view, shares it or takes it back, makes it the default (or not); 404 for a view the asker does
+ * not see; 403 naming the role for what needs an editor.
+ */
+export const PATCH = route({ auth: true, body: ViewChangeSchema }, async (ctx) => {
+  const { view, before } = await settingsStore().views.change(ctx.actor.organisation.id, viewer(ctx), pathSegment(ctx.request, -1), ctx.body);
+  await logChange(ctx, before, view);
+  return Response.json(view satisfies SavedView);
+});
 
-export const DELETE = route({ auth: true }, async ({ session, request }) => {
-  await settingsStore().views.delete(session.clientId, viewId(request));
+export const DELETE = route({ auth: true }, async (ctx) => {
+  const view = await settingsStore().views.delete(ctx.actor.organisation.id, viewer(ctx), pathSegment(ctx.request, -1));
+  await recordActivity(ctx, 'view_deleted', { subject: view.name, before: { name: view.name, query: view.query, shared: view.shared, isDefault: view.isDefault } });
   return new Response(null, { status: 204 });
 });
 
