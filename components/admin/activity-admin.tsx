@@ -61,7 +61,7 @@ export function ActivityAdmin() {
   const th = useTranslations('people.targetsHistory');
   const f = useFormats();
   const when = useWhen();
-  const pct = (v: number | null) => (v === null ? th('none') : `${f.number(v)} %`);
+  const pct = (v: number | null) => (v === null ? th('none') : f.percentUpTo(v));
   /** What a target change changed, target by target; any other change as its before and after. */
   const change = (entry: ActivityEntry) => {
     if (isTargets(entry.after) && (entry.before === null || isTargets(entry.before))) {

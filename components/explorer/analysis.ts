@@ -26,6 +26,8 @@ export type AnalysisInput = {
   drill: DrillTo;
   /** Opens a batch's detail dialog (a history entry of its own). */
   openBatch: (row: Row) => void;
+  /** Why the filters could leave no batch to draw: the search, or other filters (null: none is set). */
+  noMatch: 'search' | 'filters' | null;
   /** The URL's analysis settings (only these: sorting the table or opening a batch must not redraw charts). */
   view: AnalysisView;
   /**
@@ -36,4 +38,4 @@ export type AnalysisInput = {
   comparison?: { rows: readonly Row[]; shiftMs: number; label: string; complete: boolean };
 };
 
-export type AnalysisView = Pick<ExplorerState, 'chart' | 'focus' | 'crop' | 'bins' | 'days' | 'scanner' | 'base' | 'spc' | 'group' | 'gsort' | 'gdir' | 'compare'>;
+export type AnalysisView = Pick<ExplorerState, 'chart' | 'focus' | 'crop' | 'bins' | 'days' | 'scanner' | 'base' | 'rules' | 'spc' | 'group' | 'gsort' | 'gdir' | 'compare'>;

@@ -24,10 +24,14 @@ type Props = {
   onClose: () => void;
 };
 
-/** The service's decimals exactly as it sent them (two places), never re-rounded, in the reader's notation, with their unit. */
+/**
+ * The service's decimals exactly as it sent them (two places), never re-rounded, in the reader's notation, with
+ * their unit: a percent as the table and the charts write one (`93.40%`, `93,40 %`).
+ */
 function given(f: Formats, v: string | null, unit = ''): string {
   if (v === null) return DASH;
   const places = v.split('.')[1]?.length ?? 0;
+  if (unit === '%') return f.percent(v, places);
   return `${f.decimal(v, places)} ${unit}`.trimEnd();
 }
 
@@ -129,7 +133,7 @@ function Verdicts({ row, targets }: { row: Row; targets: Targets }) {
       {verdicts.map((v) => (
         <li key={v.metric} className={v.misses ? styles.verdictBelow : undefined}>
           {v.misses ? (v.metric === 'cv' ? '▲ ' : '▼ ') : ''}
-          {sayVerdict(v, say, f.number)}
+          {sayVerdict(v, say, f.percentUpTo)}
         </li>
       ))}
     </ul>

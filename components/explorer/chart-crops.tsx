@@ -4,7 +4,7 @@ import { memo } from 'react';
 import { CartesianGrid, Cell, ComposedChart, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
 import { AGGREGATE_KIND, type CropFigure } from '@/lib/explorer/aggregate';
 import { cropName } from '@/lib/explorer/drill';
-import { formatValue, METRIC_INFO, missesTarget, niceAxis, targetKind, type Metric } from '@/lib/explorer/metrics';
+import { axisTitle, formatJudged, formatTick, formatValue, METRIC_INFO, missesTarget, niceAxis, targetKind, type Metric } from '@/lib/explorer/metrics';
 import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import { useSpeech } from './use-speech';
@@ -19,6 +19,8 @@ type Props = {
   picked: string | undefined;
   drill: DrillTo;
   incomplete: boolean;
+  /** Said instead of the chart when the filters leave no batch. */
+  noMatch: string | null;
 };
 
 const MAX_LABEL = 22;
@@ -44,8 +46,9 @@ function TargetMark(props: { cx?: number; cy?: number }) {
  * value in the crop's colour and a stroke at its target, on an axis zoomed to the data. A dot, not a bar: a bar
  * from a zoomed axis would exaggerate differences by its length.
  */
-function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Props) {
-  const { f, t } = useSpeech();
+function CropsCompared({ crops, metric, colours, picked, drill, incomplete, noMatch }: Props) {
+  const say = useSpeech();
+  const { f, t } = say;
   const info = METRIC_INFO[metric];
   const word = t(`targetWord.${targetKind(metric)}`);
   const header = t(`targetHeader.${targetKind(metric)}`);
@@ -55,7 +58,9 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
   const data = crops.map((c) => ({ ...c, label: t('crops.axisLabel', { crop: short(name(c.crop)), count: f.count(c.count) }) }));
   const axis = zoom(crops, info.rate);
   const open = (crop: string) => drill({ crop });
-  const title = t('crops.title', { metric: t(`metrics.${metric}.label`), aggregate, target: word });
+  // A metric without targets (size) marks none and says none.
+  const judged = info.better !== null;
+  const title = t(judged ? 'crops.title' : 'crops.titleNoTarget', { metric: t(`metrics.${metric}.label`), aggregate, target: word });
   const table = () => (
     <table>
       <thead>
@@ -63,7 +68,7 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
           <th scope="col">{t('cropHeader')}</th>
           <th scope="col" className="num">{t('overTime.valueHeader', { metric: t(`metrics.${metric}.short`), aggregate })}</th>
           <th scope="col" className="num">{t('batchesHeader')}</th>
-          <th scope="col" className="num">{header}</th>
+          {judged && <th scope="col" className="num">{header}</th>}
         </tr>
       </thead>
       <tbody>
@@ -74,22 +79,29 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
                 {name(c.crop)}
               </button>
             </th>
-            <td className="num">{c.value === null ? '—' : value(c.value)}</td>
+            <td className="num">{c.value === null ? '—' : formatJudged(metric, c.value, c.target, f)}</td>
             <td className="num">{f.count(c.count)}</td>
-            <td className="num">{c.target === null ? '—' : value(c.target)}</td>
+            {judged && <td className="num">{c.target === null ? '—' : value(c.target)}</td>}
           </tr>
         ))}
       </tbody>
     </table>
   );
   const height = Math.max(120, data.length * 30 + 50);
+  if (crops.length === 0) {
+    return (
+      <ChartFrame id="chart-crops" title={title} incomplete={incomplete} table={table}>
+        <p className={styles.chartEmpty}>{noMatch ?? t('distribution.noValue', { metric: t(`metrics.${metric}.inSentence`) })}</p>
+      </ChartFrame>
+    );
+  }
   return (
     <ChartFrame id="chart-crops" title={title} incomplete={incomplete} table={table}>
       <FitWidth height={height}>
         <ComposedChart data={data} layout="vertical" margin={{ top: 16, right: 20, bottom: 18, left: 4 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" horizontal={false} />
-          <XAxis type="number" domain={axis.domain} ticks={axis.ticks} tickFormatter={(v: number) => f.number(v)} {...AXIS} allowDataOverflow
-            label={{ value: `${t(`metrics.${metric}.label`)} (${info.unit})`, position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
+          <XAxis type="number" domain={axis.domain} ticks={axis.ticks} tickFormatter={(v: number) => formatTick(metric, v, f)} {...AXIS} allowDataOverflow
+            label={{ value: axisTitle(metric, say), position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
           <YAxis type="category" dataKey="label" width={190} interval={0} {...AXIS}
             tick={(props: { x?: number | string; y?: number | string; payload?: { value: string; index: number } }) => {
               const c = crops[props.payload?.index ?? -1];
@@ -107,8 +119,8 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
               const c = payload?.[0]?.payload as CropFigure | undefined;
               return c ? t('crops.tooltip', { crop: name(c.crop), batches: t('batches', { count: c.count, countText: f.count(c.count) }) }) : '';
             }}
-            formatter={(v, series) => [typeof v === 'number' ? value(v) : '—', series]} />
-          <Scatter dataKey="target" name={header} shape={<TargetMark />} isAnimationActive={false} />
+            formatter={(v, series, item) => [typeof v === 'number' ? (series === header ? value(v) : formatJudged(metric, v, (item.payload as CropFigure).target, f)) : '—', series]} />
+          {judged && <Scatter dataKey="target" name={header} shape={<TargetMark />} isAnimationActive={false} />}
           <Scatter dataKey="value" name={t(`metrics.${metric}.short`)} isAnimationActive={false} cursor="pointer" onClick={(d) => open((d as unknown as { payload: CropFigure }).payload.crop)}
             shape={(props: { cx?: number; cy?: number; payload?: CropFigure }) => {
               const c = props.payload;
@@ -128,7 +140,7 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete }: Pr
         </ComposedChart>
       </FitWidth>
       <p className={styles.chartNote}>
-        {t('crops.note', { target: word })}
+        {judged && t('crops.note', { target: word })}
         <span className="screen-only"> {t('crops.hint')}</span>
       </p>
     </ChartFrame>

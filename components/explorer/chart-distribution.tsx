@@ -4,7 +4,7 @@ import { memo } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Histogram, HistogramBin } from '@/lib/explorer/aggregate';
 import { formatBins, withBin, type BinDrill } from '@/lib/explorer/drill';
-import { describeBin, formatValue, METRIC_INFO, targetKind } from '@/lib/explorer/metrics';
+import { axisTitle, describeBin, formatTick, formatValue, METRIC_INFO, targetKind } from '@/lib/explorer/metrics';
 import type { DrillTo } from './analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import { useSpeech } from './use-speech';
@@ -21,6 +21,8 @@ type Props = {
   judged: boolean;
   drill: DrillTo;
   incomplete: boolean;
+  /** Said instead of the chart when the filters leave no batch. */
+  noMatch: string | null;
 };
 
 /** Tick values on bin edges: every k-th edge, about eight of them. */
@@ -32,7 +34,7 @@ function edgeTicks(bins: readonly HistogramBin[]): number[] {
   return edges.filter((_, i) => i % step === 0);
 }
 
-function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, incomplete }: Props) {
+function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, incomplete, noMatch }: Props) {
   const { metric } = data;
   const say = useSpeech();
   const { f, t } = say;
@@ -81,14 +83,14 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
   return (
     <ChartFrame id="chart-dist" title={title} incomplete={incomplete} table={table}>
       {data.bins.length === 0 ? (
-        <p className={styles.chartEmpty}>{t('distribution.noValue', { metric: t(`metrics.${metric}.inSentence`) })}</p>
+        <p className={styles.chartEmpty}>{data.values === 0 && data.bins.length === 0 && noMatch ? noMatch : t('distribution.noValue', { metric: t(`metrics.${metric}.inSentence`) })}</p>
       ) : (
         <>
           <FitWidth height={280}>
             <BarChart data={points} margin={{ top: 18, right: 16, bottom: 18, left: 8 }} barCategoryGap={1}>
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" vertical={false} />
-              <XAxis dataKey="mid" type="number" domain={domain} ticks={edgeTicks(data.bins)} tickFormatter={(v: number) => f.number(v)} allowDataOverflow {...AXIS}
-                label={{ value: `${t(`metrics.${metric}.label`)} (${info.unit})`, position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
+              <XAxis dataKey="mid" type="number" domain={domain} ticks={edgeTicks(data.bins)} tickFormatter={(v: number) => formatTick(metric, v, f)} allowDataOverflow {...AXIS}
+                label={{ value: axisTitle(metric, say), position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
               <YAxis allowDecimals={false} tickFormatter={(v: number) => f.count(v)} {...AXIS} width={52} label={{ value: t('batchesHeader'), angle: -90, position: 'insideLeft', fill: 'var(--fg)', fontSize: 12 }} />
               <Tooltip {...TOOLTIP} cursor={{ fill: 'var(--border)', fillOpacity: 0.5 }}
                 labelFormatter={(_, payload) => {

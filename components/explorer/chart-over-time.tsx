@@ -6,7 +6,8 @@ import type { Targets } from '@/lib/contract';
 import type { Formats } from '@/lib/i18n/formats';
 import { AGGREGATE_KIND, bucketDays, type TimeSeries } from '@/lib/explorer/aggregate';
 import { cropName, describeBucket, formatDays } from '@/lib/explorer/drill';
-import { formatValue, METRIC_INFO, metricTarget, niceAxis, targetKind, type Metric } from '@/lib/explorer/metrics';
+import { dateTickLabels } from '@/lib/explorer/charts/date-ticks';
+import { axisTitle, formatTick, formatValue, METRIC_INFO, metricTarget, niceAxis, targetKind, type Metric } from '@/lib/explorer/metrics';
 import { cropOfKey } from '@/lib/explorer/rows';
 import type { Zone } from '@/lib/explorer/zones';
 import type { DrillTo } from './analysis';
@@ -29,11 +30,14 @@ type Props = {
   focus: readonly string[];
   drill: DrillTo;
   incomplete: boolean;
+  /** What to say when the filters leave no batch at all (`No batch matches the search.`); null: say there is no value. */
+  noMatch: string | null;
 };
 
-/** A short date for ticks: `4 May` (days, weeks) or `May 26` (months), in the reader's locale. */
-function tickFormat(bucket: TimeSeries['bucket'], zone: Zone, f: Formats) {
-  return bucket === 'month' ? (t: number) => f.shortMonthYear(t, zone) : (t: number) => f.dayMonth(t, zone);
+/** Date ticks in the reader's locale, the year written out where it starts (`Dec 29, 2025`, `Jan 5, 2026`, `Jan 12`) or `May 2026` for months. */
+function tickFormat(ticks: readonly number[], bucket: TimeSeries['bucket'], zone: Zone, f: Formats) {
+  const labels = dateTickLabels(ticks, zone, f, bucket === 'month');
+  return (t: number) => labels.get(t) ?? '';
 }
 
 /** At most ~8 ticks, on bucket starts. */
@@ -42,10 +46,13 @@ function ticksOf(starts: readonly number[]): number[] {
   return starts.filter((_, i) => i % step === 0);
 }
 
-/** The value axis shared by every panel: the data and the targets, on round ticks, within the metric's scale. */
-function valueAxis(series: TimeSeries, targets: readonly (number | null)[], rate: boolean) {
+/**
+ * The value axis of `crops` (every panel's, or one crop's): the data and the targets, on round ticks, within the
+ * metric's scale.
+ */
+function valueAxis(crops: TimeSeries['crops'], targets: readonly (number | null)[], rate: boolean) {
   let lo = Infinity, hi = -Infinity;
-  for (const c of series.crops) for (const v of c.values) if (v !== null) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  for (const c of crops) for (const v of c.values) if (v !== null) { if (v < lo) lo = v; if (v > hi) hi = v; }
   for (const t of targets) if (t !== null) { if (t < lo) lo = t; if (t > hi) hi = t; }
   if (!Number.isFinite(lo)) return niceAxis(0, rate ? 100 : 1);
   return niceAxis(lo, hi, 4, 0, rate ? 100 : Infinity);
@@ -101,7 +108,7 @@ function useTimeDrag(series: TimeSeries, onPick: (i: number) => void, onRange: (
   };
 }
 
-function OverTime({ series, compared, metric, zone, targets, colours, mode, focus, drill, incomplete }: Props) {
+function OverTime({ series, compared, metric, zone, targets, colours, mode: chosenMode, focus, drill, incomplete, noMatch }: Props) {
   const say = useSpeech();
   const { f, t } = say;
   const info = METRIC_INFO[metric];
@@ -112,13 +119,17 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
   const aBucket = t(`bucketA.${series.bucket}`);
   const target = t(`targetWord.${targetKind(metric)}`);
   const value = (v: number) => formatValue(metric, v, f);
-  const tick = tickFormat(series.bucket, zone, f);
+  // Sizes differ between crops by an order of magnitude (cucumber against petunia): each crop on its own axis.
+  const own = info.better === null;
+  const mode = own ? 'panels' : chosenMode;
   const daysOf = (i: number) => bucketDays(series.starts[i]!, series.ends[i]!, zone);
   const full = (ms: number) => describeBucket(daysOf(series.starts.indexOf(ms)), series.bucket, say);
   const cropTargets = useMemo(() => series.crops.map((c) => metricTarget(targets, cropOfKey(c.crop), metric)), [series, targets, metric]);
-  const yAxis = useMemo(() => valueAxis(series, cropTargets, info.rate), [series, cropTargets, info.rate]);
+  const yAxis = useMemo(() => valueAxis(series.crops, cropTargets, info.rate), [series, cropTargets, info.rate]);
+  const ownAxes = useMemo(() => (own ? series.crops.map((c, i) => valueAxis([c], [cropTargets[i] ?? null], info.rate)) : null), [own, series, cropTargets, info.rate]);
   const x: [number, number] = [series.starts[0] ?? 0, series.ends[series.ends.length - 1] ?? 1];
   const ticks = ticksOf(series.starts);
+  const tick = tickFormat(ticks, series.bucket, zone, f);
   const bands = gapBands(series);
   const pickBucket = (i: number, crop: string | null) => drill({ days: formatDays(daysOf(i)), ...(crop !== null ? { crop } : {}) });
   const setRange = (lo: number, hi: number) => drill({ from: daysOf(lo).from, to: daysOf(hi).to, days: undefined });
@@ -142,8 +153,8 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
     <>
       <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
       <XAxis dataKey="t" type="number" scale="time" domain={x} ticks={ticks} tickFormatter={tick} {...AXIS} tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }} height={compact ? 22 : 30} />
-      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} tickFormatter={(v: number) => f.number(v)} {...AXIS} tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }} width={compact ? 36 : 48} allowDataOverflow
-        label={compact ? undefined : { value: `${label} (${info.unit})`, angle: -90, position: 'insideLeft', fill: 'var(--fg)', fontSize: 12, dx: 4, dy: height / 4 }} />
+      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} tickFormatter={(v: number) => formatTick(metric, v, f)} {...AXIS} tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }} width={compact ? 40 : 60} allowDataOverflow
+        label={compact ? undefined : { value: axisTitle(metric, say), angle: -90, position: 'insideLeft', fill: 'var(--fg)', fontSize: 12, dx: 4, dy: height / 4 }} />
       {bands.map((g) => (
         <ReferenceArea key={g.x1} x1={g.x1} x2={g.x2} ifOverflow="hidden" fill="var(--muted)" fillOpacity={0.15} label={{ value: t('notLoaded'), fill: 'var(--fg)', position: 'insideTop', fontSize: 11 }} />
       ))}
@@ -153,8 +164,9 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
   );
 
   const titleValues = { metric: label, aggregate: t(`bucketAggregate.${series.bucket}.${AGGREGATE_KIND[metric]}`) };
-  const title = mode === 'panels' ? t('overTime.titlePanels', titleValues) : t('overTime.title', titleValues);
-  const modeSwitch = (
+  const title = own ? t('overTime.titlePanelsOwn', titleValues) : mode === 'panels' ? t('overTime.titlePanels', titleValues) : t('overTime.title', titleValues);
+  // No layout to choose where every crop needs its own axis.
+  const modeSwitch = own ? undefined : (
     <label>
       {t('overTime.layout')}{' '}
       <select value={mode} onChange={(e) => drill({ chart: e.target.value as 'panels' | 'focus' })}>
@@ -199,7 +211,7 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
     return (
       <ChartFrame id="chart-time" title={title} incomplete={incomplete} controls={modeSwitch} table={table} wide>
         <p className={styles.chartEmpty}>
-          {incomplete ? t('overTime.nothingYet', { everyBucket: t(`bucketEvery.${series.bucket}`) }) : t('overTime.noValue', { metric: t(`metrics.${metric}.inSentence`) })}
+          {incomplete ? t('overTime.nothingYet', { everyBucket: t(`bucketEvery.${series.bucket}`) }) : series.crops.length === 0 && noMatch ? noMatch : t('overTime.noValue', { metric: t(`metrics.${metric}.inSentence`) })}
         </p>
       </ChartFrame>
     );
@@ -225,8 +237,8 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
                 </h4>
                 <TimePanel
                   starts={series.starts} ends={series.ends} values={c.values} counts={c.counts} gaps={series.gaps} compare={compared?.byCrop.get(c.crop)}
-                  x={x} y={yAxis} xTicks={ticks} colour={colour} target={cropTarget}
-                  tickLabel={tick} bucketLabel={full} valueLabel={value}
+                  x={x} y={ownAxes?.[ci] ?? yAxis} xTicks={ticks} colour={colour} target={cropTarget}
+                  tickLabel={tick} bucketLabel={full} valueLabel={value} valueTick={(v) => formatTick(metric, v, f)}
                   onPick={(i) => pickBucket(i, c.crop)} onRange={setRange}
                   label={t('overTime.panelLabel', { crop: name, metric: t(`metrics.${metric}.labelInSentence`), bucket: bucketWord })}
                 />
@@ -293,7 +305,13 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode, focu
       )}
       {mode === 'panels' && (
         <p className={styles.chartNote}>
-          {compared ? t('overTime.panelsNoteCompared', { target, period: compared.label }) : t('overTime.panelsNote', { target })}
+          {own
+            ? compared
+              ? t('overTime.panelsOwnNoteCompared', { period: compared.label })
+              : t('overTime.panelsOwnNote')
+            : compared
+              ? t('overTime.panelsNoteCompared', { target, period: compared.label })
+              : t('overTime.panelsNote', { target })}
           <span className="screen-only"> {t('overTime.panelsHint', { aBucket })}</span>
         </p>
       )}

@@ -2,9 +2,11 @@
 
 import { memo, useEffect, useMemo, useState } from 'react';
 import { useTranslations } from 'use-intl';
-import { histogram, overTime, perCrop } from '@/lib/explorer/aggregate';
+import { histogram, histogramsPerCrop, overTime, perCrop, type Histogram, type CropHistogram } from '@/lib/explorer/aggregate';
+import type { Targets } from '@/lib/contract';
+import type { Row } from '@/lib/explorer/rows';
 import { parseBins } from '@/lib/explorer/drill';
-import { METRICS, metricTarget } from '@/lib/explorer/metrics';
+import { METRIC_INFO, METRICS, metricTarget, type Metric } from '@/lib/explorer/metrics';
 import { cachedFor, keyOf } from '@/lib/explorer/row-cache';
 import { eachWhenIdle } from './idle';
 import { cropOfKey, shiftedRow } from '@/lib/explorer/rows';
@@ -12,6 +14,7 @@ import type { AnalysisInput } from './analysis';
 import CropsCompared from './chart-crops';
 import Distribution from './chart-distribution';
 import OverTime from './chart-over-time';
+import SizeDistributions from './charts/size-distributions';
 import { IncompleteNote } from './incomplete-note';
 import { usePrinting } from './printing';
 import styles from './explorer.module.css';
@@ -20,6 +23,14 @@ type Props = { input: AnalysisInput };
 
 
 const CHART_COUNT = 3;
+
+/**
+ * The distribution of a metric: one histogram over all crops where crops share a scale and targets (rates, CV),
+ * a histogram per crop on its own axis where they do not (median seedling size).
+ */
+function distributionOf(rows: readonly Row[], metric: Metric, targets: Targets): Histogram | CropHistogram[] {
+  return cachedFor(rows, `hist|${metric}|${keyOf(targets)}`, () => (METRIC_INFO[metric].better === null ? histogramsPerCrop(rows, metric, targets) : histogram(rows, metric, targets)));
+}
 
 /**
  * The metric over time (a panel per crop, or chosen crops in one chart), its distribution, and crops side by
@@ -55,14 +66,14 @@ function Charts({ input }: Props) {
     const other = overTime(shifted, metric, zone, window);
     return { label: comparison.label, byCrop: new Map(other.crops.map((c) => [c.crop, c.values])) };
   }, [comparison, metric, zone, window]);
-  const dist = useMemo(() => cachedFor(cross.allBins, `hist|${metric}|${keyOf(targets)}`, () => histogram(cross.allBins, metric, targets)), [cross.allBins, metric, targets]);
+  const dist = useMemo(() => distributionOf(cross.allBins, metric, targets), [cross.allBins, metric, targets]);
   const crops = useMemo(() => cachedFor(cross.allCrops, `crops|${metric}|${keyOf(targets)}`, () => perCrop(cross.allCrops, metric, targets)), [cross.allCrops, metric, targets]);
   // The other metrics, one per idle moment, so that switching the Metric finds them made.
   useEffect(() => {
     if (missing.length) return;
     const work = METRICS.filter((m) => m !== metric).flatMap((m) => [
       () => cachedFor(cross.allDays, `time|${m}|${zone}|${windowKey}`, () => overTime(cross.allDays, m, zone, window)),
-      () => cachedFor(cross.allBins, `hist|${m}|${keyOf(targets)}`, () => histogram(cross.allBins, m, targets)),
+      () => distributionOf(cross.allBins, m, targets),
       () => cachedFor(cross.allCrops, `crops|${m}|${keyOf(targets)}`, () => perCrop(cross.allCrops, m, targets)),
     ]);
     return eachWhenIdle(work);
@@ -75,13 +86,19 @@ function Charts({ input }: Props) {
     return { sharedTarget: set.size === 1 ? [...set][0]! : null, judged: [...set].some((t) => t !== null) };
   }, [crops, targets, metric]);
 
+  const noMatch = input.noMatch ? t(`noMatch.${input.noMatch}`) : null;
   return (
     <section className={styles.chartsBox} aria-label={t('charts.label')}>
       <IncompleteNote of={completeness} zone={zone} what="These charts" retryLabel={t('retry')} />
       <div className={styles.charts}>
-        <OverTime series={series} compared={compared} metric={metric} zone={zone} targets={targets} colours={colours} mode={view.chart} focus={focus} drill={drill} incomplete={incomplete} />
-        {drawn >= 2 && <Distribution data={dist} bins={bins} sharedTarget={sharedTarget} judged={judged} drill={drill} incomplete={incomplete} />}
-        {drawn >= 3 && <CropsCompared crops={crops} metric={metric} colours={colours} picked={view.crop} drill={drill} incomplete={incomplete} />}
+        <OverTime series={series} compared={compared} metric={metric} zone={zone} targets={targets} colours={colours} mode={view.chart} focus={focus} drill={drill} incomplete={incomplete} noMatch={noMatch} />
+        {drawn >= 2 &&
+          (Array.isArray(dist) ? (
+            <SizeDistributions crops={dist} bins={bins} colours={colours} picked={view.crop} drill={drill} incomplete={incomplete} noMatch={noMatch} />
+          ) : (
+            <Distribution data={dist} bins={bins} sharedTarget={sharedTarget} judged={judged} drill={drill} incomplete={incomplete} noMatch={noMatch} />
+          ))}
+        {drawn >= 3 && <CropsCompared crops={crops} metric={metric} colours={colours} picked={view.crop} drill={drill} incomplete={incomplete} noMatch={noMatch} />}
       </div>
     </section>
   );

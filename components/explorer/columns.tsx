@@ -44,7 +44,7 @@ function judged(row: Row, metric: TargetMetric, { targets, f, t }: CellContext):
   const v = verdict(row, targets, metric);
   const text = verdictFigure(v, f.percent);
   if (!v.misses) return text;
-  const words = sayVerdict(v, (key, values) => t(`verdict.${key}`, values), f.number);
+  const words = sayVerdict(v, (key, values) => t(`verdict.${key}`, values), f.percentUpTo);
   // One unbreakable piece: a narrow column must not part the mark, the figure and its unit.
   return (
     <span className={styles.judged}>
@@ -65,7 +65,7 @@ function misses(row: Row, { targets, f, t }: CellContext): ReactNode {
   return kinds.map((k, i) => (
     <Fragment key={k}>
       {i > 0 && ' '}
-      <span className={styles.missBadge} title={sayVerdict(verdict(row, targets, k), (key, values) => t(`verdict.${key}`, values), f.number)}>
+      <span className={styles.missBadge} title={sayVerdict(verdict(row, targets, k), (key, values) => t(`verdict.${key}`, values), f.percentUpTo)}>
         {t(`targetKinds.${k}`)}
       </span>
     </Fragment>

@@ -4,8 +4,9 @@ import { memo, useMemo, useState, type MouseEvent } from 'react';
 import {
   CartesianGrid, ComposedChart, DefaultZIndexes, Line, ReferenceArea, ReferenceLine, XAxis, YAxis, ZIndexLayer, usePlotArea, useXAxisScale, useYAxisScale,
 } from 'recharts';
+import { dateTickLabels } from '@/lib/explorer/charts/date-ticks';
 import type { Zone } from '@/lib/explorer/date-range';
-import { formatValue, METRIC_INFO, type Metric } from '@/lib/explorer/metrics';
+import { formatTick, formatValue, METRIC_INFO, niceAxis, type Metric } from '@/lib/explorer/metrics';
 import type { Row } from '@/lib/explorer/rows';
 import { drawnLine, type ControlChart, type SpcPoint } from '@/lib/explorer/spc';
 import { useSpeech } from './use-speech';
@@ -102,34 +103,61 @@ function Marks({ points, metric, zone, onOpen }: { points: readonly SpcPoint[]; 
   );
 }
 
-/** The individuals chart of one crop: the batches in time order, centre, limits and the baseline span. */
+/** About six batch indices evenly along the axis, the first and the last among them. */
+function indexTicks(n: number): number[] {
+  if (n <= 1) return [0];
+  const step = Math.max(1, Math.ceil((n - 1) / 6));
+  const ticks: number[] = [];
+  for (let i = 0; i < n - step / 2; i += step) ticks.push(i);
+  return ticks;
+}
+
+/**
+ * The individuals chart of one crop: the batches in time order, centre, limits and the baseline span. A limit
+ * past the axis (a UCL above 100 %, an LCL below 0) is drawn at its edge, labelled with its own value.
+ */
 function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
   const { points, limits, baseline } = chart;
   const line = useMemo(() => drawnLine(points, 400), [points]);
-  const [lo, hi] = useMemo(() => {
+  // Round ticks over the batches and the limits, within 0–100 % for rates (a limit beyond is drawn at the edge).
+  const axis = useMemo(() => {
     let min = Infinity, max = -Infinity;
     for (const p of points) [min, max] = [Math.min(min, p.value), Math.max(max, p.value)];
     if (limits) [min, max] = [Math.min(min, limits.lcl), Math.max(max, limits.ucl)];
     const pad = Math.max((max - min) * 0.05, 0.5);
-    const top = METRIC_INFO[metric].rate ? Math.min(100, max + pad) : max + pad;
-    return [Math.max(0, Math.floor(min - pad)), Math.ceil(top)];
+    return niceAxis(min - pad, max + pad, 5, 0, METRIC_INFO[metric].rate ? 100 : Infinity);
   }, [points, limits, metric]);
+  const [lo, hi] = axis.domain;
   const { f, t } = useSpeech();
-  const unit = METRIC_INFO[metric].unit;
+  const ticks = useMemo(() => indexTicks(points.length), [points.length]);
+  const tickLabels = useMemo(() => {
+    const byTime = dateTickLabels(ticks.map((i) => points[i]?.row.time ?? 0), zone, f);
+    return new Map(ticks.map((i) => [i, byTime.get(points[i]?.row.time ?? 0) ?? '']));
+  }, [ticks, points, zone, f]);
+  const limitLine = (v: number, key: 'ucl' | 'lcl') => {
+    const message = key === 'ucl' ? (v > hi ? 'control.uclAbove' : 'control.ucl') : v < lo ? 'control.lclBelow' : 'control.lcl';
+    return {
+      y: Math.min(hi, Math.max(lo, v)),
+      label: { value: t(message, { value: formatValue(metric, v, f) }), fill: 'var(--danger)', position: 'right' as const, fontSize: 12 },
+    };
+  };
+  const lines = limits && { centre: t('control.centre', { value: formatValue(metric, limits.centre, f) }), ucl: limitLine(limits.ucl, 'ucl'), lcl: limitLine(limits.lcl, 'lcl') };
+  // Room on the right for the longest line label (`Centre 164.25 mm²`) at about 7 px a character.
+  const right = lines ? Math.max(80, 12 + 7 * Math.max(lines.centre.length, lines.ucl.label.value.length, lines.lcl.label.value.length)) : 20;
   return (
     <FitWidth height={300}>
-      <ComposedChart data={line} margin={{ top: 12, right: 90, bottom: 4, left: 0 }}>
+      <ComposedChart data={line} margin={{ top: 12, right, bottom: 4, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-        <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} tickFormatter={(i: number) => (points[i] ? f.shortDate(points[i].row.time, zone) : '')} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} />
-        <YAxis domain={[lo, hi]} tickFormatter={(v: number) => (unit === '%' ? f.percent(v, Number.isInteger(v) ? 0 : 1) : f.number(v))} stroke="var(--muted)" tick={{ fill: 'var(--muted)' }} allowDataOverflow />
+        <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} ticks={ticks} interval={0} tickFormatter={(i: number) => tickLabels.get(i) ?? ''} stroke="var(--muted)" tick={{ fill: 'var(--fg)', fontSize: 12 }} />
+        <YAxis domain={axis.domain} ticks={axis.ticks} interval={0} tickFormatter={(v: number) => formatTick(metric, v, f)} stroke="var(--muted)" tick={{ fill: 'var(--fg)', fontSize: 12 }} width={64} allowDataOverflow />
         {baseline.first >= 0 && (
           <ReferenceArea x1={baseline.first} x2={Math.max(baseline.last, baseline.first + 0.5)} fill="var(--muted)" fillOpacity={0.14} label={{ value: t('control.baseline'), fill: 'var(--fg)', position: 'insideTopLeft' }} />
         )}
-        {limits && (
+        {limits && lines && (
           <>
-            <ReferenceLine y={limits.centre} stroke="var(--fg)" label={{ value: t('control.centre', { value: f.decimal(limits.centre) }), fill: 'var(--fg)', position: 'right', fontSize: 12 }} />
-            <ReferenceLine y={limits.ucl} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: t('control.ucl', { value: f.decimal(limits.ucl) }), fill: 'var(--danger)', position: 'right', fontSize: 12 }} />
-            <ReferenceLine y={limits.lcl} stroke="var(--danger)" strokeDasharray="6 3" label={{ value: t('control.lcl', { value: f.decimal(limits.lcl) }), fill: 'var(--danger)', position: 'right', fontSize: 12 }} />
+            <ReferenceLine y={limits.centre} stroke="var(--fg)" label={{ value: lines.centre, fill: 'var(--fg)', position: 'right', fontSize: 12 }} />
+            <ReferenceLine {...lines.ucl} stroke="var(--danger)" strokeDasharray="6 3" />
+            <ReferenceLine {...lines.lcl} stroke="var(--danger)" strokeDasharray="6 3" />
           </>
         )}
         <Line dataKey="value" stroke={colour} strokeWidth={1.25} dot={line.length <= 120 ? { r: 2, fill: colour } : false} activeDot={false} isAnimationActive={false} />

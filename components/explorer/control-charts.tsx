@@ -1,14 +1,19 @@
 'use client';
 
 import { memo, useEffect, useId, useMemo, useState } from 'react';
-import { daysToMs } from '@/lib/explorer/date-range';
-import { cropName, describeDays, formatDays, parseDays } from '@/lib/explorer/drill';
+import { daysToMs, formatDay } from '@/lib/explorer/date-range';
+import { cropName, describeDays, formatDays, parseDays, type DaysDrill } from '@/lib/explorer/drill';
 import { formatValue, METRICS } from '@/lib/explorer/metrics';
 import { cachedFor } from '@/lib/explorer/row-cache';
+import type { Row } from '@/lib/explorer/rows';
 import type { Speech } from '@/lib/explorer/speech';
 import { BASELINE_BATCHES, controlCharts, MIN_BASELINE, RUN_LENGTH, type ControlChart } from '@/lib/explorer/spc';
+import type { Zone } from '@/lib/explorer/zones';
 import type { AnalysisInput } from './analysis';
 import { BaselineField } from './baseline-field';
+import { falseAlarms } from '@/lib/explorer/control/false-alarms';
+import { LimitsNote } from './control/limits-note';
+import { RulesField } from './control/rules-field';
 import ControlChartPlot, { ruleKey } from './control-chart-plot';
 import { eachWhenIdle } from './idle';
 import { useSpeech } from './use-speech';
@@ -21,6 +26,21 @@ type Props = { input: AnalysisInput };
 
 /** So many out-of-control batches are listed in the table; the count above it names them all. */
 const TABLE_LIMIT = 500;
+
+/** The explorer's range as days (All time: the days of the first and last batch), offered as a baseline. */
+function chosenPeriod(window: AnalysisInput['window'], rows: readonly Row[], zone: Zone): DaysDrill | null {
+  if (window) return { from: formatDay(window.from, zone), to: formatDay(window.to - 1, zone) };
+  if (rows.length === 0) return null;
+  return { from: formatDay(rows[0]!.time, zone), to: formatDay(rows[rows.length - 1]!.time, zone) };
+}
+
+/** The chart's title: the metric and crop, and when some of the crop's batches have no value, how many and why. */
+function caption(c: ControlChart, metric: AnalysisInput['metric'], { f, t }: Speech): string {
+  const values = { metric: t(`metrics.${metric}.label`), crop: cropName(c.crop, t) };
+  const missing = c.total - c.points.length;
+  if (missing === 0) return t('control.caption', values);
+  return t('control.captionMissing', { ...values, drawn: f.count(c.points.length), total: f.count(c.total), missing, missingText: f.count(missing), metricInSentence: t(`metrics.${metric}.labelInSentence`) });
+}
 
 /** What the chart says in words: how many are out of control, or why nothing is judged. */
 function verdict(c: ControlChart, { f, t }: Speech): string {
@@ -49,13 +69,15 @@ function ControlCharts({ input }: Props) {
   const metric = useAfterPaint(input.metric);
   const days = useMemo(() => parseDays(view.base), [view.base]);
   const period = useMemo(() => (days ? daysToMs(days.from, days.to, zone) : null), [days, zone]);
-  const periodKey = period ? `${period.from}-${period.to}` : 'first';
-  const charts = useMemo(() => cachedFor(rows, `spc|${metric}|${periodKey}`, () => controlCharts(rows, metric, period)), [rows, metric, period, periodKey]);
+  const rules = view.rules;
+  const periodKey = `${period ? `${period.from}-${period.to}` : 'first'}|${rules}`;
+  const charts = useMemo(() => cachedFor(rows, `spc|${metric}|${periodKey}`, () => controlCharts(rows, metric, period, rules)), [rows, metric, period, periodKey, rules]);
   // The other metrics' charts ahead, in idle moments: switching the Metric then finds them made.
   useEffect(
-    () => eachWhenIdle(METRICS.filter((m) => m !== metric).map((m) => () => cachedFor(rows, `spc|${m}|${periodKey}`, () => controlCharts(rows, m, period)))),
-    [rows, metric, period, periodKey],
+    () => eachWhenIdle(METRICS.filter((m) => m !== metric).map((m) => () => cachedFor(rows, `spc|${m}|${periodKey}`, () => controlCharts(rows, m, period, rules)))),
+    [rows, metric, period, periodKey, rules],
   );
+  const chosen = useMemo(() => chosenPeriod(input.window, rows, zone), [input.window, rows, zone]);
   const picked = view.spc;
   const setPicked = (spc: string) => drill({ spc });
   const [asTable, setAsTable] = useState(false);
@@ -70,17 +92,25 @@ function ControlCharts({ input }: Props) {
     const timer = setTimeout(() => setDrawn(chart ?? null), 0);
     return () => clearTimeout(timer);
   }, [chart]);
-  if (!chart) return null;
+  if (!chart) {
+    if (!input.noMatch || rows.length > 0) return null;
+    return (
+      <section className={styles.box} aria-labelledby={`${id}-title`}>
+        <h3 id={`${id}-title`} className={styles.title}>{t('control.heading')}</h3>
+        <p className={styles.basis}>{t(`noMatch.${input.noMatch}`)}</p>
+      </section>
+    );
+  }
   const total = charts.reduce((n, c) => n + c.outOfControl, 0);
   const first = chart.points[chart.baseline.first], last = chart.points[chart.baseline.last];
-  const value = (v: number) => formatValue(metric, v, f);
   const basis = days
     ? t('control.basisPeriod', { count: f.count(chart.baseline.used), days: describeDays(days, f) })
     : chart.baseline.used < BASELINE_BATCHES
       ? t('control.basisFew', { count: f.count(chart.baseline.used), first: f.count(BASELINE_BATCHES) })
       : first && last
-        ? t('control.basisFirstSpan', { first: f.count(BASELINE_BATCHES), from: f.dateTime(first.row.time, zone), to: f.dateTime(last.row.time, zone) })
+        ? t('control.basisFirstSpan', { first: f.count(BASELINE_BATCHES), from: f.date(first.row.time, zone), to: f.date(last.row.time, zone) })
         : t('control.basisFirst', { first: f.count(BASELINE_BATCHES) });
+  const setBase = (base: string | undefined) => drill({ base });
 
   return (
     <section className={styles.box} aria-labelledby={`${id}-title`}>
@@ -94,22 +124,20 @@ function ControlCharts({ input }: Props) {
           <select id={`${id}-crop`} value={chart.crop} onChange={(e) => setPicked(e.target.value)}>
             {charts.map((c) => (
               <option key={c.crop} value={c.crop}>
-                {t('control.option', { crop: cropName(c.crop, t), count: f.count(c.points.length) })}
+                {t('control.option', { crop: cropName(c.crop, t), count: f.count(c.total) })}
               </option>
             ))}
           </select>
         </span>
-        <BaselineField value={days} onChange={(d) => drill({ base: d ? formatDays(d) : undefined })} />
+        <BaselineField value={days} onChange={(d) => setBase(d ? formatDays(d) : undefined)} />
+        <RulesField value={rules} onChange={(r) => drill({ rules: r })} />
       </div>
       <figure className={styles.chart} aria-labelledby={`${id}-caption`}>
-        <figcaption id={`${id}-caption`}>
-          {t('control.caption', { metric: t(`metrics.${metric}.label`), crop: cropName(chart.crop, t) })}
-        </figcaption>
+        <figcaption id={`${id}-caption`}>{caption(chart, metric, say)}</figcaption>
         <p className={styles.verdict}>{verdict(chart, say)}</p>
         {chart.limits && (
-          <p className={styles.basis}>
-            {t('control.limits', { basis, centre: value(chart.limits.centre), ucl: value(chart.limits.ucl), lcl: value(chart.limits.lcl) })}
-          </p>
+          <LimitsNote chart={{ ...chart, limits: chart.limits }} metric={metric} basis={basis} period={chosen}
+            periodInUse={days !== null && chosen !== null && days.from === chosen.from && days.to === chosen.to} onBaseline={setBase} />
         )}
         <button type="button" className="button" aria-pressed={asTable} onClick={() => setAsTable((on) => !on)}>
           {t('showAsTable')}
@@ -125,8 +153,13 @@ function ControlCharts({ input }: Props) {
             )}
             <p className={styles.legend}>
               <svg width="12" height="12" aria-hidden="true"><path d="M6,1L11,6L6,11L1,6Z" fill="var(--danger)" /></svg> {t('control.legendBeyond')}{' '}
-              <svg width="12" height="12" aria-hidden="true"><circle cx="6" cy="6" r="3.5" fill="var(--card)" stroke="var(--danger)" strokeWidth="1.5" /></svg>{' '}
-              {t('control.legendRun', { length: RUN_LENGTH })}
+              {rules === 'runs' && (
+                <>
+                  <svg width="12" height="12" aria-hidden="true"><circle cx="6" cy="6" r="3.5" fill="var(--card)" stroke="var(--danger)" strokeWidth="1.5" /></svg>{' '}
+                  {t('control.legendRun', { length: RUN_LENGTH })}{' '}
+                </>
+              )}
+              {t('control.legendBaseline')}
               <span className="screen-only"> · {t('control.openHint')}</span>
             </p>
           </>
@@ -141,8 +174,9 @@ function ControlCharts({ input }: Props) {
             <th scope="col">{t('cropHeader')}</th>
             <th scope="col" className={styles.num}>{t('batchesHeader')}</th>
             <th scope="col" className={styles.num}>{t('control.outOfControl')}</th>
-            <th scope="col" className={styles.num}>{t('control.beyondHeader')}</th>
-            <th scope="col" className={styles.num}>{t('control.inRuns')}</th>
+            {rules === 'runs' && <th scope="col" className={styles.num}>{t('control.beyondHeader')}</th>}
+            {rules === 'runs' && <th scope="col" className={styles.num}>{t('control.inRuns')}</th>}
+            <th scope="col" className={styles.num}>{t('control.byChance')}</th>
           </tr>
         </thead>
         <tbody>
@@ -153,15 +187,16 @@ function ControlCharts({ input }: Props) {
                   {cropName(c.crop, t)}
                 </button>
               </th>
-              <td className={styles.num}>{f.count(c.points.length)}</td>
+              <td className={styles.num}>{f.count(c.total)}</td>
               {c.limits ? (
                 <>
                   <td className={styles.num}>{f.count(c.outOfControl)}</td>
-                  <td className={styles.num}>{f.count(c.beyond)}</td>
-                  <td className={styles.num}>{f.count(c.run)}</td>
+                  {rules === 'runs' && <td className={styles.num}>{f.count(c.beyond)}</td>}
+                  {rules === 'runs' && <td className={styles.num}>{f.count(c.run)}</td>}
+                  <td className={styles.num}>{f.decimal((falseAlarms(rules, c.baseline.used).perHundred * c.points.length) / 100)}</td>
                 </>
               ) : (
-                <td colSpan={3}>{t('control.tooFew')}</td>
+                <td colSpan={rules === 'runs' ? 4 : 2}>{t('control.tooFew')}</td>
               )}
             </tr>
           ))}

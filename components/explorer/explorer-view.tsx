@@ -150,19 +150,21 @@ export function ExplorerView({ organisation, defaultView }: Props) {
   const crops = useMemo(() => cropsOf(rows), [rows]);
   const colours = useMemo(() => cropColours(crops), [crops]);
   const drillTo = useCallback((patch: Partial<ExplorerState>) => update(patch, 'push'), [update]);
-  const { chart, focus, crop, bins, days, scanner, base, spc, group, gsort, gdir, compare } = state;
+  const { chart, focus, crop, bins, days, scanner, base, rules, spc, group, gsort, gdir, compare } = state;
   const view = useMemo<AnalysisView>(
-    () => ({ chart, focus, crop, bins, days, scanner, base, spc, group, gsort, gdir, compare }),
-    [chart, focus, crop, bins, days, scanner, base, spc, group, gsort, gdir, compare],
+    () => ({ chart, focus, crop, bins, days, scanner, base, rules, spc, group, gsort, gdir, compare }),
+    [chart, focus, crop, bins, days, scanner, base, rules, spc, group, gsort, gdir, compare],
   );
   // Once per range (an open end reads the clock): the charts key their cached aggregations by it.
   const rangeSpan = useMemo(() => rangeWindow(range), [range]);
+  const filtersActive = !!(search || state.crop || state.warn || state.below || state.bins || state.days || state.scanner);
+  const noMatch = search.trim() ? 'search' : filtersActive ? 'filters' : null;
   const analysis = useMemo<AnalysisInput>(
     () => ({
       rows: chartRows.rows, cross: chartRows, window: rangeSpan, zone: state.tz, targets, metric: state.metric, colours, completeness,
-      drill: drillTo, openBatch: detail.open, view, comparison: comparison.chart,
+      drill: drillTo, openBatch: detail.open, noMatch, view, comparison: comparison.chart,
     }),
-    [chartRows, rangeSpan, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, view, comparison.chart],
+    [chartRows, rangeSpan, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, noMatch, view, comparison.chart],
   );
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
@@ -214,7 +216,6 @@ export function ExplorerView({ organisation, defaultView }: Props) {
     setSearch('');
     update({ q: '', crop: undefined, warn: undefined, below: undefined, bins: undefined, days: undefined, scanner: undefined });
   };
-  const filtersActive = !!(search || state.crop || state.warn || state.below || state.bins || state.days || state.scanner);
 
   return (
     <PrintingContext value={report.printing}>

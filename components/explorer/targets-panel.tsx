@@ -33,7 +33,7 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
   const [showHistory, setShowHistory] = useState(false);
   const f = useFormats();
   const failureText = useFailureText();
-  const pct = (v: number | null) => (v === null ? say('none') : `${f.number(v)} %`);
+  const pct = (v: number | null) => (v === null ? say('none') : f.percentUpTo(v));
   const { targets, saved } = t;
   const [presetNote, setPresetNote] = useState<string | null>(null);
   // Crops of the data first, then crops with saved targets that this range does not show.

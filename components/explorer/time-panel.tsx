@@ -20,6 +20,8 @@ type Props = {
   colour: string;
   target: number | null;
   tickLabel: (t: number) => string;
+  /** A value-axis tick (`90%`, `120`). */
+  valueTick: (v: number) => string;
   bucketLabel: (t: number) => string;
   valueLabel: (v: number) => string;
   /** A click on bucket i. */
@@ -34,9 +36,15 @@ export function isolated(values: readonly (number | null)[], i: number): boolean
   return values[i] !== null && (values[i - 1] ?? null) === null && (values[i + 1] ?? null) === null;
 }
 
-const W = 300, H = 150, L = 34, R = 6, T = 8, B = 20;
+const W = 300, H = 150, L = 38, R = 6, T = 8, B = 20;
 /** About the width of a character of the 10-unit tick text, and the least gap between two tick labels. */
 const CHAR = 5.6, GAP = 4;
+
+/** A tick label's anchor that keeps it inside `lo`–`hi` (a centred label at the panel's edge would be cut off). */
+export function edgeAnchor(x: number, label: string, lo: number, hi: number): 'start' | 'middle' | 'end' {
+  const half = (label.length * CHAR) / 2;
+  return x - half < lo ? 'start' : x + half > hi ? 'end' : 'middle';
+}
 
 /**
  * The ticks whose labels fit side by side: longer names (`9. Juni` where English writes `9 Jun`) would run into
@@ -131,13 +139,13 @@ function TimePanel(p: Props) {
         {p.y.ticks.map((v) => (
           <g key={v}>
             <line x1={L} x2={W - R} y1={sy(v)} y2={sy(v)} stroke="var(--border)" strokeDasharray="3 3" />
-            <text x={L - 4} y={sy(v)} dy={3.5} textAnchor="end" fontSize={10} fill="var(--fg)">{f.number(v)}</text>
+            <text x={L - 4} y={sy(v)} dy={3.5} textAnchor="end" fontSize={10} fill="var(--fg)">{p.valueTick(v)}</text>
           </g>
         ))}
         {spaced(p.xTicks, sx, p.tickLabel).map((t) => (
           <g key={t}>
             <line x1={sx(t)} x2={sx(t)} y1={H - B} y2={H - B + 3} stroke="var(--muted)" />
-            <text x={sx(t)} y={H - 6} textAnchor="middle" fontSize={10} fill="var(--fg)">{p.tickLabel(t)}</text>
+            <text x={sx(t)} y={H - 6} textAnchor={edgeAnchor(sx(t), p.tickLabel(t), 0, W)} fontSize={10} fill="var(--fg)">{p.tickLabel(t)}</text>
           </g>
         ))}
         <line x1={L} x2={W - R} y1={H - B} y2={H - B} stroke="var(--muted)" />

@@ -2,26 +2,38 @@
 
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { useAfterPaint } from './use-after-paint';
-import { cachedFor } from '@/lib/explorer/row-cache';
+import { cachedFor, keyOf } from '@/lib/explorer/row-cache';
 import { targetFor } from '@/lib/contract';
-import { densityMarks, MIXED } from '@/lib/explorer/density';
 import { cropName, formatBins, parseBins, withBin } from '@/lib/explorer/drill';
 import { cropOfKey } from '@/lib/explorer/rows';
+import { gridOf, scatterOf, SVG_POINTS, type ScatterCell } from '@/lib/explorer/uniformity/scatter';
 import type { AnalysisInput } from './analysis';
 import { IncompleteNote } from './incomplete-note';
 import { PENDING, usePrinting } from './printing';
-import { UniformityTable } from './uniformity-table';
-import { UniformityPlot, type Mark } from './uniformity-plot';
+import { UniformityLegend } from './uniformity/legend';
+import { UniformityPlot, type Mark } from './uniformity/plot';
+import { UniformityTable } from './uniformity/table';
 import { useSpeech } from './use-speech';
 import styles from './explorer.module.css';
 import own from './uniformity.module.css';
 
-const EMPTY = densityMarks([]);
+/**
+ * The germination target and CV threshold to draw as lines: those of the crops shown when every one of them is
+ * judged by the same pair (null: none shown, or their targets differ, when no single line could be right for all).
+ */
+function sharedLines(crops: readonly string[], targets: AnalysisInput['targets']) {
+  const pairs = crops.map((c) => ({ target: targetFor(targets, cropOfKey(c), 'germination'), threshold: targetFor(targets, cropOfKey(c), 'cv') }));
+  const first = pairs[0];
+  return first && pairs.every((p) => p.target === first.target && p.threshold === first.threshold) ? first : null;
+}
 
 /**
- * Germination vs uniformity (issue 10 §6): each batch's germination rate against the CV of its seedling size,
- * in at most ~2,000 marks (density.ts), with the germination target and the CV threshold as quadrant lines.
- * A density cell drills down to its batches; a point opens its batch; the table is the keyboard's way to both.
+ * Germination vs uniformity: each batch's germination rate against the CV of its seedling size, as a point in
+ * its crop's colour whose glyph carries its verdict against its own crop's target and threshold (up to
+ * POINT_LIMIT; equal cells beyond, see scatter.ts). With one crop shown, that crop's target and threshold are
+ * the quadrant lines, as they are for several crops judged by the same pair; where their targets differ no single
+ * line could be right for all, and the glyphs alone judge. A cell
+ * drills down to its batches; a point opens its batch; the table is the keyboard's way to both.
  */
 function UniformityChart({ input }: { input: AnalysisInput }) {
   const { targets, colours, completeness, zone, drill, openBatch, view } = input;
@@ -29,8 +41,7 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
   // After the paint that shows a change (a drill-down's table and charts first, then this); drawn without its own
   // drill-down (germination and CV bins), so a drilled cell keeps its neighbours, as the other charts do.
   const rows = useAfterPaint(input.cross.allUniformity);
-  // Drawn a task after the other charts mount (they arrive in the same commit), so that no single task carries
-  // both; then once per change of rows (not per render, nor per change of targets).
+  // Drawn a task after the other charts mount (they arrive in the same commit), so that no single task carries both.
   const [later, setReady] = useState(false);
   // A print draws it now: the report must hold every chart.
   const printing = usePrinting();
@@ -39,72 +50,70 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
     const timer = setTimeout(() => setReady(true), 0);
     return () => clearTimeout(timer);
   }, []);
-  const density = useMemo(() => (ready ? cachedFor(rows, 'density', () => densityMarks(rows)) : EMPTY), [rows, ready]);
-  const crops = useMemo(() => {
-    const seen = new Set<string>();
-    for (const p of density.points) seen.add(p.crop);
-    for (const c of density.cells) if (c.crop !== MIXED) seen.add(c.crop);
-    return [...colours.keys()].filter((c) => seen.has(c));
-  }, [density, colours]);
-  // One crop shown: its own targets; otherwise the general ones (the lines cannot be every crop's at once).
-  const only = view.crop ?? (crops.length === 1 && !density.cells.some((c) => c.crop === MIXED) ? crops[0] : undefined);
-  const crop = only === undefined ? null : cropOfKey(only);
-  const target = only === undefined ? targets.general.germination : targetFor(targets, crop, 'germination');
-  const threshold = only === undefined ? targets.general.cv : targetFor(targets, crop, 'cv');
+  const scatter = useMemo(() => (ready ? cachedFor(rows, `scatter|${keyOf(targets)}`, () => scatterOf(rows, targets)) : null), [rows, ready, targets]);
+  const crops = useMemo(() => [...colours.keys()].filter((c) => scatter?.crops.has(c)), [scatter, colours]);
+  // The legend names the crops whose colour is drawn (in cells: the crops holding over half of some cell).
+  const coloured = useMemo(() => crops.filter((c) => scatter?.coloured.has(c)), [crops, scatter]);
+  // One crop shown (the crop filter, or the only crop there is): its own target and threshold as lines.
+  const only = view.crop ?? (crops.length === 1 ? crops[0] : undefined);
+  const lines = useMemo(() => sharedLines(only === undefined ? crops : [only], targets), [only, crops, targets]);
   const [asTable, setAsTable] = useState(false);
+  // The table lists the grid's cells where points are too many to list one by one.
+  const grid = useMemo(() => (asTable && scatter?.kind === 'points' && scatter.points.length > SVG_POINTS ? gridOf(rows, targets, scatter) : null), [asTable, scatter, rows, targets]);
 
-  const onMark = useCallback(
-    (mark: Mark) => {
-      if (mark.kind === 'point') return openBatch(density.points[mark.index]!.row);
-      const c = density.cells[mark.index]!;
+  const showCell = useCallback(
+    (c: ScatterCell) => {
       const bins = withBin(withBin(parseBins(view.bins), { metric: 'germination', lo: c.g0, hi: c.g1 }), { metric: 'cv', lo: c.c0, hi: c.c1 });
       drill({ bins: formatBins(bins) });
     },
-    [density, drill, openBatch, view.bins],
+    [drill, view.bins],
   );
-  const inCells = density.drawn - density.points.length;
+  const onMark = useCallback(
+    (mark: Mark) => {
+      if (!scatter) return;
+      if (mark.kind === 'point') return openBatch(scatter.points[mark.index]!.row);
+      showCell(scatter.cells[mark.index]!);
+    },
+    [scatter, openBatch, showCell],
+  );
 
+  const noneText = rows.length === 0 && input.noMatch ? t(`noMatch.${input.noMatch}`) : t('uniformity.none');
   return (
     <section className={styles.chartsBox} aria-label={t('uniformity.label')}>
       <IncompleteNote of={completeness} zone={zone} what="This chart" />
       <figure className={styles.chart} aria-labelledby="chart-uniformity">
         <figcaption id="chart-uniformity">
-          {t('uniformity.caption')}
+          {only === undefined ? t('uniformity.caption') : t('uniformity.captionCrop', { crop: cropName(only, t) })}
           {completeness.missing.length > 0 && <span className={styles.incompleteTag}> · {t('incomplete')}</span>}
         </figcaption>
-        {!ready ? (
+        {!scatter ? (
           <p className={styles.chartEmpty} {...PENDING}>{t('uniformity.drawing')}</p>
-        ) : density.drawn === 0 ? (
-          <p className={styles.chartEmpty}>{t('uniformity.none')}</p>
+        ) : scatter.drawn === 0 ? (
+          <p className={styles.chartEmpty}>{noneText}</p>
         ) : asTable ? (
-          <UniformityTable density={density} onMark={onMark} />
+          <UniformityTable scatter={scatter} grid={grid} targets={targets} onMark={onMark} onCell={showCell} />
         ) : (
           <>
-            <UniformityPlot density={density} colours={colours} target={target} threshold={threshold} onMark={onMark} />
-            <ul className={own.legend} aria-label={t('uniformity.crops')}>
-              {crops.map((c) => (
-                <li key={c}>
-                  <span className={own.swatch} style={{ background: colours.get(c) }} aria-hidden="true" />
-                  {cropName(c, t)}
-                </li>
-              ))}
-              {density.cells.length > 0 && (
-                <li>
-                  <span className={`${own.swatch} ${own.square}`} style={{ background: 'var(--muted)', opacity: 0.6 }} aria-hidden="true" />
-                  {t('uniformity.square')}
-                </li>
-              )}
-            </ul>
+            <UniformityPlot scatter={scatter} colours={colours} targets={targets} lines={lines} onMark={onMark} />
+            <UniformityLegend scatter={scatter} crops={coloured} colours={colours} />
           </>
         )}
         <div className={own.foot}>
-          <p className={own.caption}>
-            {t('uniformity.points', { count: density.points.length, countText: f.count(density.points.length) })}
-            {density.cells.length > 0 && t('uniformity.inCells', { batches: t('batches', { count: inCells, countText: f.count(inCells) }), cells: density.cells.length, cellsText: f.count(density.cells.length) })}
-            {density.undrawn > 0 && t('uniformity.undrawn', { batches: t('batches', { count: density.undrawn, countText: f.count(density.undrawn) }) })}.
-            {threshold === null && t('uniformity.noThreshold')}
-          </p>
-          <button type="button" className="button" aria-pressed={asTable} onClick={() => setAsTable((t) => !t)}>
+          {scatter && scatter.drawn > 0 && (
+            <p className={own.caption} data-part="uniformity-caption">
+              {scatter.kind === 'points'
+                ? t('uniformity.points', { count: scatter.points.length, countText: f.count(scatter.points.length) })
+                : t('uniformity.cells', { batches: t('batches', { count: scatter.drawn, countText: f.count(scatter.drawn) }), cells: scatter.cells.length, cellsText: f.count(scatter.cells.length) })}
+              {scatter.undrawn > 0 && t('uniformity.undrawn', { batches: t('batches', { count: scatter.undrawn, countText: f.count(scatter.undrawn) }) })}.{' '}
+              {lines === null
+                ? t(scatter.thresholds ? 'uniformity.ownTargets' : 'uniformity.ownTarget')
+                : only === undefined
+                  ? t('uniformity.sharedLines')
+                  : t('uniformity.cropLines', { crop: cropName(only, t) })}
+              {!scatter.thresholds && ` ${t('uniformity.noThreshold')}`}
+            </p>
+          )}
+          <button type="button" className="button" aria-pressed={asTable} onClick={() => setAsTable((on) => !on)}>
             {t('showAsTable')}
           </button>
         </div>

@@ -31,7 +31,7 @@ export function TargetsHistory({ zone, onRestored }: { zone: string; onRestored:
     onSuccess: (settings) => onRestored(settings),
     onSettled: () => client.invalidateQueries({ queryKey: HISTORY_KEY }),
   });
-  const pct = (v: number | null) => (v === null ? t('none') : `${f.number(v)} %`);
+  const pct = (v: number | null) => (v === null ? t('none') : f.percentUpTo(v));
   const describe = (c: TargetChange) =>
     t('change', { target: c.crop === null ? t(`general.${c.metric}`) : t(`crop.${c.metric}`, { crop: c.crop }), before: pct(c.before), after: pct(c.after) });
 

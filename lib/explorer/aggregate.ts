@@ -1,6 +1,6 @@
 import type { Targets } from '../contract';
 import { formatDay } from './date-range';
-import { METRIC_INFO, metricTarget, missesTarget, type Metric } from './metrics';
+import { METRIC_INFO, metricTarget, missesTarget, niceWidth, type Metric } from './metrics';
 import type { Span } from './missing';
 import { civilToMs, dayIn, startOfDayIn, type Zone } from './zones';
 import { cropOfKey, meanCells, NO_CROP, type Row } from './rows';
@@ -176,7 +176,7 @@ export type Histogram = { metric: Metric; width: number; bins: HistogramBin[]; m
  * others. Bins start at a multiple of their width, so bin edges fall on round numbers an axis can tick at; a
  * rate's last bin ends at 100 % and holds 100 % itself (see inBin).
  */
-export function histogram(rows: readonly Row[], metric: Metric, targets: Targets): Histogram {
+export function histogram(rows: readonly Row[], metric: Metric, targets: Targets, bins?: number): Histogram {
   const info = METRIC_INFO[metric];
   let min = Infinity, max = -Infinity;
   const values: number[] = [];
@@ -189,17 +189,17 @@ export function histogram(rows: readonly Row[], metric: Metric, targets: Targets
   }
   const mid = median(values);
   if (values.length === 0) return { metric, width: 1, bins: [], median: null, values: 0 };
-  const width = info.binWidth(min, max);
+  const width = bins === undefined || info.rate ? info.binWidth(min, max) : niceWidth(min, max, bins);
   const lo = Math.floor(min / width) * width;
   const top = info.rate ? 100 : Math.floor(max / width) * width + width;
   const n = Math.max(1, Math.round((top - lo) / width));
-  const bins: HistogramBin[] = Array.from({ length: n }, (_, i) => ({ lo: round(lo + i * width), hi: round(lo + (i + 1) * width), count: 0, misses: 0, meets: 0 }));
+  const out: HistogramBin[] = Array.from({ length: n }, (_, i) => ({ lo: round(lo + i * width), hi: round(lo + (i + 1) * width), count: 0, misses: 0, meets: 0 }));
   const targetOf = new Map<string | null, number | null>();
   for (const r of rows) {
     const v = info.value(r);
     if (v === null) continue;
     const i = Math.min(n - 1, Math.floor((v - lo) / width));
-    const bin = bins[i]!;
+    const bin = out[i]!;
     bin.count++;
     const crop = r.crop;
     let t = targetOf.get(crop);
@@ -207,7 +207,32 @@ export function histogram(rows: readonly Row[], metric: Metric, targets: Targets
     if (missesTarget(metric, v, t)) bin.misses++;
     else bin.meets++;
   }
-  return { metric, width, bins, median: mid, values: values.length };
+  return { metric, width, bins: out, median: mid, values: values.length };
+}
+
+/** The rows of each crop key (NO_CROP for none), each crop's in the rows' order. */
+export function rowsByCrop(rows: readonly Row[]): Map<string, Row[]> {
+  const byCrop = new Map<string, Row[]>();
+  for (const r of rows) {
+    const key = r.crop ?? NO_CROP;
+    let list = byCrop.get(key);
+    if (!list) byCrop.set(key, (list = []));
+    list.push(r);
+  }
+  return byCrop;
+}
+
+/** One crop's histogram: each on its own bins and axis (`bins` of them, about), for a metric crops cannot share. */
+export type CropHistogram = Histogram & { crop: string; count: number };
+
+/**
+ * A histogram per crop, most batches first: median seedling size is not comparable across crops (cucumber
+ * around 400 mm², petunia around 30), so one distribution over all would flatten every crop but the largest.
+ */
+export function histogramsPerCrop(rows: readonly Row[], metric: Metric, targets: Targets, bins = 12): CropHistogram[] {
+  return [...rowsByCrop(rows)]
+    .map(([crop, list]) => ({ ...histogram(list, metric, targets, bins), crop, count: list.length }))
+    .sort((a, b) => b.count - a.count || a.crop.localeCompare(b.crop));
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;

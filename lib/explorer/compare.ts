@@ -111,10 +111,16 @@ export function ppChange(current: number | null, before: number | null, say?: Sp
   return say ? say.t('pp', { change }) : `${change} pp`;
 }
 
-/** The change of a count in percent of the earlier count: `+12 %`, `−3.4 %`, `±0 %`; null when it had none. */
+/**
+ * The change of a count in percent of the earlier count, written as the reader's locale writes a percent: `+12%`,
+ * `−3.4%`, `±0%` (`+12 %` in German); null when it had none.
+ */
 export function countChange(current: number, before: number, say?: Speech): string | null {
-  if (before === 0) return current === 0 ? `${signed(0, 1, false, say?.f ?? ENGLISH)} %` : null;
-  return `${signed(((current - before) / before) * 100, 1, false, say?.f ?? ENGLISH)} %`;
+  if (before === 0 && current !== 0) return null;
+  const change = before === 0 ? 0 : ((current - before) / before) * 100;
+  const text = (say?.f ?? ENGLISH).percentUpTo(Math.abs(change), 1);
+  if (roundsToZero(change, 1)) return `±${text}`;
+  return `${change > 0 ? '+' : MINUS}${text}`;
 }
 
 /**

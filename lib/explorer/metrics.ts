@@ -24,9 +24,9 @@ export type MetricInfo = {
   value: (r: Row) => number | null;
 };
 
-/** A width from 1, 2, 2.5 or 5 times a power of ten that cuts `lo`–`hi` into about 20–40 bins. */
-function niceWidth(lo: number, hi: number): number {
-  const raw = Math.max(hi - lo, 1e-9) / 30;
+/** A width from 1, 2, 2.5 or 5 times a power of ten that cuts `lo`–`hi` into about `bins` (20–40 for 30) bins. */
+export function niceWidth(lo: number, hi: number, bins = 30): number {
+  const raw = Math.max(hi - lo, 1e-9) / bins;
   const power = 10 ** Math.floor(Math.log10(raw));
   for (const step of [1, 2, 2.5, 5, 10]) if (raw <= step * power) return step * power;
   return 10 * power;
@@ -43,22 +43,50 @@ export const METRIC_INFO: Record<Metric, MetricInfo> = {
   },
   cv: {
     id: 'cv', unit: '%', rate: false, better: 'lower',
-    binWidth: niceWidth, value: (r) => r.cv,
+    binWidth: (lo, hi) => niceWidth(lo, hi), value: (r) => r.cv,
   },
   size: {
     id: 'size', unit: 'mm²', rate: false, better: null,
-    binWidth: niceWidth, value: (r) => r.size,
+    binWidth: (lo, hi) => niceWidth(lo, hi), value: (r) => r.size,
   },
 };
 
-/** A value with its unit as people read it: `72.5 %`, `120 mm²` (`72,5 %` in German). */
-export function formatValue(metric: Metric, v: number, f: Formats): string {
-  return `${f.number(v)} ${METRIC_INFO[metric].unit}`;
+/**
+ * A value with its unit as people read it, up to `digits` decimals: a percent as the table and cards write one
+ * (`72.5%` in English, `72,5 %` in German), a size in mm² (`120 mm²`).
+ */
+export function formatValue(metric: Metric, v: number, f: Formats, digits = 2): string {
+  return METRIC_INFO[metric].unit === '%' ? f.percentUpTo(v, digits) : `${f.number(v, digits)} mm²`;
 }
 
-/** A range of the metric as a chip names it: `Germination 70–72.5 %`, `Keimrate 70–72,5 %`. */
+/**
+ * A value shown beside its verdict: with enough decimals that the rounded figure lies on the same side of the
+ * target as the value itself (a mean of 89.996 % below a 90 % target reads `89.996%`, not `90%`).
+ */
+export function formatJudged(metric: Metric, v: number, target: number | null, f: Formats): string {
+  const misses = missesTarget(metric, v, target);
+  for (let digits = 2; digits < 6; digits++) {
+    const rounded = Math.round(v * 10 ** digits) / 10 ** digits;
+    if (missesTarget(metric, rounded, target) === misses && (rounded !== target || !misses)) return formatValue(metric, v, f, digits);
+  }
+  return formatValue(metric, v, f, 6);
+}
+
+/** An axis tick: a percent with its sign (`90%`, `90 %`), a size as a plain number (the axis title names mm²). */
+export function formatTick(metric: Metric, v: number, f: Formats): string {
+  return METRIC_INFO[metric].unit === '%' ? f.percentUpTo(v) : f.number(v);
+}
+
+/** An axis title: the metric, with its unit where the ticks do not carry it (`Median seedling size (mm²)`). */
+export function axisTitle(metric: Metric, { t }: Pick<Speech, 't'>): string {
+  const label = t(`metrics.${metric}.label`);
+  return METRIC_INFO[metric].unit === '%' ? label : `${label} (${METRIC_INFO[metric].unit})`;
+}
+
+/** A range of the metric as a chip names it: `Germination 70–72.5%`, `Keimrate 70–72,5 %`, `Size 100–150 mm²`. */
 export function describeBin(metric: Metric, lo: number, hi: number, { f, t }: Speech): string {
-  return t('bin', { metric: t(`metrics.${metric}.short`), lo: f.number(lo), hi: f.number(hi), unit: METRIC_INFO[metric].unit });
+  const range = METRIC_INFO[metric].unit === '%' ? f.percentRange(lo, hi) : `${f.number(lo)}–${f.number(hi)} mm²`;
+  return t('bin', { metric: t(`metrics.${metric}.short`), range });
 }
 
 /**

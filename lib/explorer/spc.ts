@@ -1,3 +1,5 @@
+import { rowsByCrop } from './aggregate';
+import { RUN, type Rules } from './control/rules';
 import { METRIC_INFO, type Metric } from './metrics';
 import { NO_CROP, type Row } from './rows';
 
@@ -8,17 +10,25 @@ import { NO_CROP, type Row } from './rows';
  *             warnings; batches with warnings never count towards the limits (they are still drawn and judged)
  *   limits    centre = mean of the baseline; MR̄ = mean of |difference| between consecutive baseline batches
  *             (consecutive once the warned ones are left out); σ̂ = MR̄ / d2 (1.128 for ranges of two);
- *             UCL/LCL = centre ± 3σ̂, the LCL no lower than 0 and, for rates, the UCL no higher than 100
+ *             UCL/LCL = centre ± 3σ̂, not clipped to the scale (the chart draws a limit past 0 or 100 % at the
+ *             edge, labelled with its value)
  *   rule 1    a batch beyond a limit (strictly above the UCL or below the LCL)
- *   rule 2    RUN_LENGTH or more batches in a row on one side of the centre (one exactly on it ends the run);
- *             every batch of such a run is out of control, not only the 8th: the shift began at the first
- * Out of control: a batch that breaks either rule (counted once when it breaks both).
+ *   rule 2    (rules 'runs' only) RUN or more batches in a row on one side of the centre (one exactly on it ends
+ *             the run); every batch of such a run is out of control, not only the 8th: the shift began at the first
+ * Out of control: a batch that breaks a rule in force (counted once when it breaks both).
  */
 
-export const BASELINE_BATCHES = 20;
+export { RUN as RUN_LENGTH, type Rules };
+
+/**
+ * The default baseline: σ̂ from fewer batches scatters so much that false alarms rise well above the nominal
+ * rate (false-alarms.ts: limits from 20 batches mark four times as many steady batches as true limits would).
+ */
+export const BASELINE_BATCHES = 50;
+/** A baseline shorter than this gets the advice to take a longer one. */
+export const RECOMMENDED_BASELINE = 50;
 /** Fewer clean baseline batches than this and no limits are drawn: σ̂ from a handful of ranges says little. */
 export const MIN_BASELINE = 10;
-export const RUN_LENGTH = 8;
 /** The mean range of two normal values in units of σ. */
 const D2 = 1.128;
 
@@ -29,6 +39,10 @@ export type Limits = { centre: number; ucl: number; lcl: number; sigma: number; 
 export type Baseline = {
   /** Clean (warning-free) batches in the baseline: the limits are computed from these. */
   used: number;
+  /** Batches with warnings within the baseline's span, left out of the limits. */
+  warned: number;
+  /** Clean batches of the crop in all (a longer baseline could use up to these). */
+  clean: number;
   /** Indices into `points` of the first and last batch of the baseline span (-1 when it holds none). */
   first: number;
   last: number;
@@ -36,6 +50,9 @@ export type Baseline = {
 
 export type ControlChart = {
   crop: string;
+  rules: Rules;
+  /** Batches of the crop, with or without a value of the metric (points: those with one). */
+  total: number;
   points: SpcPoint[];
   baseline: Baseline;
   /** Null: too few clean batches in the baseline (fewer than MIN_BASELINE); then no batch is judged. */
@@ -49,8 +66,8 @@ export type ControlChart = {
 /** A span of instants [from, to): the baseline period the person picked. */
 export type Period = { from: number; to: number };
 
-/** Centre, MR̄, σ̂ and the 3σ̂ limits of `values` (in time order), clipped to the metric's natural scale. */
-export function limitsOf(values: readonly number[], rate: boolean): Limits {
+/** Centre, MR̄, σ̂ and the 3σ̂ limits of `values` (in time order). */
+export function limitsOf(values: readonly number[]): Limits {
   let sum = 0, ranges = 0;
   for (let i = 0; i < values.length; i++) {
     sum += values[i]!;
@@ -59,38 +76,41 @@ export function limitsOf(values: readonly number[], rate: boolean): Limits {
   const centre = sum / values.length;
   const mrBar = values.length > 1 ? ranges / (values.length - 1) : 0;
   const sigma = mrBar / D2;
-  return { centre, mrBar, sigma, ucl: rate ? Math.min(100, centre + 3 * sigma) : centre + 3 * sigma, lcl: Math.max(0, centre - 3 * sigma) };
+  return { centre, mrBar, sigma, ucl: centre + 3 * sigma, lcl: centre - 3 * sigma };
 }
 
 function baselineOf(points: readonly SpcPoint[], period: Period | null): { baseline: Baseline; values: number[] } {
   const values: number[] = [];
-  let first = -1, last = -1;
+  let first = -1, last = -1, warned = 0, clean = 0;
   for (let i = 0; i < points.length; i++) {
     const p = points[i]!;
+    if (!p.row.warnings) clean++;
     if (period) {
       if (p.row.time < period.from || p.row.time >= period.to) continue;
-    } else if (values.length >= BASELINE_BATCHES) break;
+    } else if (values.length >= BASELINE_BATCHES) continue;
     if (first < 0) first = i;
     last = i;
-    if (!p.row.warnings) values.push(p.value);
+    if (p.row.warnings) warned++;
+    else values.push(p.value);
   }
-  return { baseline: { used: values.length, first, last }, values };
+  return { baseline: { used: values.length, warned, clean, first, last }, values };
 }
 
-/** Marks the batches of rule 1 and rule 2 in place; returns how many break each and either. */
-function judge(points: SpcPoint[], limits: Limits): Pick<ControlChart, 'beyond' | 'run' | 'outOfControl'> {
+/** Marks the batches breaking rule 1 and (with 'runs') rule 2 in place; returns how many break each and either. */
+export function judge(points: SpcPoint[], limits: Pick<Limits, 'centre' | 'ucl' | 'lcl'>, rules: Rules): Pick<ControlChart, 'beyond' | 'run' | 'outOfControl'> {
   let start = 0, side = 0;
   for (let i = 0; i < points.length; i++) {
     const p = points[i]!;
     p.beyond = p.value > limits.ucl || p.value < limits.lcl;
+    if (rules !== 'runs') continue;
     const s = Math.sign(p.value - limits.centre);
     if (s !== side || s === 0) {
       start = i;
       side = s;
     }
     const length = i - start + 1;
-    if (s !== 0 && length >= RUN_LENGTH) {
-      for (let j = length === RUN_LENGTH ? start : i; j <= i; j++) points[j]!.run = true;
+    if (s !== 0 && length >= RUN) {
+      for (let j = length === RUN ? start : i; j <= i; j++) points[j]!.run = true;
     }
   }
   let beyond = 0, run = 0, outOfControl = 0;
@@ -103,7 +123,7 @@ function judge(points: SpcPoint[], limits: Limits): Pick<ControlChart, 'beyond' 
 }
 
 /** The control chart of one crop's rows (in creation order). */
-export function controlChart(crop: string, rows: readonly Row[], metric: Metric, period: Period | null): ControlChart {
+export function controlChart(crop: string, rows: readonly Row[], metric: Metric, period: Period | null, rules: Rules = 'limits'): ControlChart {
   const info = METRIC_INFO[metric];
   const points: SpcPoint[] = [];
   for (const row of rows) {
@@ -111,21 +131,15 @@ export function controlChart(crop: string, rows: readonly Row[], metric: Metric,
     if (value !== null) points.push({ row, value, beyond: false, run: false });
   }
   const { baseline, values } = baselineOf(points, period);
-  if (values.length < MIN_BASELINE) return { crop, points, baseline, limits: null, beyond: 0, run: 0, outOfControl: 0 };
-  const limits = limitsOf(values, info.rate);
-  return { crop, points, baseline, limits, ...judge(points, limits) };
+  const facts = { crop, rules, total: rows.length, points, baseline };
+  if (values.length < MIN_BASELINE) return { ...facts, limits: null, beyond: 0, run: 0, outOfControl: 0 };
+  const limits = limitsOf(values);
+  return { ...facts, limits, ...judge(points, limits, rules) };
 }
 
 /** A control chart per crop (NO_CROP for batches without one), the crop with the most batches first (ties: by name, NO_CROP last). */
-export function controlCharts(rows: readonly Row[], metric: Metric, period: Period | null): ControlChart[] {
-  const byCrop = new Map<string, Row[]>();
-  for (const r of rows) {
-    const key = r.crop ?? NO_CROP;
-    let list = byCrop.get(key);
-    if (!list) byCrop.set(key, (list = []));
-    list.push(r);
-  }
-  const charts = [...byCrop].map(([crop, list]) => controlChart(crop, list, metric, period));
+export function controlCharts(rows: readonly Row[], metric: Metric, period: Period | null, rules: Rules = 'limits'): ControlChart[] {
+  const charts = [...rowsByCrop(rows)].map(([crop, list]) => controlChart(crop, list, metric, period, rules));
   const named = (c: ControlChart) => (c.crop === NO_CROP ? 1 : 0);
   return charts.sort((a, b) => b.points.length - a.points.length || named(a) - named(b) || a.crop.localeCompare(b.crop));
 }

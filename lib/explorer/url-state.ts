@@ -1,4 +1,5 @@
 import { TARGET_METRICS } from '../contract/targets';
+import { RULES } from './control/rules';
 import { METRICS } from './metrics';
 import { ALL, isRangeEnd, isRangeStart, NOW } from './range/rolling';
 import { zoneOfParam } from './zones';
@@ -81,6 +82,8 @@ const READERS = {
   spc: text(100),
   /** The control charts' baseline period (`from..to` days); absent: the first batches of the range. */
   base: text(30),
+  /** The control charts' rules: beyond the limits only (absent), or also runs on one side of the centre. */
+  rules: withDefault(oneOf(RULES), 'limits'),
 };
 
 type Read<K extends keyof typeof READERS> = Exclude<ReturnType<(typeof READERS)[K]>, null>;

@@ -35,11 +35,12 @@ type Said = 'none' | 'misses' | 'missesGeneral' | 'meets' | 'meetsGeneral' | 'un
 type VerdictKey = `${TargetMetric}.${Said}`;
 
 /**
- * The verdict in words (`Below the Lettuce germination target of 80 %`, `Above the general CV threshold of
- * 30 %`): `say` is the `explorer.verdict` messages' translator, `number` writes the target in the reader's notation.
+ * The verdict in words (`Below the Lettuce germination target of 80%`, `Above the general CV threshold of 30%`):
+ * `say` is the `explorer.verdict` messages' translator, `percent` writes the target as a percent in the reader's
+ * notation (`80%`, `80 %`).
  */
-export function sayVerdict(v: Verdict, say: (key: VerdictKey, values: { crop: string; target: string }) => string, number: (n: number) => string): string {
-  const values = { crop: v.crop ?? '', target: v.target === null ? '' : number(v.target) };
+export function sayVerdict(v: Verdict, say: (key: VerdictKey, values: { crop: string; target: string }) => string, percent: (n: number) => string): string {
+  const values = { crop: v.crop ?? '', target: v.target === null ? '' : percent(v.target) };
   if (v.kind === 'none') return say(`${v.metric}.none`, values);
   return say(`${v.metric}.${v.kind}${v.crop === null ? 'General' : ''}`, values);
 }

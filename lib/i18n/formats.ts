@@ -24,6 +24,10 @@ export type Formats = {
   number: (v: number, digits?: number) => string;
   /** A value in percent written with one decimal (unless told) and the locale's sign: `93.4%`, `93,4 %`. */
   percent: (v: Num, digits?: number) => string;
+  /** A percent with up to `digits` decimals (2 unless told), none when whole, as `percent` writes it: `72.5%`, `70 %`. */
+  percentUpTo: (v: number, digits?: number) => string;
+  /** Two percents as one span, the sign once: `70–72.5%`, `70–72,5 %`. */
+  percentRange: (lo: number, hi: number) => string;
   /** A difference with one decimal, always signed (`+1.2`, `−0.8`); its unit (pp) comes from the messages. */
   signed: (v: number) => string;
   /** A relative change in percent, always signed: `+12%`. */
@@ -42,9 +46,7 @@ export type Formats = {
   time: (ms: number, zone: Zone) => string;
   /** Two dates as one span, what they share written once: `17–23 Mar 2025`, `17.–23.03.2025`. */
   dateRange: (from: number, to: number, zone: Zone) => string;
-  /** A month with a two-digit year, for axes: `May 26`, `Mai 26`. */
-  shortMonthYear: (ms: number, zone: Zone) => string;
-  /** A date with a two-digit year, for axes: `4 May 26`, `4. Mai 26`. */
+  /** A date for axes, its year written out (a two-digit year reads as a day: `Nov 28, 24`): `Nov 28, 2024`, `28. Nov. 2024`. */
   shortDate: (ms: number, zone: Zone) => string;
   /** A number typed in this locale (`93,4` or `93.4`); null when it is not one. */
   parseNumber: (text: string) => number | null;
@@ -67,6 +69,7 @@ function makeFormats(locale: string): Formats {
   // The unit style writes the value as given (93.45 stays 93.45 before rounding): dividing by 100 for the percent
   // style would round a tie such as 1.15 from 0.011499999999999999.
   const percentOf = cached((digits: number) => new Intl.NumberFormat(locale, { style: 'unit', unit: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  const percentUpTo = cached((digits: number) => new Intl.NumberFormat(locale, { style: 'unit', unit: 'percent', maximumFractionDigits: digits }));
   const signed = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'always' });
   const signedPercent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'always' });
   const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
@@ -81,8 +84,7 @@ function makeFormats(locale: string): Formats {
   const monthYearIn = inZone({ month: 'short', year: 'numeric' });
   const longMonthIn = inZone({ month: 'long', year: 'numeric' });
   const timeIn = inZone({ timeStyle: 'short' });
-  const shortMonthYearIn = inZone({ month: 'short', year: '2-digit' });
-  const shortDateIn = inZone({ day: 'numeric', month: 'short', year: '2-digit' });
+  const shortDateIn = inZone({ day: 'numeric', month: 'short', year: 'numeric' });
   const minus = (s: string) => s.replace('-', MINUS);
   const given = (v: Num): v is number | string => v !== null && v !== '' && Number.isFinite(Number(v));
 
@@ -94,6 +96,8 @@ function makeFormats(locale: string): Formats {
     decimal: (v, digits = 1) => (given(v) ? fixed(digits).format(Number(v)) : DASH),
     number: (v, digits = 2) => upTo(digits).format(v),
     percent: (v, digits = 1) => (given(v) ? percentOf(digits).format(Number(v)) : DASH),
+    percentUpTo: (v, digits = 2) => percentUpTo(digits).format(v),
+    percentRange: (lo, hi) => percentUpTo(2).formatRange(lo, hi),
     signed: (v) => minus(signed.format(v)),
     change: (v) => minus(signedPercent.format(v / 100)),
     area: (v) => (given(v) ? `${fixed(1).format(Number(v))} mm²` : DASH),
@@ -103,7 +107,6 @@ function makeFormats(locale: string): Formats {
     monthYear: (ms, zone, long = false) => (long ? longMonthIn : monthYearIn)(zone).format(ms),
     time: (ms, zone) => timeIn(zone).format(ms),
     dateRange: (from, to, zone) => dateIn(zone).formatRange(from, to),
-    shortMonthYear: (ms, zone) => shortMonthYearIn(zone).format(ms),
     shortDate: (ms, zone) => shortDateIn(zone).format(ms),
     parseNumber: (text) => {
       const t = [...text.trim()].map((c) => digits.get(c) ?? c).join('').replace(decimalMark, '.');

@@ -48,28 +48,31 @@ export async function resetTargets() {
 
 /**
  * The out-of-control batches of `crop`'s germination, worked out here from the API's batches with the rules
- * of issue 10 §5 (not through lib/explorer/spc.ts, so that this is a check of it): limits at centre ± 3 MR̄ /
- * 1.128 from the first 20 batches without warnings; beyond them, or in a run of 8+ on one side of the centre.
+ * the control charts state (not through lib/explorer/spc.ts, so that this is a check of it): limits at
+ * centre ± 3 MR̄ / 1.128 from the first 50 batches without warnings; out of control beyond them, and with
+ * `runs` also in a run of 8+ on one side of the centre. `all`: the crop's batches, with or without a rate; `crop`
+ * null: the batches without a crop. `firstName`, `firstBeyond`: the first batch out of control (null: none is).
  */
-export function outOfControl(batches: readonly ApiBatch[], crop: string) {
+export function outOfControl(batches: readonly ApiBatch[], crop: string | null, rules: 'limits' | 'runs' = 'runs') {
+  const all = batches.filter((b) => b.crop_type === crop).length;
   const points = batches
     .filter((b) => b.crop_type === crop && b.avg_germination_rate !== null)
     .map((b) => ({ name: String(b.batch_name), v: Number(b.avg_germination_rate), warned: b.warnings === true }));
-  const base = points.filter((p) => !p.warned).slice(0, 20).map((p) => p.v);
+  const base = points.filter((p) => !p.warned).slice(0, 50).map((p) => p.v);
   const centre = base.reduce((s, v) => s + v, 0) / base.length;
   const sigma = base.slice(1).reduce((s, v, i) => s + Math.abs(v - base[i]!), 0) / (base.length - 1) / 1.128;
-  const ucl = Math.min(100, centre + 3 * sigma), lcl = Math.max(0, centre - 3 * sigma);
+  const ucl = centre + 3 * sigma, lcl = centre - 3 * sigma;
   const out = new Set<number>();
   points.forEach((p, i) => (p.v > ucl || p.v < lcl) && out.add(i));
   const beyond = out.size;
-  const firstBeyond = points[Math.min(...out)]!.name;
-  for (let i = 0; i < points.length; ) {
+  const firstBeyond = out.size ? points[Math.min(...out)]!.name : null;
+  for (let i = 0; rules === 'runs' && i < points.length; ) {
     const side = Math.sign(points[i]!.v - centre);
     let j = i;
     while (side !== 0 && j + 1 < points.length && Math.sign(points[j + 1]!.v - centre) === side) j++;
     if (side !== 0 && j - i + 1 >= 8) for (let k = i; k <= j; k++) out.add(k);
     i = j + 1;
   }
-  const first = Math.min(...out);
-  return { total: points.length, count: out.size, beyond, firstName: points[first]!.name, firstBeyond };
+  const firstName = out.size ? points[Math.min(...out)]!.name : null;
+  return { all, total: points.length, count: out.size, beyond, firstName, firstBeyond, centre, ucl, lcl, baseline: base.length };
 }

@@ -42,9 +42,9 @@ test('a histogram bin drills down to exactly its batches; the chip and Back undo
   const boxes = await bars.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
   const tallest = boxes.indexOf(Math.max(...boxes));
   await bars.nth(tallest).click();
-  const chip = page.getByRole('list', { name: 'Drill-downs' }).getByText(/^Germination [\d.]+–[\d.]+ %$/);
+  const chip = page.getByRole('list', { name: 'Drill-downs' }).getByText(/^Germination [\d.]+% – [\d.]+%$/);
   await expect(chip).toBeVisible();
-  const [, lo, hi] = /([\d.]+)–([\d.]+)/.exec((await chip.textContent())!)!.map(Number) as [number, number, number];
+  const [, lo, hi] = /([\d.]+)% – ([\d.]+)%/.exec((await chip.textContent())!)!.map(Number) as [number, number, number];
   const want = batches.filter((b) => inBin(b, lo, hi)).length;
   expect(want).toBeGreaterThan(0);
   await expect(status(page)).toHaveText(shownText(want));
@@ -56,7 +56,7 @@ test('a histogram bin drills down to exactly its batches; the chip and Back undo
   await expect(status(page)).toHaveText(shownText(batches.length));
   await page.goForward();
   await expect(chip).toBeVisible();
-  await page.getByRole('button', { name: `Remove Germination ${lo}–${hi} %` }).click();
+  await page.getByRole('button', { name: `Remove Germination ${lo}% – ${hi}%` }).click();
   await expect(chip).toHaveCount(0);
 });
 
@@ -72,7 +72,7 @@ test('Show as table, by keyboard: the first cell of a row drills down like the m
   // Every bin's count in the table equals the batches in it.
   for (const row of await table.locator('tbody tr').all()) {
     const label = (await row.getByRole('button').textContent())!;
-    const [, lo, hi] = /([\d.]+)–([\d.]+)/.exec(label)!.map(Number) as [number, number, number];
+    const [, lo, hi] = /([\d.]+)% – ([\d.]+)%/.exec(label)!.map(Number) as [number, number, number];
     await expect(row.locator('td').first()).toHaveText(batches.filter((b) => inBin(b, lo, hi)).length.toLocaleString('en'));
   }
   await page.keyboard.press('Tab');
@@ -81,7 +81,7 @@ test('Show as table, by keyboard: the first cell of a row drills down like the m
   const label = (await first.textContent())!;
   await page.keyboard.press('Enter');
   await expect(page.getByRole('list', { name: 'Drill-downs' }).getByText(label)).toBeVisible();
-  const [, lo, hi] = /([\d.]+)–([\d.]+)/.exec(label)!.map(Number) as [number, number, number];
+  const [, lo, hi] = /([\d.]+)% – ([\d.]+)%/.exec(label)!.map(Number) as [number, number, number];
   const want = batches.filter((b) => inBin(b, lo, hi)).length;
   await expect(status(page)).toHaveText(shownText(want));
 

@@ -96,11 +96,11 @@ test('the Below target card and filter count the usable-seedling target and the 
   await expect(status(page)).toHaveText(batchesText(n.usable));
   await page.locator('tbody tr[data-index="0"]').getByRole('button').first().click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText(`Below the ${CROP} usable-seedling target of 85 %`);
+  await expect(dialog).toContainText(`Below the ${CROP} usable-seedling target of 85%`);
   const id = new URL(page.url()).searchParams.get('batch');
   const shown = batches.find((b) => b.batch_id === id)!;
-  if (judge(shown, TARGETS).missed.includes('cv')) await expect(dialog).toContainText(`Above the ${CROP} CV threshold of 28 %`);
-  else await expect(dialog).toContainText(`Within the ${CROP} CV threshold of 28 %`);
+  if (judge(shown, TARGETS).missed.includes('cv')) await expect(dialog).toContainText(`Above the ${CROP} CV threshold of 28%`);
+  else await expect(dialog).toContainText(`Within the ${CROP} CV threshold of 28%`);
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   // A link made before the kinds existed (`below=1`) means any target; the grouped summary counts the same.

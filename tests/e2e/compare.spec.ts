@@ -17,7 +17,7 @@ function pp(now: number, before: number): string {
 function percent(now: number, before: number): string {
   const change = ((now - before) / before) * 100;
   const text = new Intl.NumberFormat('en', { maximumFractionDigits: 1 }).format(Math.abs(change));
-  return Number(text) === 0 ? '±0 %' : `${change > 0 ? '+' : MINUS}${text} %`;
+  return Number(text) === 0 ? '±0%' : `${change > 0 ? '+' : MINUS}${text}%`;
 }
 const shiftDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 function yearBefore(day: string): string {

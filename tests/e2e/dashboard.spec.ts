@@ -100,7 +100,7 @@ test('sorting by a column, nulls last either way', async ({ page }) => {
   await header.getByRole('button').click();
   await expect(header).toHaveAttribute('aria-sort', 'ascending');
   // Below the default target of 90 %: said in words, not by colour alone (the mark's words, the Off target column).
-  await expect(firstRate()).toHaveText(/^▾Below the .*germination target of 90 %: 0\.0%$/);
+  await expect(firstRate()).toHaveText(/^▾Below the .*germination target of 90%: 0\.0%$/);
   await expect(page.locator('tbody tr[aria-rowindex="2"] td').nth(5)).toHaveText('germination');
   await expect(page).toHaveURL(/sort=avg_germination_rate&dir=asc/);
   // Text columns read A→Z on the first click.
@@ -165,7 +165,7 @@ test('the detail panel shows all 18 fields, labelled, and under their API names 
   await expect(dialog.locator('section dt')).toHaveCount(17);
   // The 13 fields that may be null show a dash.
   await expect(dialog.locator('section dd').filter({ hasText: /^—$/ })).toHaveCount(13);
-  await expect(dialog.getByText('No germination rate recorded to judge against the general germination target of 90 %')).toBeVisible();
+  await expect(dialog.getByText('No germination rate recorded to judge against the general germination target of 90%')).toBeVisible();
   const raw = dialog.locator('details');
   await expect(raw.locator('dt')).toHaveCount(18);
   await expect(raw.locator('dt').first()).toBeHidden();

@@ -69,7 +69,7 @@ test('the analysis bar, the chart headings, a bin’s table figures and its dril
   let decimal: { lo: number; hi: number; label: string } | null = null;
   for (const row of rows) {
     const label = (await row.getByRole('button').textContent())!;
-    const [, a, b] = /^Keimrate ([\d.,]+)–([\d.,]+) %$/.exec(label)!;
+    const [, a, b] = /^Keimrate ([\d.,]+)–([\d.,]+)[\s\u00a0\u202f]%$/.exec(label)!;
     const lo = number(a!), hi = number(b!);
     expect(label).not.toMatch(/\d\.\d/);
     await expect(row.locator('td').first()).toHaveText(de(batches.filter((x) => inBin(x, lo, hi)).length));
@@ -117,19 +117,20 @@ test('the grouped summary in German: German column names, a week named by its Ge
 
 test('the control charts count the drifting crop out of control in German', async ({ page, context }) => {
   const { batches: drifting } = await walkApi(await signIn(DRIFT));
-  const tomato = outOfControl(drifting, 'Tomato');
+  const tomato = outOfControl(drifting, 'Tomato', 'limits');
   expect(tomato.beyond).toBeGreaterThan(0);
 
   await signInContext(context, DRIFT);
   await page.goto('/batches?tz=UTC&metric=germination&spc=Tomato');
   await page.locator('#charts').scrollIntoViewIfNeeded();
-  const figure = page.getByRole('figure', { name: /^Regelkarte: Keimrate, Tomato \(jede Charge in zeitlicher Reihenfolge/ });
+  const figure = page.getByRole('figure', { name: new RegExp(`^Regelkarte: Keimrate, Tomato: ${de(tomato.total)} ihrer ${de(tomato.all)} Chargen; 1 hat keine erfasste Keimrate \\(jede Charge in zeitlicher Reihenfolge`) });
   await figure.scrollIntoViewIfNeeded();
   await expect(figure.getByText(/ außer Kontrolle/).first()).toHaveText(
-    new RegExp(`^${de(tomato.count)} von ${de(tomato.total)} Chargen \\(Tomato\\) außer Kontrolle \\(${de(tomato.beyond)} außerhalb der Grenzen, `),
+    `${de(tomato.count)} von ${de(tomato.total)} Chargen (Tomato) außer Kontrolle (${de(tomato.beyond)} außerhalb der Grenzen).`,
     { timeout: 20_000 },
   );
   await expect(page.getByText(/^Außer Kontrolle je Kultur \(Keimrate\): insgesamt [\d.]+ Chargen$/)).toBeVisible();
-  await expect(page.getByLabel('Regelkarte für').locator('option:checked')).toHaveText(`Tomato (${de(tomato.total)})`);
-  await expect(figure.getByText(/^Grenzen aus den ersten 20 Chargen ohne Warnungen \(\d\d\.\d\d\.\d{4}, \d\d:\d\d UTC – /)).toBeVisible();
+  await expect(page.getByLabel('Regelkarte für').locator('option:checked')).toHaveText(`Tomato (${de(tomato.all)})`);
+  await expect(figure.getByText(/^So wurden die Grenzen bestimmt: aus den ersten 50 Chargen ohne Warnungen \(\d\d\.\d\d\.\d{4} – \d\d\.\d\d\.\d{4}\)\. /)).toBeVisible();
+  await expect(figure.getByText(/^Regel: Eine Charge außerhalb der Grenzen ist außer Kontrolle\. Hätte sich nichts geändert, würden Grenzen aus 50 Chargen trotzdem etwa 0,54 von je 100 Chargen zufällig markieren/)).toBeVisible();
 });

@@ -151,8 +151,8 @@ test('the Targets panel says who changed the targets last, lists the history and
   await page.getByRole('button', { name: 'History' }).click();
   const history = page.getByRole('table', { name: 'Saved target sets of your organisation, newest first' });
   await expect(history.getByRole('row').nth(1)).toContainText('In force');
-  await expect(history.getByRole('row').nth(1)).toContainText('General usable-seedling target: none → 75 %');
-  await expect(history.getByRole('row').nth(1)).toContainText('Lettuce: germination target: none → 80 %');
+  await expect(history.getByRole('row').nth(1)).toContainText('General usable-seedling target: none → 75%');
+  await expect(history.getByRole('row').nth(1)).toContainText('Lettuce: germination target: none → 80%');
   await history.getByRole('row').nth(2).getByRole('button', { name: /^Restore the targets saved / }).click();
   await expect(page.getByText('Restored: these targets are the organisation’s again.')).toBeVisible();
   await expect(page.getByText(/^Last changed by Demo Editor, /)).toBeVisible();

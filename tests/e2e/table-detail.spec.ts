@@ -31,9 +31,9 @@ test('the detail opens from a row by keyboard, speaks with units, steps in the t
   const title = dialog.getByRole('heading', { level: 2 });
   await expect(title).toHaveText(names[1]!);
   const rate = dialog.locator('section dt', { hasText: /^Germination rate$/ }).locator('+ dd');
-  await expect(rate).toHaveText(/^(\d+\.\d{2} %|—)$/);
+  await expect(rate).toHaveText(/^(\d+\.\d{2}%|—)$/);
   await expect(dialog.locator('section dt', { hasText: /^Median seedling size$/ }).locator('+ dd')).toHaveText(/^(\d+\.\d{2} mm²|—)$/);
-  await expect(dialog.getByText(/^(Below|Meets) the .* germination target of 90 %$|^No germination rate recorded/)).toBeVisible();
+  await expect(dialog.getByText(/^(Below|Meets) the .* germination target of 90%$|^No germination rate recorded/)).toBeVisible();
   await dialog.getByText('API field names').click();
   expect(await axeViolations(page)).toEqual([]);
 

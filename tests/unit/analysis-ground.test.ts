@@ -61,14 +61,14 @@ describe('drill-downs', () => {
     const labels = drillChips({ crop: NO_CROP, bins: 'germination:70:72.5', days: '2026-05-04..2026-05-10', scanner: '(none)' }, speech()).map((c) => c.label);
     expect(labels[0]).toBe('Crop: No crop recorded');
     expect(labels[1]).toMatch(/^4\s*–\s*10 May 2026$/);
-    expect(labels.slice(2)).toEqual(['Germination 70–72.5 %', 'Scanner: No scanner recorded']);
+    expect(labels.slice(2)).toEqual(['Germination 70% – 72.5%', 'Scanner: No scanner recorded']);
   });
 
   it('names the chips in the reader’s language and notation, the URL unchanged', () => {
     const state = { crop: NO_CROP, bins: 'germination:70:72.5', days: '2026-05-04..2026-05-10', scanner: '(none)' };
     const de = drillChips(state, speech('de', 'de-DE')).map((c) => c.label.replace(/[\u00a0\u202f]/g, ' '));
     expect(de).toEqual(['Kultur: Keine Kultur erfasst', '04.–10.05.2026', 'Keimrate 70–72,5 %', 'Scanner: Kein Scanner erfasst']);
-    expect(drillChips(state, speech('nl', 'nl-NL'))[2]!.label).toBe('Kieming 70–72,5 %');
+    expect(drillChips(state, speech('nl', 'nl-NL'))[2]!.label).toBe('Kieming 70% - 72,5%');
     expect(formatBins(parseBins(state.bins))).toBe('germination:70:72.5');
   });
 

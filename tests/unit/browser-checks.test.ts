@@ -10,6 +10,7 @@ import { BATCH_FIELDS, parseStreamLine, readTargetSettings, BrokenStreamLine, TA
 import { BatchSchema, ProblemSchema, SavedViewSchema, TargetSettingsSchema } from '@/lib/contract/schemas';
 import { readSavedView } from '@/lib/contract/views';
 import { parseDay } from '@/lib/explorer/date-range';
+import { RULES } from '@/lib/explorer/control/rules';
 import { METRICS } from '@/lib/explorer/metrics';
 import { COMPARISONS, GROUP_SORTABLE, GROUPINGS, readState, SORTABLE } from '@/lib/explorer/url-state';
 import { zoneOfParam } from '@/lib/explorer/zones';
@@ -46,10 +47,11 @@ describe('the URL, read without zod', () => {
     scanner: z.string().max(320).optional().catch(undefined),
     spc: z.string().max(100).optional().catch(undefined),
     base: z.string().max(30).optional().catch(undefined),
+    rules: z.enum(RULES).catch('limits').default('limits'),
   });
   const keys = Object.keys(Before.shape);
   const values = fc.oneof(
-    fc.constantFrom('', '1', '0', '100', '101', '-1', '1e2', 'NaN', ' 5', 'asc', 'desc', 'focus', 'crop', 'previous', 'size', 'target', 'Europe/Berlin', 'Mars/Base', '2025-02-29', '2024-02-29', '2025-13-01', '2025-01-31', 'x'.repeat(250)),
+    fc.constantFrom('', '1', '0', '100', '101', '-1', '1e2', 'NaN', ' 5', 'asc', 'desc', 'focus', 'crop', 'previous', 'size', 'target', 'Europe/Berlin', 'Mars/Base', 'limits', 'runs', '2025-02-29', '2024-02-29', '2025-13-01', '2025-01-31', 'x'.repeat(250)),
     fc.constantFrom('all', 'now', 'now/y', 'now-7d', 'now-90d', 'now-0d', 'now-07d', 'now-100000d', 'now-99999d', 'now-1w', 'now/M', 'NOW'),
     fc.string({ maxLength: 40 }),
     fc.constantFrom(...SORTABLE, ...GROUP_SORTABLE, ...METRICS),

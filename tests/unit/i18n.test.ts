@@ -61,9 +61,18 @@ describe('formats', () => {
     const from = Date.UTC(2025, 2, 17), to = Date.UTC(2025, 2, 23);
     expect(plain(gb.dateRange(from, to, 'UTC'))).toMatch(/^17\s?–\s?23 Mar 2025$/);
     expect(plain(de.dateRange(from, to, 'UTC'))).toBe('17.–23.03.2025');
-    expect(gb.shortMonthYear(at, 'UTC')).toBe('Nov 26');
-    expect(gb.shortDate(at, 'UTC')).toBe('21 Nov 26');
-    expect(de.shortDate(at, 'UTC')).toBe('21. Nov. 26');
+    // The year written out: `Nov 21, 26` would read as the 26th.
+    expect(gb.shortDate(at, 'UTC')).toBe('21 Nov 2026');
+    expect(de.shortDate(at, 'UTC')).toBe('21. Nov. 2026');
+    expect(us.shortDate(at, 'UTC')).toBe('Nov 21, 2026');
+  });
+
+  it('writes percents one way, whatever their digits', () => {
+    expect(us.percentUpTo(72.5)).toBe('72.5%');
+    expect(us.percentUpTo(70)).toBe('70%');
+    expect(plain(de.percentUpTo(72.5))).toBe('72,5 %');
+    expect(plain(us.percentRange(70, 72.5))).toMatch(/^70%?\s?–\s?72.5%$/);
+    expect(plain(de.percentRange(70, 72.5))).toMatch(/^70\s?–\s?72,5 %$/);
   });
 
   it('reads numbers typed with the locale’s decimal mark or a point', () => {

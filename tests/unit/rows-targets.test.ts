@@ -109,18 +109,18 @@ describe('sort direction on the first click', () => {
 describe('the verdict in the detail', () => {
   const make = (crop: string | null, germination: string | null) => toRow({ ...rows[0]!.batch, crop_type: crop, avg_germination_rate: germination });
   const say = createTranslator({ locale: 'en', messages: MESSAGES.en, namespace: 'explorer.verdict' });
-  const text = (v: Verdict) => sayVerdict(v, say, formatsFor('en-GB').number);
-  it('names the crop, the target and the direction', () => {
-    expect(text(verdict(make('Lettuce', '75.85'), TARGETS, 'germination'))).toBe('Below the Lettuce germination target of 96 %');
+  const text = (v: Verdict) => sayVerdict(v, say, formatsFor('en-GB').percentUpTo);
+  it('names the crop, the target (a percent as the table writes one) and the direction', () => {
+    expect(text(verdict(make('Lettuce', '75.85'), TARGETS, 'germination'))).toBe('Below the Lettuce germination target of 96%');
     expect(verdict(make('Tomato', '85.00'), TARGETS, 'germination')).toMatchObject({ kind: 'meets', misses: false });
-    expect(text(verdict(make('Tomato', '85.00'), TARGETS, 'germination'))).toBe('Meets the Tomato germination target of 85 %');
-    expect(text(verdict(make(null, '80.00'), TARGETS, 'germination'))).toBe('Below the general germination target of 90 %');
-    expect(text(verdict(make('Lettuce', null), TARGETS, 'germination'))).toBe('No germination rate recorded to judge against the Lettuce germination target of 96 %');
+    expect(text(verdict(make('Tomato', '85.00'), TARGETS, 'germination'))).toBe('Meets the Tomato germination target of 85%');
+    expect(text(verdict(make(null, '80.00'), TARGETS, 'germination'))).toBe('Below the general germination target of 90%');
+    expect(text(verdict(make('Lettuce', null), TARGETS, 'germination'))).toBe('No germination rate recorded to judge against the Lettuce germination target of 96%');
     expect(text(verdict(make('Lettuce', '50.00'), { general: { germination: null, usable: null, cv: null }, crops: {} }, 'germination'))).toBe('No germination target set');
   });
   it('is said in German with the German decimal comma', () => {
     const de = createTranslator({ locale: 'de', messages: MESSAGES.de, namespace: 'explorer.verdict' });
     const targets = { ...TARGETS, crops: { ...TARGETS.crops, Lettuce: { germination: 92.5, usable: null, cv: null } } };
-    expect(sayVerdict(verdict(make('Lettuce', '75.85'), targets, 'germination'), de, formatsFor('de-DE').number)).toBe('Unter dem Keimraten-Sollwert für Lettuce von 92,5 %');
+    expect(sayVerdict(verdict(make('Lettuce', '75.85'), targets, 'germination'), de, formatsFor('de-DE').percentUpTo).replace(/\s/g, ' ')).toBe('Unter dem Keimraten-Sollwert für Lettuce von 92,5 %');
   });
 });

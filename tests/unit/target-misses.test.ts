@@ -194,11 +194,11 @@ describe('in words: the detail, the print header and the View sheet', () => {
   const uneven = toRow(batch({ crop_type: 'Lettuce', avg_coefficient_of_variation: '26.00' }));
 
   it('says the CV threshold verdict as the rate verdicts are said', () => {
-    expect(sayVerdict(verdict(uneven, TARGETS, 'cv'), say, formatsFor('en-GB').number)).toBe('Above the Lettuce CV threshold of 25.5 %');
-    expect(sayVerdict(verdict(uneven, TARGETS, 'cv'), de, formatsFor('de-DE').number)).toBe('Über dem VK-Schwellenwert für Lettuce von 25,5 %');
+    expect(sayVerdict(verdict(uneven, TARGETS, 'cv'), say, formatsFor('en-GB').percentUpTo)).toBe('Above the Lettuce CV threshold of 25.5%');
+    expect(sayVerdict(verdict(uneven, TARGETS, 'cv'), de, formatsFor('de-DE').percentUpTo).replace(/\s/g, ' ')).toBe('Über dem VK-Schwellenwert für Lettuce von 25,5 %');
     expect(verdict(uneven, TARGETS, 'cv')).toMatchObject({ kind: 'misses', misses: true, value: 26, target: 25.5 });
     const within = toRow(batch({ crop_type: null, avg_coefficient_of_variation: '30.00' }));
-    expect(sayVerdict(verdict(within, TARGETS, 'cv'), say, formatsFor('en-GB').number)).toBe('Within the general CV threshold of 30 %');
+    expect(sayVerdict(verdict(within, TARGETS, 'cv'), say, formatsFor('en-GB').percentUpTo)).toBe('Within the general CV threshold of 30%');
   });
 
   it('each crop’s targets in force and where each comes from, crops judged alike on one line', () => {
