@@ -54,7 +54,8 @@ describe('the embedded database: db:backup and db:restore with the instance stop
     expect((await withStore({ dataDir }, (store) => store.get(ORG, TARGETS_SETTING))).value).toEqual(BEFORE);
     // What was replaced is still there, untouched, until the operator removes it.
     expect((await withStore({ dataDir: kept! }, (store) => store.get(ORG, TARGETS_SETTING))).value).toEqual(AFTER);
-  });
+    // The embedded database is opened six times, each opening seconds on a busy machine.
+  }, 180_000);
 
   it('refuses while an instance has the directory open, and says how to go on', async () => {
     const dataDir = path.join(dir, 'open');
@@ -68,7 +69,7 @@ describe('the embedded database: db:backup and db:restore with the instance stop
       await store.close();
     }
     expect(existsSync(path.join(dir, 'open.tar.gz'))).toBe(false);
-  });
+  }, 120_000);
 });
 
 describe('db:status and db:migrate', () => {
@@ -83,7 +84,7 @@ describe('db:status and db:migrate', () => {
     } finally {
       await db.destroy();
     }
-  });
+  }, 120_000);
 });
 
 describe('PostgreSQL: the runbook’s pg_dump -Fc and pg_restore, with the app running', () => {

@@ -3,7 +3,7 @@ import { AppError } from '@/lib/server/app-error';
 import { recordEntry } from '@/lib/server/audit/record';
 import { startSession } from '@/lib/server/auth/start-session';
 import { otherMethods } from '@/lib/server/methods';
-import { pathSegment } from '@/lib/server/path-segment';
+import { pathSegment } from '@/lib/server/input/path-segment';
 import { LinkUseSchema } from '@/lib/server/people/api-schemas';
 import { hashPassword } from '@/lib/server/people/passwords';
 import { route } from '@/lib/server/route';

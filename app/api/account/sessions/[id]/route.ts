@@ -2,7 +2,7 @@ import { AppError } from '@/lib/server/app-error';
 import { recordActivity } from '@/lib/server/audit/record';
 import { browserName } from '@/lib/server/auth/browser-name';
 import { otherMethods } from '@/lib/server/methods';
-import { pathSegment } from '@/lib/server/path-segment';
+import { pathSegment } from '@/lib/server/input/path-segment';
 import { route } from '@/lib/server/route';
 import { settingsStore } from '@/lib/server/settings';
 

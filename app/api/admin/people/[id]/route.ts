@@ -1,7 +1,7 @@
 import type { MemberEntry } from '@/lib/contract/people';
 import { recordActivity } from '@/lib/server/audit/record';
 import { otherMethods } from '@/lib/server/methods';
-import { pathSegment } from '@/lib/server/path-segment';
+import { pathSegment } from '@/lib/server/input/path-segment';
 import { MemberChangeSchema } from '@/lib/server/people/api-schemas';
 import { route } from '@/lib/server/route';
 import { settingsStore } from '@/lib/server/settings';

@@ -2,7 +2,7 @@ import { type SavedView } from '@/lib/contract/views';
 import { ViewChangeSchema } from '@/lib/contract/schemas';
 import { recordActivity, type ActivitySource } from '@/lib/server/audit/record';
 import { otherMethods } from '@/lib/server/methods';
-import { pathSegment } from '@/lib/server/path-segment';
+import { pathSegment } from '@/lib/server/input/path-segment';
 import { route } from '@/lib/server/route';
 import { settingsStore } from '@/lib/server/settings';
 

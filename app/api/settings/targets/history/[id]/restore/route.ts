@@ -1,6 +1,6 @@
 import { recordActivity } from '@/lib/server/audit/record';
 import { otherMethods } from '@/lib/server/methods';
-import { pathSegment } from '@/lib/server/path-segment';
+import { pathSegment } from '@/lib/server/input/path-segment';
 import { route } from '@/lib/server/route';
 import { settingsStore, targetSettingsOf, TARGETS_SETTING } from '@/lib/server/settings';
 
