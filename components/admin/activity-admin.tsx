@@ -84,7 +84,8 @@ export function ActivityAdmin() {
         </label>
         <label className={styles.field}>
           {t('action')}
-          <select {...field('action')}>
+          {/* Named by its label alone: wrapped, a select's name would take in every option's text too. */}
+          <select aria-label={t('action')} {...field('action')}>
             <option value="">{t('anyAction')}</option>
             {ACTIONS.map((a) => (
               <option key={a} value={a}>
