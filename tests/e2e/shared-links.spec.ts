@@ -127,7 +127,7 @@ test('Compare with works on a rolling range: the same span of the period before,
   // (Node's ICU and Chromium's may space the dash differently.)
   const before = gbDays(utcDay(Date.now(), -59), utcDay(Date.now(), -30)).replace(/\s+/g, '\\s*');
   await expect(summary).toContainText(new RegExp(`Changes against ${before}, up to \\d\\d:\\d\\d \\(previous period\\)`), { timeout: 20_000 });
-  await expect(summary.locator('div', { has: page.getByText('Batches', { exact: true }) }).locator('dd small')).toHaveText(/^([+\u2212]|±)[\d.]+ % \(was [\d,]+\)$/);
+  await expect(summary.locator('div', { has: page.getByText('Batches', { exact: true }) }).locator('dd small')).toHaveText(/^([+\u2212]|±)[\d.]+% \(was [\d,]+\)$/);
 });
 
 test('a page left open over midnight moves a rolling range to the new day', async ({ browser }) => {
