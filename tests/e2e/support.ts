@@ -188,6 +188,16 @@ export async function forgetCachedRanges(page: Page) {
 
 /** `text` matched literally inside a RegExp (names such as "Greenfield Seeds (demo) Editor"). */
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Text formatted with Intl here as a pattern that also matches the browser's own ICU: releases differ in the
+ * spaces around a range's dash ("21–27 Nov" or "21 – 27 Nov") and in which space they use.
+ */
+export const browserPattern = (text: string) =>
+  escapeRegExp(text).replace(/\s*([–-])\s*/g, '\\s*$1\\s*').replace(/\s+/g, '\\s+');
+/** `text` as the whole of an element's text, as the browser may space it (see browserPattern). */
+export const asBrowserShows = (text: string) => new RegExp(`^${browserPattern(text)}$`);
+
 /** Every view of the demo organisation goes: the app outlives a spec file, and a default view changes what /batches opens. */
 export async function deleteAllViews() {
   const cookie = await signIn();
