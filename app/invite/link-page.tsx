@@ -25,7 +25,7 @@ export async function LinkPage({ token, kind }: { token: string; kind: 'invite' 
           <p className={styles.muted}>
             {t.rich(kind === 'invite' ? 'link.inviteIntro' : 'link.resetIntro', {
               org: () => <strong>{link.organisation.name}</strong>,
-              email: () => <strong>{link.email}</strong>,
+              email: () => <strong className={styles.address}>{link.email}</strong>,
             })}
           </p>
           <LinkForm token={token} kind={kind} name={link.name} organisation={link.organisation.slug} />

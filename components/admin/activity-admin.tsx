@@ -3,13 +3,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslations } from 'use-intl';
-import { useFormats } from '@/components/i18n/use-formats';
 import type { ActivityEntry } from '@/lib/contract/people';
-import { DEFAULT_TARGETS, type Targets } from '@/lib/contract/targets';
 import type { ApiFailure } from '@/lib/explorer/api-failure';
 import { withOrg } from '@/lib/org-param';
 import { callApi } from '@/lib/people/api-client';
-import { targetChanges } from '@/lib/people/targets-diff';
+import { ActivityChange, isRefusedSignIn } from './activity-change';
 import styles from './admin.module.css';
 import { useWhen } from './use-when';
 
@@ -45,42 +43,10 @@ const queryOf = (filter: Filter, extra: Record<string, string> = {}) => {
   return params.toString();
 };
 
-/** A before or after of the log as a person reads it: `role: editor, by: oidc`. */
-const shown = (value: unknown): string =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? Object.entries(value)
-        .map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
-        .join(', ')
-    : JSON.stringify(value);
-
-const isTargets = (v: unknown): v is Targets => typeof v === 'object' && v !== null && 'general' in v && 'crops' in v;
-
 /** Who did what and when in the organisation, newest first: filtered by days, action and person; exported as CSV. */
 export function ActivityAdmin() {
   const t = useTranslations('people.activity');
-  const th = useTranslations('people.targetsHistory');
-  const f = useFormats();
   const when = useWhen();
-  const pct = (v: number | null) => (v === null ? th('none') : f.percentUpTo(v));
-  /** What a target change changed, target by target; any other change as its before and after. */
-  const change = (entry: ActivityEntry) => {
-    if (isTargets(entry.after) && (entry.before === null || isTargets(entry.before))) {
-      // Never saved before: the dashboard's defaults were in force.
-      const changes = targetChanges(entry.before ?? DEFAULT_TARGETS, entry.after);
-      if (changes.length === 0) return <div>{th('noChange')}</div>;
-      return changes.map((c) => (
-        <div key={`${c.crop}/${c.metric}`}>
-          {th('change', { target: c.crop === null ? th(`general.${c.metric}`) : th(`crop.${c.metric}`, { crop: c.crop }), before: pct(c.before), after: pct(c.after) })}
-        </div>
-      ));
-    }
-    return (
-      <>
-        {entry.before !== null && <div>{t('before', { value: shown(entry.before) })}</div>}
-        {entry.after !== null && <div>{t('after', { value: shown(entry.after) })}</div>}
-      </>
-    );
-  };
   const [draft, setDraft] = useState<Filter>({ from: '', to: '', action: '', actor: '' });
   const [filter, setFilter] = useState<Filter>(draft);
   // The page's org= is known in the browser only (the link is rendered on the server first).
@@ -118,7 +84,8 @@ export function ActivityAdmin() {
         </label>
         <label className={styles.field}>
           {t('action')}
-          <select {...field('action')}>
+          {/* Named by its label alone: wrapped, a select's name would take in every option's text too. */}
+          <select aria-label={t('action')} {...field('action')}>
             <option value="">{t('anyAction')}</option>
             {ACTIONS.map((a) => (
               <option key={a} value={a}>
@@ -173,9 +140,11 @@ export function ActivityAdmin() {
                       </>
                     )}
                   </td>
-                  <td data-label={t('action')}>{actionName(entry.action)}</td>
+                  <td data-label={t('action')}>{isRefusedSignIn(entry) ? t('signInRefused') : actionName(entry.action)}</td>
                   <td data-label={t('subject')}>{entry.subject === 'targets' ? t('targets') : entry.subject}</td>
-                  <td className={styles.change}>{change(entry)}</td>
+                  <td className={styles.change}>
+                    <ActivityChange entry={entry} />
+                  </td>
                   <td data-label={t('address')}>{entry.address ?? ''}</td>
                 </tr>
               ))}

@@ -61,8 +61,11 @@ export function AppHeader({ person, current, path, org }: { person: HeaderPerson
           {person.name || person.email} <span className={styles.role}>({t(`roles.${person.role}`)})</span>
         </a>
       </nav>
-      <LanguageSwitch {...person.language} />
-      <SignOutButton />
+      {/* Together, at the right: on a narrow screen (or a full header) they wrap as one, never apart. */}
+      <div className={styles.tools}>
+        <LanguageSwitch {...person.language} />
+        <SignOutButton />
+      </div>
     </header>
   );
 }

@@ -99,10 +99,19 @@ test('the activity page lists who did what, filters by action, and exports CSV',
   const row = page.getByRole('row', { name: new RegExp(view.name) });
   await expect(row).toContainText('Demo Editor');
   await expect(row).toContainText('View deleted');
+  await expect(row).toContainText('personal');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
   const csv = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
   expect(csv.split('\r\n')[0]).toBe('at,actor_email,actor_name,action,subject,before,after,address');
   expect(csv).toContain(`view_deleted,${view.name}`);
+
+  // Sign-ins in words: how, and whether the dashboard let them in.
+  expect((await json('', '/api/session', 'POST', { email: DEMO.email, password: 'not the password at all' })).status).toBe(401);
+  await page.getByLabel('Action').selectOption({ label: 'Signed in' });
+  await page.getByLabel('Person').fill(DEMO.email);
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'Sign-in refused' }).first()).toContainText('refused (password)');
+  await expect(page.getByRole('row').filter({ hasText: 'Signed in' }).first()).toContainText('with password');
 });
 
 test('a viewer’s explorer: Save targets, sharing and the default are unavailable, each saying why on focus; their own views are theirs', async ({ page }) => {
