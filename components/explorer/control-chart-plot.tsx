@@ -12,6 +12,7 @@ import { drawnLine, type ControlChart, type SpcPoint } from '@/lib/explorer/spc'
 import { useSpeech } from './use-speech';
 import styles from './control-charts.module.css';
 import { FitWidth } from './fit-width';
+import { PRINT_WIDTH, usePrinting } from './printing';
 
 type Props = { chart: ControlChart; metric: Metric; zone: Zone; colour: string; onOpen: (row: Row) => void };
 
@@ -103,10 +104,10 @@ function Marks({ points, metric, zone, onOpen }: { points: readonly SpcPoint[]; 
   );
 }
 
-/** About six batch indices evenly along the axis, the first and the last among them. */
-function indexTicks(n: number): number[] {
+/** At most `most` batch indices evenly along the axis, the first among them. */
+function indexTicks(n: number, most: number): number[] {
   if (n <= 1) return [0];
-  const step = Math.max(1, Math.ceil((n - 1) / 6));
+  const step = Math.max(1, Math.ceil((n - 1) / most));
   const ticks: number[] = [];
   for (let i = 0; i < n - step / 2; i += step) ticks.push(i);
   return ticks;
@@ -129,11 +130,8 @@ function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
   }, [points, limits, metric]);
   const [lo, hi] = axis.domain;
   const { f, t } = useSpeech();
-  const ticks = useMemo(() => indexTicks(points.length), [points.length]);
-  const tickLabels = useMemo(() => {
-    const byTime = dateTickLabels(ticks.map((i) => points[i]?.row.time ?? 0), zone, f);
-    return new Map(ticks.map((i) => [i, byTime.get(points[i]?.row.time ?? 0) ?? '']));
-  }, [ticks, points, zone, f]);
+  const [measured, setWidth] = useState(0);
+  const width = usePrinting() ? PRINT_WIDTH : measured;
   const limitLine = (v: number, key: 'ucl' | 'lcl') => {
     const message = key === 'ucl' ? (v > hi ? 'control.uclAbove' : 'control.ucl') : v < lo ? 'control.lclBelow' : 'control.lcl';
     return {
@@ -144,8 +142,15 @@ function ControlChartPlot({ chart, metric, zone, colour, onOpen }: Props) {
   const lines = limits && { centre: t('control.centre', { value: formatValue(metric, limits.centre, f) }), ucl: limitLine(limits.ucl, 'ucl'), lcl: limitLine(limits.lcl, 'lcl') };
   // Room on the right for the longest line label (`Centre 164.25 mm²`) at about 7 px a character.
   const right = lines ? Math.max(80, 12 + 7 * Math.max(lines.centre.length, lines.ucl.label.value.length, lines.lcl.label.value.length)) : 20;
+  // As many date ticks as fit their labels (`21. März 2025` is some 90 px): up to six, fewer on a narrow chart.
+  const most = width > 0 ? Math.min(6, Math.max(2, Math.floor((width - 64 - right) / 110))) : 6;
+  const ticks = useMemo(() => indexTicks(points.length, most), [points.length, most]);
+  const tickLabels = useMemo(() => {
+    const byTime = dateTickLabels(ticks.map((i) => points[i]?.row.time ?? 0), zone, f);
+    return new Map(ticks.map((i) => [i, byTime.get(points[i]?.row.time ?? 0) ?? '']));
+  }, [ticks, points, zone, f]);
   return (
-    <FitWidth height={300}>
+    <FitWidth height={300} onWidth={setWidth}>
       <ComposedChart data={line} margin={{ top: 12, right, bottom: 4, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
         <XAxis dataKey="i" type="number" domain={[0, Math.max(points.length - 1, 1)]} ticks={ticks} interval={0} tickFormatter={(i: number) => tickLabels.get(i) ?? ''} stroke="var(--muted)" tick={{ fill: 'var(--fg)', fontSize: 12 }} />

@@ -9,11 +9,11 @@ import { PRINT_WIDTH, usePrinting } from './printing';
  * charts only) the width of its box on screen, and PRINT_WIDTH on paper: a ResponsiveContainer measures
  * after layout, which a print does not wait for.
  */
-export function FitWidth({ height, children }: { height: number; children: ReactElement<{ width?: number; height?: number }> }) {
+export function FitWidth({ height, onWidth, children }: { height: number; onWidth?: (width: number) => void; children: ReactElement<{ width?: number; height?: number }> }) {
   const printing = usePrinting();
   if (printing) return cloneElement(children, { width: PRINT_WIDTH, height });
   return (
-    <ResponsiveContainer width="100%" height={height}>
+    <ResponsiveContainer width="100%" height={height} onResize={onWidth && ((width) => onWidth(width))}>
       {children}
     </ResponsiveContainer>
   );

@@ -19,6 +19,8 @@ type Props = {
 /** How near (px) the pointer must come to a point for a hover or a click to find it. */
 const REACH = 6;
 const CELL = 8;
+/** The canvas reaches this far (px) past the plot area, so that a point on its edge (100 %) is drawn whole. */
+const PAD = 6;
 
 const DARK = '(prefers-color-scheme: dark)';
 const onScheme = (change: () => void) => {
@@ -62,12 +64,12 @@ export function CanvasPoints({ scatter, colours, s, left, top, onHover, onPick }
     const el = canvas.current;
     if (!el) return;
     const ratio = window.devicePixelRatio || 1;
-    el.width = Math.round(s.w * ratio);
-    el.height = Math.round(s.h * ratio);
+    el.width = Math.round((s.w + 2 * PAD) * ratio);
+    el.height = Math.round((s.h + 2 * PAD) * ratio);
     const ctx = el.getContext('2d');
     if (!ctx) return;
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, s.w, s.h);
+    ctx.setTransform(ratio, 0, 0, ratio, PAD * ratio, PAD * ratio);
+    ctx.clearRect(-PAD, -PAD, s.w + 2 * PAD, s.h + 2 * PAD);
     const style = getComputedStyle(el);
     const resolved = new Map<string, string>();
     const css = (c: string) => {
@@ -108,14 +110,14 @@ export function CanvasPoints({ scatter, colours, s, left, top, onHover, onPick }
   };
   const at = (e: React.PointerEvent<HTMLCanvasElement> | React.MouseEvent<HTMLCanvasElement>) => {
     const box = e.currentTarget.getBoundingClientRect();
-    return { x: e.clientX - box.left, y: e.clientY - box.top };
+    return { x: e.clientX - box.left - PAD, y: e.clientY - box.top - PAD };
   };
   return (
     <canvas
       ref={canvas}
       data-marks="canvas"
       data-points={scatter.points.length}
-      style={{ position: 'absolute', left, top, width: s.w, height: s.h, cursor: 'crosshair' }}
+      style={{ position: 'absolute', left: left - PAD, top: top - PAD, width: s.w + 2 * PAD, height: s.h + 2 * PAD, cursor: 'crosshair' }}
       onPointerMove={(e) => {
         const { x, y } = at(e);
         const i = nearest(x, y);

@@ -48,7 +48,7 @@ export function UniformityLegend({ scatter, crops, colours }: { scatter: Scatter
           ))
         : (
           <li>
-            {mixed && <span className={`${own.swatch} ${own.square}`} style={{ background: 'var(--muted)', opacity: 0.6 }} aria-hidden="true" />}
+            {mixed && <span className={`${own.swatch} ${own.square} ${own.hatch}`} aria-hidden="true" />}
             {t('uniformity.cellLegend', { germination: f.percentUpTo(GERMINATION_WIDTH), cv: f.percentUpTo(scatter.cvWidth), mixed: mixed ? 'yes' : 'no' })}
           </li>
         )}

@@ -1,6 +1,6 @@
 'use client';
 
-import { memo } from 'react';
+import { memo, useId } from 'react';
 import { MIXED, type Scatter } from '@/lib/explorer/uniformity/scatter';
 import { glyphPaint, glyphPath, isHollow, isSquare, paintRuns, RADIUS, SQUARE } from './glyphs';
 import styles from '../uniformity.module.css';
@@ -49,17 +49,28 @@ export const PathPoints = memo(function PathPoints({ scatter, colours, s }: Mark
   );
 });
 
-/** Equal cells, each in the colour of the crop with over half of its batches (grey otherwise), darker with more batches. */
+/**
+ * Equal cells, each in the colour of the crop with over half of its batches, darker with more batches; a cell
+ * no crop holds half of is hatched grey (a solid grey is the colour of "No crop recorded").
+ */
 export const Cells = memo(function Cells({ scatter, colours, s }: MarksProps) {
+  // An id fit for `url(#…)` (useId's own holds characters a fragment may not).
+  const hatch = `hatch-${useId().replace(/[^\w-]/g, '')}`;
   const most = Math.max(2, ...scatter.cells.map((c) => c.count));
   const shade = (count: number) => 0.25 + 0.65 * (Math.log(count) / Math.log(most));
   return (
     <g>
+      <defs>
+        <pattern id={hatch} width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+          <rect width="5" height="5" fill="var(--muted)" fillOpacity="0.3" />
+          <line x1="0" y1="0" x2="0" y2="5" stroke="var(--muted)" strokeWidth="3" />
+        </pattern>
+      </defs>
       {scatter.cells.map((c, i) => {
         const x0 = s.x(c.c0), x1 = s.x(c.c1), y0 = s.y(c.g1), y1 = s.y(c.g0);
         return (
-          <rect key={i} data-mark="cell" data-index={i} x={x0 + 0.5} y={y0 + 0.5} width={Math.max(x1 - x0 - 1, 1)} height={Math.max(y1 - y0 - 1, 1)}
-            fill={c.crop === MIXED ? 'var(--muted)' : colourOf(colours, c.crop)} fillOpacity={shade(c.count)} className={styles.mark} />
+          <rect key={i} data-mark="cell" data-index={i} data-mixed={c.crop === MIXED || undefined} x={x0 + 0.5} y={y0 + 0.5} width={Math.max(x1 - x0 - 1, 1)} height={Math.max(y1 - y0 - 1, 1)}
+            fill={c.crop === MIXED ? `url(#${hatch})` : colourOf(colours, c.crop)} fillOpacity={shade(c.count)} className={styles.mark} />
         );
       })}
     </g>

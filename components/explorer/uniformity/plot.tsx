@@ -86,6 +86,32 @@ export function UniformityPlot({ scatter, colours, targets, lines, onMark }: Pro
       : !onCanvas ? <SvgPoints scatter={scatter} colours={colours} s={s} />
         : printing ? <PathPoints scatter={scatter} colours={colours} s={s} />
           : null;
+  // The quadrant words and the target and threshold lines, above the marks: on a canvas, in an SVG of their own over it.
+  const over = (
+    <>
+      {quadrants && (
+        <g className={styles.quadrant} aria-hidden="true">
+          <text x={6} y={14}>{t('uniformity.evenOnTarget')}</text>
+          <text x={w - 6} y={14} textAnchor="end">{t('uniformity.unevenOnTarget')}</text>
+          <text x={6} y={h - 8}>{t('uniformity.evenBelow')}</text>
+          <text x={w - 6} y={h - 8} textAnchor="end">{t('uniformity.unevenBelow')}</text>
+        </g>
+      )}
+      {target !== null && (
+        <g className={styles.refLine} data-line="target">
+          <line x1={0} x2={w} y1={s.y(target)} y2={s.y(target)} />
+          <text x={w - 6} y={s.y(target) - 5} textAnchor="end">{t('uniformity.targetLine', { value: f.percentUpTo(target) })}</text>
+        </g>
+      )}
+      {threshold !== null && (
+        <g className={styles.refLine} data-line="cv">
+          <line x1={s.x(threshold)} x2={s.x(threshold)} y1={0} y2={h} />
+          <text x={s.x(threshold) + 5} y={30}>{t('uniformity.thresholdLine', { value: f.percentUpTo(threshold) })}</text>
+        </g>
+      )}
+    </>
+  );
+  const canvas = width > 0 && onCanvas && !printing;
   return (
     <div ref={ref} className={styles.plot}>
       {width > 0 && (
@@ -105,38 +131,24 @@ export function UniformityPlot({ scatter, colours, targets, lines, onMark }: Pro
             ))}
             <text className={styles.axisTitle} x={w / 2} y={h + 36} textAnchor="middle">{t('uniformity.xTitle')}</text>
             <text className={styles.axisTitle} transform={`translate(${-46},${h / 2}) rotate(-90)`} textAnchor="middle">{t('uniformity.yTitle')}</text>
-            {quadrants && (
-              <g className={styles.quadrant} aria-hidden="true">
-                <text x={6} y={14}>{t('uniformity.evenOnTarget')}</text>
-                <text x={w - 6} y={14} textAnchor="end">{t('uniformity.unevenOnTarget')}</text>
-                <text x={6} y={h - 8}>{t('uniformity.evenBelow')}</text>
-                <text x={w - 6} y={h - 8} textAnchor="end">{t('uniformity.unevenBelow')}</text>
-              </g>
-            )}
             {marks && (
               <g onPointerMove={onMove} onPointerLeave={() => setHover(null)} onClick={(e) => { const m = markOf(e.target); if (m) onMark(m); }}>
                 {marks}
               </g>
             )}
-            {target !== null && (
-              <g className={styles.refLine} data-line="target">
-                <line x1={0} x2={w} y1={s.y(target)} y2={s.y(target)} />
-                <text x={w - 6} y={s.y(target) - 5} textAnchor="end">{t('uniformity.targetLine', { value: f.percentUpTo(target) })}</text>
-              </g>
-            )}
-            {threshold !== null && (
-              <g className={styles.refLine} data-line="cv">
-                <line x1={s.x(threshold)} x2={s.x(threshold)} y1={0} y2={h} />
-                <text x={s.x(threshold) + 5} y={30}>{t('uniformity.thresholdLine', { value: f.percentUpTo(threshold) })}</text>
-              </g>
-            )}
+            {!canvas && over}
           </g>
         </svg>
       )}
-      {width > 0 && onCanvas && !printing && (
-        <CanvasPoints scatter={scatter} colours={colours} s={s} left={M.left} top={M.top}
-          onHover={(index, at) => setHover(index === null ? null : { kind: 'point', index, ...at, of: scatter })}
-          onPick={(index) => onMark({ kind: 'point', index })} />
+      {canvas && (
+        <>
+          <CanvasPoints scatter={scatter} colours={colours} s={s} left={M.left} top={M.top}
+            onHover={(index, at) => setHover(index === null ? null : { kind: 'point', index, ...at, of: scatter })}
+            onPick={(index) => onMark({ kind: 'point', index })} />
+          <svg className={styles.overlay} width={width} height={HEIGHT} aria-hidden="true">
+            <g transform={`translate(${M.left},${M.top})`}>{over}</g>
+          </svg>
+        </>
       )}
       {hover && (
         <div className={styles.tooltip} style={{ left: Math.min(hover.left + 12, width - 240), top: hover.top + 12 }} role="presentation">
