@@ -1,4 +1,13 @@
 import { afterEach } from 'vitest';
+import * as stream from '@/app/api/batches/stream/route';
+import * as session from '@/app/api/session/route';
+import { DEMO, request, sessionCookieOf } from './bff';
+
+/** A session of `credentials` in the app beside the test (bffBeside), as its cookie. */
+export const signIn = async (credentials: { email: string; password: string } = DEMO) =>
+  sessionCookieOf(await session.POST(request('/api/session', { method: 'POST', json: credentials })))!;
+/** The whole-range stream of the session's organisation, unread. */
+export const streamOf = (cookie: string) => stream.GET(request('/api/batches/stream', { cookie }));
 
 /**
  * Range-load bodies read in the background as a browser would, keeping nothing; those still open when a test

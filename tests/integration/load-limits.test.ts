@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as exported from '@/app/api/batches/export/route';
 import * as stream from '@/app/api/batches/stream/route';
-import * as session from '@/app/api/session/route';
-import { bffBeside, DEMO, detailOf, request, sessionCookieOf } from '../helpers/bff';
-import { drainedBodies } from '../helpers/range-loads';
+import { bffBeside, detailOf, request } from '../helpers/bff';
+import { drainedBodies, signIn, streamOf } from '../helpers/range-loads';
 import { control, sandboxProcessForFile } from '../helpers/sandbox';
 
 /**
@@ -16,8 +15,6 @@ import { control, sandboxProcessForFile } from '../helpers/sandbox';
 // The service in a process of its own, as in production: what is timed here is this process's work alone.
 const sandbox = bffBeside(sandboxProcessForFile({ SANDBOX_BATCHES: '6000' }), { SIGNIN_ATTEMPTS_PER_IP: '100000', RANGE_LOAD_WAIT_S: '0' });
 
-const signIn = async (credentials = DEMO) => sessionCookieOf(await session.POST(request('/api/session', { method: 'POST', json: credentials })))!;
-const streamOf = (cookie: string) => stream.GET(request('/api/batches/stream', { cookie }));
 
 const { drain } = drainedBodies();
 
