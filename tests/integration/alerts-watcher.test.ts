@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useAlertChannels } from '@/lib/server/alerts/channel-registry';
-import { checkOrganisation, deliverDue } from '@/lib/server/alerts/watcher';
+import { checkOrganisation, deliverDue, OVERLAP_MS } from '@/lib/server/alerts/watcher';
 import type { Organisation } from '@/lib/server/org/organisations-store';
 import { settingsStore } from '@/lib/server/settings';
-import { DEMO_CREDENTIALS, EDGE_CREDENTIALS, OTHER_CREDENTIALS } from '@/sandbox/organisations';
+import { DEMO_CREDENTIALS, EDGE_CREDENTIALS, OTHER_CREDENTIALS, SPECIAL_CREDENTIALS } from '@/sandbox/organisations';
 import { newBatch, recordingChannels } from '../helpers/alert-recorder';
 import { bffForFile, PEOPLE } from '../helpers/bff';
 import { control } from '../helpers/sandbox';
@@ -156,5 +156,23 @@ describe('the watcher', () => {
       'Uneven one',
       'Uneven two',
     ]);
+  });
+
+  it('a paused rule is not checked; taken out of its pause it reports what comes after, not what came during the pause', async () => {
+    const special = await org('special');
+    const admin = { personId: await personId(PEOPLE.special.admin.email), role: 'admin' as const };
+    const allow = { allowPrivate: false };
+    const rule = await settingsStore().alerts.create(special.id, admin, { name: 'Warnings', when: 'warnings', recipients: [PEOPLE.special.editor.email], delivery: 'immediate' }, allow);
+    await checkOrganisation(special);
+    await settingsStore().alerts.change(special.id, admin, rule.id, { paused: true }, allow);
+    await add(SPECIAL_CREDENTIALS.clientId, newBatch(Date.now(), { warnings: true, name: 'During the pause' }));
+    expect(await checkOrganisation(special)).toEqual({ events: 0, batches: 0 });
+    await settingsStore().alerts.change(special.id, admin, rule.id, { paused: false }, allow);
+    await settingsStore().alertLog.resumeWatch(special.id, rule.id, OVERLAP_MS);
+    expect(await checkOrganisation(special)).toMatchObject({ events: 0 });
+    await add(SPECIAL_CREDENTIALS.clientId, newBatch(Date.now() + 1000, { warnings: true, name: 'After the pause' }));
+    expect(await checkOrganisation(special)).toMatchObject({ events: 1 });
+    await deliverDue();
+    expect(channels.emails.flatMap((e) => e.messages.flatMap((m) => (m.finding as { batches: { batch: { batch_name: string } }[] }).batches.map((b) => b.batch.batch_name)))).toEqual(['After the pause']);
   });
 });

@@ -86,6 +86,24 @@ export class AlertLogStore {
     );
   }
 
+  /**
+   * A rule taken out of its pause in an organisation no other rule kept watched: the watch starts again now,
+   * so that what was created during the pause is not reported as new. The watermark is set `overlapMs` ahead,
+   * as checks read from the watermark less that overlap: the first ones read from now.
+   */
+  async resumeWatch(organisationId: string, ruleId: string, overlapMs: number): Promise<void> {
+    await this.guard(() =>
+      this.db
+        .updateTable('alert_watch')
+        .set({ watermark: sql`greatest(alert_watch.watermark, ${NOW} + ${`${overlapMs} milliseconds`}::interval)` })
+        .where('organisation_id', '=', organisationId)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('alert_rules').select('id').where('organisation_id', '=', organisationId).where('paused', '=', false).where('id', '<>', ruleId))),
+        )
+        .execute(),
+    );
+  }
+
   /** A check that could not read the service: when the failure began (kept from the first failed check). */
   async checkFailed(organisationId: string, problem: string): Promise<WatchState> {
     await this.guard(() =>

@@ -32,14 +32,18 @@ export function lookbackOf(rule: StoredRule, now: number): number | null {
   return null;
 }
 
-/** The rule's findings in `rows` (every batch loaded for the organisation, in any order). */
-export function evaluate(rule: StoredRule, rows: readonly Row[], targets: Targets, now: number): Draft[] {
+/**
+ * The rule's findings in `rows` (every batch loaded for the organisation, in any order): of the batches created
+ * since `since` (ms: the watermark less the overlap) and after the rule; a silence whenever it holds.
+ */
+export function evaluate(rule: StoredRule, rows: readonly Row[], targets: Targets, now: number, since = -Infinity): Draft[] {
+  const after = Math.max(rule.createdAt.getTime(), since - 1);
   switch (rule.when) {
     case 'misses-target':
     case 'warnings':
-      return batchDrafts(rule, rows, targets);
+      return batchDrafts(rule, rows, targets, after);
     case 'control-signal':
-      return signalDrafts(rule, rows, targets, now);
+      return signalDrafts(rule, rows, targets, now, after);
     case 'silent':
       return silentDrafts(rule, rows, now);
   }
@@ -68,9 +72,8 @@ function baseQuery(rule: StoredRule, from: string): URLSearchParams {
   return query;
 }
 
-function batchDrafts(rule: StoredRule, rows: readonly Row[], targets: Targets): Draft[] {
+function batchDrafts(rule: StoredRule, rows: readonly Row[], targets: Targets, after: number): Draft[] {
   const below = rule.when === 'misses-target' ? (rule.target === 'any' || rule.target === null ? '1' : rule.target) : undefined;
-  const after = rule.createdAt.getTime();
   const hits = narrowed(rule, rows, targets, rule.when === 'warnings' ? { warn: '1' } : { below })
     .filter((r) => r.time > after)
     .slice()
@@ -99,14 +102,13 @@ function batchDrafts(rule: StoredRule, rows: readonly Row[], targets: Targets): 
 /** The metrics a control-signal rule charts: its target's, or the three the targets judge. */
 const chartedMetrics = (rule: StoredRule): TargetMetric[] => (rule.target && rule.target !== 'any' ? [rule.target] : [...TARGET_METRICS]);
 
-function signalDrafts(rule: StoredRule, rows: readonly Row[], targets: Targets, now: number): Draft[] {
+function signalDrafts(rule: StoredRule, rows: readonly Row[], targets: Targets, now: number, after: number): Draft[] {
   const signal: AlertSignal = rule.signal ?? 'any';
   const windowStart = now - CONTROL_WINDOW_DAYS * DAY_MS;
   const inWindow = narrowed(rule, rows, targets)
     .filter((r) => r.time >= windowStart)
     .slice()
     .sort(compareCreation);
-  const after = rule.createdAt.getTime();
   const drafts: Draft[] = [];
   for (const [crop, list] of rowsByCrop(inWindow)) {
     for (const metric of chartedMetrics(rule)) {

@@ -68,7 +68,9 @@ export async function checkOrganisation(org: Organisation, now = Date.now()): Pr
   const state = await store.alertLog.watchState(org.id);
   const firstRule = Math.min(...rules.map((r) => r.createdAt.getTime()));
   const watermark = state?.watermark?.getTime() ?? firstRule;
-  let from = Math.max(watermark - OVERLAP_MS, now - MAX_CATCH_UP_MS);
+  // New batches are those since the watermark less the overlap; the charts and silences look further back.
+  const since = Math.max(watermark - OVERLAP_MS, now - MAX_CATCH_UP_MS);
+  let from = since;
   for (const rule of rules) from = Math.min(from, lookbackOf(rule, now) ?? from);
 
   let rows: Row[];
@@ -90,7 +92,7 @@ export async function checkOrganisation(org: Organisation, now = Date.now()): Pr
   let events = 0;
   for (const rule of rules) {
     const subscriptions = await store.alerts.subscriptions(rule.id);
-    for (const draft of evaluate(rule, rows, targets, now)) {
+    for (const draft of evaluate(rule, rows, targets, now, since)) {
       const fired = await store.alertLog.fire(org.id, rule.id, draft.keys, (fresh) => eventOf(org, rule, draft, fresh, targets, { people, subscriptions, defaults, now }));
       if (fired) events++;
     }
