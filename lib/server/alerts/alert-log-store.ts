@@ -16,7 +16,16 @@ export type WatchState = {
 
 /** A delivery to make when an event fires: one channel, one recipient; e-mails may wait for a digest. */
 export type NewDelivery =
-  | { channel: 'email'; recipient: string; personId: string | null; digest: Exclude<AlertDelivery, 'immediate'> | null; dueAt: Date }
+  | {
+      channel: 'email';
+      recipient: string;
+      personId: string | null;
+      digest: Exclude<AlertDelivery, 'immediate'> | null;
+      /** When a digest goes out; null: now (the database's clock, which the deliveries are claimed by). */
+      dueAt: Date | null;
+      /** Sent already (a notice mailed at once): recorded as it went. */
+      sent?: { delivered: boolean; detail: string | null };
+    }
   | { channel: 'webhook'; recipient: string; webhook: { url: string; format: string; secret: string } }
   | { channel: 'in-app'; recipient: string; personId: string };
 
@@ -36,7 +45,7 @@ export type ClaimedDelivery = {
 };
 
 /** A digest due: every waiting e-mail of one recipient and cadence in one organisation. */
-export type DueDigest = { organisationId: string; recipient: string; personId: string | null; cadence: Exclude<AlertDelivery, 'immediate'>; ids: string[]; messages: AlertMessage[]; since: Date };
+export type DueDigest = { organisationId: string; recipient: string; personId: string | null; ruleId: string | null; cadence: Exclude<AlertDelivery, 'immediate'>; ids: string[]; messages: AlertMessage[]; since: Date };
 
 /** A member of an organisation as the watcher addresses them. */
 export type Addressee = { id: string; email: string; name: string; role: Role; language: string | null; timeZone: string | null };
@@ -66,12 +75,31 @@ export class AlertLogStore {
 
   /** A check that read the service: the watermark moves on, any failure is over. */
   async checkSucceeded(organisationId: string, watermark: Date): Promise<void> {
-    const values = { watermark, last_check_at: NOW, last_success_at: NOW, failing_since: null, failure_reported_at: null, last_error: null };
+    const values = { last_check_at: NOW, last_success_at: NOW, failing_since: null, failure_reported_at: null, last_error: null };
     await this.guard(() =>
       this.db
         .insertInto('alert_watch')
-        .values({ organisation_id: organisationId, ...values })
-        .onConflict((oc) => oc.column('organisation_id').doUpdateSet(values))
+        .values({ organisation_id: organisationId, watermark, ...values })
+        // Never backwards: a slow check finishing after a later one keeps the later one's watermark.
+        .onConflict((oc) => oc.column('organisation_id').doUpdateSet({ ...values, watermark: sql`greatest(alert_watch.watermark, excluded.watermark)` }))
+        .execute(),
+    );
+  }
+
+  /**
+   * A rule taken out of its pause in an organisation no other rule kept watched: the watch starts again now,
+   * so that what was created during the pause is not reported as new. The watermark is set `overlapMs` ahead,
+   * as checks read from the watermark less that overlap: the first ones read from now.
+   */
+  async resumeWatch(organisationId: string, ruleId: string, overlapMs: number): Promise<void> {
+    await this.guard(() =>
+      this.db
+        .updateTable('alert_watch')
+        .set({ watermark: sql`greatest(alert_watch.watermark, ${NOW} + ${`${overlapMs} milliseconds`}::interval)` })
+        .where('organisation_id', '=', organisationId)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('alert_rules').select('id').where('organisation_id', '=', organisationId).where('paused', '=', false).where('id', '<>', ruleId))),
+        )
         .execute(),
     );
   }
@@ -143,34 +171,7 @@ export class AlertLogStore {
    * so that an instance that stops mid-send leaves it to the next pass, and two passes never take the same one.
    */
   async claimDue(limit: number): Promise<ClaimedDelivery[]> {
-    const rows = await this.guard(() =>
-      this.db.transaction().execute(async (trx) => {
-        const due = await trx
-          .selectFrom('alert_deliveries')
-          .select('id')
-          .where('state', '=', 'pending')
-          .where('channel', 'in', ['email', 'webhook'])
-          .where('due_at', '<=', NOW)
-          .orderBy('due_at')
-          .limit(limit)
-          .forUpdate()
-          .skipLocked()
-          .execute();
-        if (due.length === 0) return [];
-        return trx
-          .updateTable('alert_deliveries as d')
-          .from('alert_events as e')
-          .set({ due_at: sql`clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval`, attempts: sql`d.attempts + 1` })
-          .whereRef('e.id', '=', 'd.event_id')
-          .where(
-            'd.id',
-            'in',
-            due.map((r) => r.id),
-          )
-          .returning(['d.id', 'd.organisation_id', 'd.channel', 'd.recipient', 'd.person_id', 'd.webhook', 'd.attempts', 'e.message'])
-          .execute();
-      }),
-    );
+    const rows = await this.#claim('pending', limit);
     return rows.map((r) => ({
       id: String(r.id),
       organisationId: r.organisation_id,
@@ -185,39 +186,16 @@ export class AlertLogStore {
 
   /** Claims the digests due: each recipient's waiting e-mails of one cadence, leased as claimDue does. */
   async claimDigests(limit: number): Promise<DueDigest[]> {
-    const rows = await this.guard(() =>
-      this.db.transaction().execute(async (trx) => {
-        const due = await trx
-          .selectFrom('alert_deliveries')
-          .select('id')
-          .where('state', '=', 'digest')
-          .where('due_at', '<=', NOW)
-          .orderBy('due_at')
-          .limit(limit)
-          .forUpdate()
-          .skipLocked()
-          .execute();
-        if (due.length === 0) return [];
-        return trx
-          .updateTable('alert_deliveries as d')
-          .from('alert_events as e')
-          .set({ due_at: sql`clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval`, attempts: sql`d.attempts + 1` })
-          .whereRef('e.id', '=', 'd.event_id')
-          .where(
-            'd.id',
-            'in',
-            due.map((r) => r.id),
-          )
-          .returning(['d.id', 'd.organisation_id', 'd.recipient', 'd.person_id', 'd.digest', 'e.message', 'e.at'])
-          .execute();
-      }),
-    );
+    const rows = await this.#claim('digest', limit);
     const digests = new Map<string, DueDigest>();
     for (const r of rows.sort((a, b) => a.at.getTime() - b.at.getTime())) {
       const cadence = r.digest ?? 'daily';
-      const key = `${r.organisation_id}\n${r.recipient}\n${cadence}`;
+      // An outside address gets a digest per rule: each carries that rule's unsubscribe link.
+      const key = `${r.organisation_id}\n${r.recipient}\n${cadence}\n${r.person_id ? '' : r.rule_id}`;
       let digest = digests.get(key);
-      if (!digest) digests.set(key, (digest = { organisationId: r.organisation_id, recipient: r.recipient, personId: r.person_id, cadence, ids: [], messages: [], since: r.at }));
+      if (!digest) {
+        digests.set(key, (digest = { organisationId: r.organisation_id, recipient: r.recipient, personId: r.person_id, ruleId: r.rule_id, cadence, ids: [], messages: [], since: r.at }));
+      }
       digest.ids.push(String(r.id));
       digest.messages.push(parsed<AlertMessage>(r.message));
     }
@@ -239,6 +217,37 @@ export class AlertLogStore {
         .set(retryAt ? { due_at: retryAt, detail: text } : { state: 'failed', detail: text })
         .where('id', 'in', [...ids])
         .execute(),
+    );
+  }
+
+  /** Leases up to `limit` deliveries in `state` that are due (skipping those another pass holds), with their events. */
+  #claim(state: 'pending' | 'digest', limit: number) {
+    return this.guard(() =>
+      this.db.transaction().execute(async (trx) => {
+        const due = await trx
+          .selectFrom('alert_deliveries')
+          .select('id')
+          .where('state', '=', state)
+          .where('due_at', '<=', NOW)
+          .orderBy('due_at')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked()
+          .execute();
+        if (due.length === 0) return [];
+        return trx
+          .updateTable('alert_deliveries as d')
+          .from('alert_events as e')
+          .set({ due_at: sql`clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval`, attempts: sql`d.attempts + 1` })
+          .whereRef('e.id', '=', 'd.event_id')
+          .where(
+            'd.id',
+            'in',
+            due.map((r) => r.id),
+          )
+          .returning(['d.id', 'd.organisation_id', 'd.channel', 'd.recipient', 'd.person_id', 'd.webhook', 'd.attempts', 'd.digest', 'e.message', 'e.at', 'e.rule_id'])
+          .execute();
+      }),
     );
   }
 
@@ -350,15 +359,23 @@ async function insertEvent(trx: Transaction<SettingsTables>, organisationId: str
         recipient: d.recipient,
         person_id: d.channel === 'webhook' ? null : d.personId,
         webhook: d.channel === 'webhook' ? JSON.stringify(d.webhook) : null,
-        // In-app entries are there as soon as the event is: delivered at once.
-        state: d.channel === 'in-app' ? ('delivered' as const) : d.channel === 'email' && d.digest ? ('digest' as const) : ('pending' as const),
+        state: stateOf(d),
         digest: d.channel === 'email' ? d.digest : null,
-        due_at: d.channel === 'email' ? d.dueAt : NOW,
-        delivered_at: d.channel === 'in-app' ? NOW : null,
+        due_at: d.channel === 'email' && d.dueAt ? d.dueAt : NOW,
+        delivered_at: stateOf(d) === 'delivered' ? NOW : null,
+        detail: d.channel === 'email' ? (d.sent?.detail ?? null) : null,
         created_at: NOW,
       })),
     )
     .execute();
+}
+
+function stateOf(d: NewDelivery): 'pending' | 'digest' | 'delivered' | 'failed' {
+  // In-app entries are there as soon as the event is: delivered at once.
+  if (d.channel === 'in-app') return 'delivered';
+  if (d.channel === 'email' && d.sent) return d.sent.delivered ? 'delivered' : 'failed';
+  if (d.channel === 'email' && d.digest) return 'digest';
+  return 'pending';
 }
 
 function detailOf(state: string, digest: string | null, detail: string | null, attempts: number): string | null {

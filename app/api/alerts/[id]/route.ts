@@ -1,6 +1,7 @@
 import type { AlertRule } from '@/lib/contract/alerts';
 import { loggedRule } from '@/lib/server/alerts/activity';
 import { AlertRuleChangeSchema } from '@/lib/server/alerts/api-schemas';
+import { OVERLAP_MS } from '@/lib/server/alerts/watcher';
 import { recordActivity } from '@/lib/server/audit/record';
 import { getConfig } from '@/lib/server/config';
 import { pathSegment } from '@/lib/server/input/path-segment';
@@ -25,6 +26,7 @@ export const PATCH = route({ auth: 'editor', what: 'changing alert rules', body:
     ctx.body,
     { allowPrivate: getConfig().alerts.allowPrivateWebhooks },
   );
+  if (before.paused && !after.paused) await settingsStore().alertLog.resumeWatch(actor.organisation.id, after.id, OVERLAP_MS);
   await recordActivity(ctx, 'alert_changed', { subject: after.name, before: loggedRule(before), after: loggedRule(after) });
   return Response.json(after satisfies AlertRule);
 });
