@@ -26,6 +26,7 @@ import * as account from '@/app/api/account/route';
 import * as accountSessions from '@/app/api/account/sessions/route';
 import * as accountSession from '@/app/api/account/sessions/[id]/route';
 import * as link from '@/app/api/links/[token]/route';
+import * as people from '@/app/api/people/route';
 import { type StreamLine } from '@/lib/contract';
 import { StreamLineSchema } from '@/lib/contract/schemas';
 import { APP, bffForFile, DEMO, detailOf, PEOPLE, request, sessionCookieOf } from '../helpers/bff';
@@ -422,6 +423,7 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
     ['/api/account/sessions', accountSessions, 'DELETE, GET, HEAD, OPTIONS'],
     ['/api/account/sessions/[id]', accountSession, 'DELETE, OPTIONS'],
     ['/api/links/[token]', link, 'GET, HEAD, OPTIONS, POST'],
+    ['/api/people', people, 'GET, HEAD, OPTIONS'],
   ];
 
   it.each(ROUTES)('%s: PUT, PATCH and the rest it does not serve are 405 with Allow and a detail, even signed in and same-origin', async (path, module, allow) => {
