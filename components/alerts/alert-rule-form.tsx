@@ -88,12 +88,12 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
                 ))}
               </select>
             </Field>
-            {draft.when === 'misses-target' && (
-              <Field ids={ids} field="target" label={t('target')}>
+            {(draft.when === 'misses-target' || draft.when === 'control-signal') && (
+              <Field ids={ids} field="target" label={draft.when === 'control-signal' ? t('chart') : t('target')}>
                 <select {...ids.describe('target')} value={draft.target} onChange={(e) => change({ target: e.target.value as RuleDraft['target'] })}>
                   {ALERT_TARGETS.map((v) => (
                     <option key={v} value={v}>
-                      {t(`targets.${v}`)}
+                      {draft.when === 'control-signal' ? t(`charts.${v}`) : t(`targets.${v}`)}
                     </option>
                   ))}
                 </select>
@@ -140,9 +140,11 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
                 <option key={crop} value={crop} />
               ))}
             </datalist>
-            <Field ids={ids} field="search" label={t('search')} hint={t('searchHint')}>
-              <input {...ids.describe('search', `${base}search-hint`)} type="search" value={draft.search} maxLength={MAX_SEARCH * 2} onChange={(e) => change({ search: e.target.value })} />
-            </Field>
+            {draft.when !== 'silent' && (
+              <Field ids={ids} field="search" label={t('search')} hint={t('searchHint')}>
+                <input {...ids.describe('search', `${base}search-hint`)} type="search" value={draft.search} maxLength={MAX_SEARCH * 2} onChange={(e) => change({ search: e.target.value })} />
+              </Field>
+            )}
           </div>
         </fieldset>
 

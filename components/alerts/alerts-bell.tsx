@@ -22,13 +22,17 @@ export function AlertsBell({ org }: { org: string | null }) {
     const count = () => {
       asking?.abort();
       asking = new AbortController();
-      callApi<AlertHistory>('/api/alerts/history', { signal: asking.signal })
+      callApi<AlertHistory>('/api/alerts/history?limit=1', { signal: asking.signal })
         .then((history) => live && setUnread(history.unread))
         .catch(() => undefined);
     };
     const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(count) : window.setTimeout(count, 200);
     const visible = () => document.visibilityState === 'visible' && count();
-    const read = () => setUnread(0);
+    // Marked read on the history: a count asked for before that is out of date.
+    const read = () => {
+      asking?.abort();
+      setUnread(0);
+    };
     document.addEventListener('visibilitychange', visible);
     window.addEventListener(ALERTS_READ_EVENT, read);
     return () => {

@@ -12,14 +12,17 @@ export const hourText = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 /** What a rule watches and how it is delivered, in the reader's words. */
 export function useRuleWords() {
   const t = useTranslations('alerts.words');
+  const metrics = useTranslations('alerts.form.charts');
   const what = (rule: Pick<AlertRule, 'when' | 'target' | 'signal' | 'silentDays' | 'silentBy'>): string => {
     switch (rule.when) {
       case 'misses-target':
         return t(`missesTarget.${rule.target ?? 'any'}`);
       case 'warnings':
         return t('warnings');
-      case 'control-signal':
-        return t(`controlSignal.${rule.signal ?? 'any'}`);
+      case 'control-signal': {
+        const signal = t(`controlSignal.${rule.signal ?? 'any'}`);
+        return rule.target && rule.target !== 'any' ? `${signal} (${t('chartOf', { metric: metrics(rule.target) })})` : signal;
+      }
       case 'silent':
         return t(`silent.${rule.silentBy ?? 'crop'}`, { days: rule.silentDays ?? 0 });
     }

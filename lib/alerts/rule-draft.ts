@@ -100,11 +100,13 @@ function webhooksOf(draft: RuleDraft): WebhookInput[] {
 function fieldsOf(draft: RuleDraft): Omit<AlertRuleCreate, 'when'> {
   return {
     name: draft.name.trim(),
-    ...(draft.when === 'misses-target' && { target: draft.target }),
+    // A control chart's target is the metric it charts.
+    ...((draft.when === 'misses-target' || draft.when === 'control-signal') && { target: draft.target }),
     ...(draft.when === 'control-signal' && { signal: draft.signal }),
     ...(draft.when === 'silent' && { silentDays: days(draft.silentDays), silentBy: draft.silentBy }),
     crop: draft.crop.trim() || null,
-    search: draft.search.trim() || null,
+    // A silent rule counts every batch: it takes no search text.
+    ...(draft.when !== 'silent' && { search: draft.search.trim() || null }),
     recipients: draft.recipients,
     webhooks: webhooksOf(draft),
     delivery: draft.delivery,

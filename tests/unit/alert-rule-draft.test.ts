@@ -31,6 +31,7 @@ describe('an alert rule’s form and what it sends', () => {
     const silent = { ...draft, when: 'silent' as const, silentDays: ' 4 ', silentBy: 'scanner' as const, delivery: 'daily' as const, digestHour: 9 };
     expect(createBody(silent)).toMatchObject({ when: 'silent', silentDays: 4, silentBy: 'scanner', digestHour: 9 });
     expect(createBody(silent)).not.toHaveProperty('target');
+    expect(createBody(silent)).not.toHaveProperty('search');
     expect(createBody({ ...silent, silentDays: '' })).toHaveProperty('silentDays', undefined);
   });
 
@@ -39,7 +40,7 @@ describe('an alert rule’s form and what it sends', () => {
     expect(draft.webhooks[0]).toMatchObject({ url: 'https://hooks.example/x', secret: '', secretSet: true, savedUrl: 'https://hooks.example/x' });
     const body = changeBody(draft);
     expect(body).not.toHaveProperty('when');
-    expect(body).toMatchObject({ signal: 'run', crop: 'Lettuce', digestHour: 6, webhooks: [{ url: 'https://hooks.example/x', format: 'slack' }] });
+    expect(body).toMatchObject({ target: 'any', signal: 'run', crop: 'Lettuce', digestHour: 6, webhooks: [{ url: 'https://hooks.example/x', format: 'slack' }] });
     expect(body.webhooks![0]).not.toHaveProperty('secret');
     draft.webhooks[0]!.secret = 'a-new-secret-of-enough-length';
     expect(changeBody(draft).webhooks![0]).toEqual({ url: 'https://hooks.example/x', format: 'slack', secret: 'a-new-secret-of-enough-length' });
