@@ -40,7 +40,11 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
       void client.invalidateQueries({ queryKey: RULES_KEY });
       onDone(rule ? t('saved', { name: saved.name }) : t('created', { name: saved.name }));
     },
-    onError: (error) => setProblem(error.status === 422 ? problemOf(error.detail, draft) : { field: 'form', message: error.detail.replace(/^\w+: /, '') }),
+    // A 422 names the field; so do a name taken (409) and an outside address from an editor (403).
+    onError: (error) => {
+      const found = problemOf(error.detail, draft);
+      setProblem(found.field === 'form' ? { field: 'form', message: error.detail.replace(/^\w+: /, '') } : found);
+    },
   });
   // The field a refusal names takes the focus, so its line is read out next to it.
   useEffect(() => {

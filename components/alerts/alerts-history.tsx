@@ -24,17 +24,17 @@ export function AlertsHistory() {
   const history = useHistory();
   const marked = useRef(false);
   const read = useMutation({
-    mutationFn: () => callApi('/api/alerts/history/read', { method: 'POST' }),
+    // The entries shown, so that one arriving meanwhile stays unread; all of them when some are not shown.
+    mutationFn: (ids: string[] | null) => callApi('/api/alerts/history/read', { method: 'POST', body: ids ? { ids } : {} }),
     onSuccess: () => window.dispatchEvent(new Event(ALERTS_READ_EVENT)),
   });
-  const unread = history.data?.unread ?? 0;
   const { mutate } = read;
   useEffect(() => {
-    if (unread > 0 && !marked.current) {
-      marked.current = true;
-      mutate();
-    }
-  }, [unread, mutate]);
+    if (!history.data || history.data.unread === 0 || marked.current) return;
+    marked.current = true;
+    const shown = history.data.entries.filter((e) => e.read === false).map((e) => e.id);
+    mutate(shown.length >= history.data.unread ? shown : null);
+  }, [history.data, mutate]);
 
   return (
     <section className={styles.card} aria-labelledby="alerts-history-title" id="history" tabIndex={-1}>
@@ -75,6 +75,39 @@ export function AlertsHistory() {
   );
 }
 
+/**
+ * Whether a delivery arrived, waits for its digest, is still being sent, or failed, and why. The history's
+ * `detail` is the server's sentence; its opening words tell the waiting and the retried apart from the failed.
+ */
+function Outcome({ entry }: { entry: AlertHistoryEntry }) {
+  const t = useTranslations('alerts.history');
+  if (entry.delivered) return <span className={styles.badge}>{t('delivered')}</span>;
+  const detail = entry.detail ?? '';
+  const waiting = /^waits for the (hourly|daily) digest(?:; the last attempt failed: ([\s\S]*))?$/.exec(detail);
+  if (waiting) {
+    return (
+      <>
+        <span className={own.quietBadge}>{t(waiting[1] === 'hourly' ? 'waitingHourly' : 'waitingDaily')}</span>
+        {waiting[2] && <span className={own.reason}>{t('lastAttempt', { detail: waiting[2] })}</span>}
+      </>
+    );
+  }
+  if (detail === 'sending' || detail.startsWith('retrying ')) {
+    return (
+      <>
+        <span className={own.quietBadge}>{t('sending')}</span>
+        {detail !== 'sending' && <span className={own.reason}>{detail}</span>}
+      </>
+    );
+  }
+  return (
+    <>
+      <span className={styles.warnBadge}>{t('failed')}</span>
+      {detail && <span className={own.reason}>{detail}</span>}
+    </>
+  );
+}
+
 function HistoryRow({ entry, when }: { entry: AlertHistoryEntry; when: string }) {
   const t = useTranslations('alerts.history');
   const shown = entry.batchIds.slice(0, LINKED);
@@ -112,14 +145,7 @@ function HistoryRow({ entry, when }: { entry: AlertHistoryEntry; when: string })
       </td>
       <td data-label={t('channel')}>{t(`channels.${entry.channel}`)}</td>
       <td data-label={t('result')}>
-        {entry.delivered ? (
-          <span className={styles.badge}>{t('delivered')}</span>
-        ) : (
-          <>
-            <span className={styles.warnBadge}>{t('notDelivered')}</span>
-            {entry.detail && <span className={own.reason}>{entry.detail}</span>}
-          </>
-        )}
+        <Outcome entry={entry} />
       </td>
     </tr>
   );
