@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslations } from 'use-intl';
 import styles from '@/components/admin/admin.module.css';
-import type { AlertRule, PersonRef, SubscriptionState } from '@/lib/contract/alerts';
+import type { AlertRule, AlertRuleList, PersonRef, SubscriptionState } from '@/lib/contract/alerts';
 import type { ApiFailure } from '@/lib/explorer/api-failure';
 import { callApi } from '@/lib/people/api-client';
 import own from './alerts.module.css';
@@ -35,6 +35,19 @@ export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { r
     onSettled: () => client.invalidateQueries({ queryKey: RULES_KEY }),
   });
   const run = (work: () => Promise<unknown>, done: string) => act.mutate({ run: work, done });
+  // The person's choice shows at once; the rule as the server answers it replaces it in the list.
+  const choose = useMutation<AlertRule, ApiFailure, SubscriptionState>({
+    mutationFn: (state) => callApi(`${path}/subscription`, { method: 'PUT', body: { state } }),
+    onSuccess: (saved, state) => {
+      client.setQueryData<AlertRuleList>(RULES_KEY, (list) => list && { rules: list.rules.map((r) => (r.id === saved.id ? saved : r)) });
+      onSaid({ ok: true, text: t(`chose.${state}`, { name: rule.name }) });
+    },
+    onError: (error) => {
+      onSaid({ ok: false, text: t('failed', { detail: error.detail.replace(/^\w+: /, '') }) });
+      void client.invalidateQueries({ queryKey: RULES_KEY });
+    },
+  });
+  const choice = choose.isPending ? choose.variables : rule.subscription;
   const nameOf = (email: string) => {
     const person = people.find((p) => p.email.toLowerCase() === email.toLowerCase());
     const who = person?.name || email;
@@ -67,7 +80,7 @@ export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { r
         )}
       </dl>
       <div className={own.ruleFoot}>
-        <fieldset className={own.segmented} disabled={act.isPending}>
+        <fieldset className={own.segmented}>
           <legend>
             {t('yourChoice')}
             <span className="visually-hidden"> {rule.name}</span>
@@ -78,8 +91,8 @@ export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { r
                 type="radio"
                 name={`${id}choice`}
                 value={state}
-                checked={rule.subscription === state}
-                onChange={() => run(() => callApi(`${path}/subscription`, { method: 'PUT', body: { state } }), t(`chose.${state}`, { name: rule.name }))}
+                checked={choice === state}
+                onChange={() => choose.mutate(state)}
               />
               <span>{t(`choices.${state}`)}</span>
             </label>
