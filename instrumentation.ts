@@ -29,6 +29,8 @@ export async function register() {
     void settingsStore()
       .warm()
       .then((ready) => (ready ? whenProvisioned() : undefined))
-      .catch(() => undefined);
+      .catch(() => undefined)
+      // The alert watcher on the job runner (pg-boss), once the database is migrated.
+      .then(async () => (await import('./lib/server/alerts/start')).startAlerts());
   }
 }

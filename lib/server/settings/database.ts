@@ -4,7 +4,7 @@ import pg from 'pg';
 import { logLine } from '../log';
 import { countDatabaseError } from '../metrics/errors';
 import { querySpan } from '../tracing/spans';
-import { pglitePool } from './pglite-pool';
+import { pglitePool, type SqlExecutor } from './pglite-pool';
 
 type Timestamp = ColumnType<Date, Date | undefined, Date>;
 type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
@@ -217,12 +217,24 @@ export type DatabasePlace = { databaseUrl: string } | { dataDir: string };
 const CONNECT_TIMEOUT_MS = 3000;
 const STATEMENT_TIMEOUT_MS = 5000;
 
+/** The embedded database's SQL, for the job runner, by the Kysely instance that holds it. */
+const embedded = new WeakMap<SettingsDb, SqlExecutor>();
+
 /** The settings database at `place`. Nothing connects until the first query. */
 export function openDatabase(place: DatabasePlace): SettingsDb {
-  const pool = 'databaseUrl' in place ? postgresPool(place.databaseUrl) : pglitePool(place.dataDir);
+  const embeddedPool = 'databaseUrl' in place ? undefined : pglitePool(place.dataDir);
+  const pool = embeddedPool ?? postgresPool((place as { databaseUrl: string }).databaseUrl);
   // Every statement as a span of the request it serves (a no-op unless traces are recorded).
-  return new Kysely<SettingsTables>({ dialect: new PostgresDialect({ pool }), log: querySpan });
+  const db = new Kysely<SettingsTables>({ dialect: new PostgresDialect({ pool }), log: querySpan });
+  if (embeddedPool) embedded.set(db, embeddedPool.executeSql);
+  return db;
 }
+
+/**
+ * The embedded database's own SQL executor (it takes turns with the store's statements on its one
+ * connection), or undefined on PostgreSQL, where a job library opens connections of its own.
+ */
+export const embeddedSql = (db: SettingsDb): SqlExecutor | undefined => embedded.get(db);
 
 function postgresPool(connectionString: string): pg.Pool {
   const pool = new pg.Pool({
