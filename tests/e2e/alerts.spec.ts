@@ -137,10 +137,11 @@ test('a batch below target is reported: the bell counts it unread, opens the his
   expect(created.status).toBe(201);
   const rule = (await created.json()) as AlertRule;
 
-  // A new batch far below any germination target arrives at the service after the rule was made.
+  // A new batch far below any germination target arrives at the service after the rule was made (a second
+  // on: the service writes whole seconds, and a batch of the rule's own second would count as older).
   const [model] = ((await (await api('/api/batches', { cookie: editor })).json()) as { data: ApiBatch[] }).data;
   const batchId = `alert-e2e-${Date.now().toString(36)}`;
-  const add = { ...model!, batch_id: batchId, batch_name: 'Alert test batch', batch_creation_date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), avg_germination_rate: '41.00' };
+  const add = { ...model!, batch_id: batchId, batch_name: 'Alert test batch', batch_creation_date: new Date(Date.now() + 1000).toISOString().replace(/\.\d+Z$/, 'Z'), avg_germination_rate: '41.00' };
   await sandbox('POST', '/_sandbox/edit', { clientId: DEMO.clientId, add: [add] });
   try {
     // The watcher checks every few seconds in this app (WATCH_INTERVAL_S).
