@@ -157,14 +157,16 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
 
         <fieldset className={own.group} aria-describedby={ids.problem('delivery') ? `${base}delivery-problem` : undefined}>
           <legend>{t('delivery')}</legend>
-          <div className={own.row}>
+          <div className={own.choices}>
             {ALERT_DELIVERY.map((d) => (
               <label key={d} className={own.choice}>
                 <input type="radio" name={`${base}delivery`} id={d === draft.delivery ? `${base}delivery` : undefined} value={d} checked={draft.delivery === d} onChange={() => change({ delivery: d })} />
                 {t(`deliveries.${d}`)}
               </label>
             ))}
-            {draft.delivery === 'daily' && (
+          </div>
+          {draft.delivery === 'daily' && (
+            <div className={own.row}>
               <Field ids={ids} field="digestHour" label={t('digestHour')} hint={t('digestHourHint')}>
                 <select {...ids.describe('digestHour', `${base}digestHour-hint`)} value={draft.digestHour} onChange={(e) => change({ digestHour: Number(e.target.value) })}>
                   {HOURS.map((h) => (
@@ -174,8 +176,8 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
                   ))}
                 </select>
               </Field>
-            )}
-          </div>
+            </div>
+          )}
           <Problem ids={ids} field="delivery" />
         </fieldset>
 

@@ -140,7 +140,7 @@ function HistoryRow({ entry, when }: { entry: AlertHistoryEntry; when: string })
           </span>
         )}
       </td>
-      <td data-label={t('to')} className={own.summary}>
+      <td data-label={t('to')} className={own.recipient}>
         {entry.recipient}
       </td>
       <td data-label={t('channel')}>{t(`channels.${entry.channel}`)}</td>
