@@ -12,7 +12,7 @@ import { sendMail } from '../notify/transport';
 import type { Organisation } from '../org/organisations-store';
 import { upstreamFor } from '../org/upstream';
 import { settingsStore, TARGETS_SETTING } from '../settings';
-import type { Addressee, ClaimedDelivery, DueDigest, NewDelivery, WatchState } from './alert-log-store';
+import type { Addressee, ClaimedDelivery, NewDelivery, WatchState } from './alert-log-store';
 import type { StoredRule } from './alerts-store';
 import { alertChannels } from './channel-registry';
 import { knownZone, nextDigestAt } from './digest-time';
