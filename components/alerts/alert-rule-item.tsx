@@ -35,7 +35,9 @@ export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { r
     onSettled: () => client.invalidateQueries({ queryKey: RULES_KEY }),
   });
   const run = (work: () => Promise<unknown>, done: string) => act.mutate({ run: work, done });
-  // The person's choice shows at once; the rule as the server answers it replaces it in the list.
+  // The person's choice shows at once (set in the click's own event, not when the mutation reports); the rule
+  // as the server answers it then replaces it in the list.
+  const [picked, setPicked] = useState<SubscriptionState | null>(null);
   const choose = useMutation<AlertRule, ApiFailure, SubscriptionState>({
     mutationFn: (state) => callApi(`${path}/subscription`, { method: 'PUT', body: { state } }),
     onSuccess: (saved, state) => {
@@ -46,8 +48,9 @@ export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { r
       onSaid({ ok: false, text: t('failed', { detail: error.detail.replace(/^\w+: /, '') }) });
       void client.invalidateQueries({ queryKey: RULES_KEY });
     },
+    onSettled: () => setPicked(null),
   });
-  const choice = choose.isPending ? choose.variables : rule.subscription;
+  const choice = picked ?? rule.subscription;
   const nameOf = (email: string) => {
     const person = people.find((p) => p.email.toLowerCase() === email.toLowerCase());
     const who = person?.name || email;
@@ -92,7 +95,10 @@ export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { r
                 name={`${id}choice`}
                 value={state}
                 checked={choice === state}
-                onChange={() => choose.mutate(state)}
+                onChange={() => {
+                  setPicked(state);
+                  choose.mutate(state);
+                }}
               />
               <span>{t(`choices.${state}`)}</span>
             </label>
