@@ -74,6 +74,8 @@ export default defineConfig({
         SETTINGS_DATA_DIR: process.env.E2E_SETTINGS_DATA_DIR,
         PROVISIONING_FILE: process.env.E2E_PROVISIONING_FILE!,
         CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
+        // The alerts watcher checks every 5 s (its floor), so a spec sees a new batch reported within seconds.
+        WATCH_INTERVAL_S: '5',
       },
       reuseExistingServer: false,
     },

@@ -16,11 +16,11 @@ type Props = {
 };
 
 /**
- * A signed-in page of the administration or the account: the header, a title and a line about it, and its
+ * A signed-in page of the administration, the account or the alerts: the header, a title and a line about it, and its
  * content. Signed out: sign-in, back here after. Another organisation (`org=`) or a role too low: 403.
  */
 export async function SignedInPage({ page, params, needed, title, intro, children }: Props) {
-  const path = page === 'account' ? '/account' : `/admin/${page}`;
+  const path = page === 'account' || page === 'alerts' ? `/${page}` : `/admin/${page}`;
   const actor = await pageActor(path, params, needed);
   const org = typeof params.org === 'string' && params.org ? params.org : null;
   return (

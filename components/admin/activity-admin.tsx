@@ -33,6 +33,10 @@ const ACTIONS = [
   'connection_changed',
   'password_reset_issued',
   'password_set',
+  'alert_created',
+  'alert_changed',
+  'alert_deleted',
+  'alert_unsubscribed',
 ] as const;
 
 type Filter = { from: string; to: string; action: string; actor: string };

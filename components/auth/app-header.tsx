@@ -1,6 +1,7 @@
 'use client';
 
 import { useTranslations } from 'use-intl';
+import { AlertsBell } from '@/components/alerts/alerts-bell';
 import { LanguageSwitch } from '@/components/i18n/language-switch';
 import { SignOutButton } from '@/components/sign-out-button';
 import type { Language } from '@/lib/i18n/languages';
@@ -10,7 +11,7 @@ import { OrganisationSwitch, type OrganisationChoice } from './organisation-swit
 import type { PageRole } from './role-context';
 
 /** The pages a header links to; `current` is marked as the page shown. */
-export type HeaderPage = 'batches' | 'people' | 'connection' | 'activity' | 'account';
+export type HeaderPage = 'batches' | 'alerts' | 'people' | 'connection' | 'activity' | 'account';
 
 
 /** What the header shows of who is signed in (plain data, from the page's actor). */
@@ -27,7 +28,7 @@ const ADMIN_PAGES = ['people', 'connection', 'activity'] as const;
 
 /**
  * Every signed-in page's header: the organisation (a switch among the person's), the pages they may open
- * (the administration pages for administrators only), their account, the language and sign-out. Links carry
+ * (the administration pages for administrators only), their account, the alerts bell, the language and sign-out. Links carry
  * `org=` when the address names it, so the organisation stays the same from page to page.
  */
 export function AppHeader({ person, current, path, org }: { person: HeaderPerson; current: HeaderPage; path: string; org: string | null }) {
@@ -50,6 +51,7 @@ export function AppHeader({ person, current, path, org }: { person: HeaderPerson
       )}
       <nav aria-label={t('header.pages')} className={styles.nav}>
         {link('batches', '/batches', t('header.batches'))}
+        {link('alerts', '/alerts', t('header.alerts'))}
         {person.role === 'admin' && ADMIN_PAGES.map((page) => link(page, `/admin/${page}`, t(`header.${page}`)))}
         <a
           href={withOrg('/account', org)}
@@ -63,6 +65,7 @@ export function AppHeader({ person, current, path, org }: { person: HeaderPerson
       </nav>
       {/* Together, at the right: on a narrow screen (or a full header) they wrap as one, never apart. */}
       <div className={styles.tools}>
+        <AlertsBell org={org} />
         <LanguageSwitch {...person.language} />
         <SignOutButton />
       </div>

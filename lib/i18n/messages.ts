@@ -1,3 +1,4 @@
+import deAlerts from '@/messages/de/alerts.json';
 import deAnalysis from '@/messages/de/analysis.json';
 import deCommon from '@/messages/de/common.json';
 import deErrors from '@/messages/de/errors.json';
@@ -7,6 +8,7 @@ import dePeople from '@/messages/de/people.json';
 import dePrint from '@/messages/de/print.json';
 import deSignIn from '@/messages/de/sign-in.json';
 import deSso from '@/messages/de/sso.json';
+import enAlerts from '@/messages/en/alerts.json';
 import enAnalysis from '@/messages/en/analysis.json';
 import enCommon from '@/messages/en/common.json';
 import enErrors from '@/messages/en/errors.json';
@@ -16,6 +18,7 @@ import enPeople from '@/messages/en/people.json';
 import enPrint from '@/messages/en/print.json';
 import enSignIn from '@/messages/en/sign-in.json';
 import enSso from '@/messages/en/sso.json';
+import nlAlerts from '@/messages/nl/alerts.json';
 import nlAnalysis from '@/messages/nl/analysis.json';
 import nlCommon from '@/messages/nl/common.json';
 import nlErrors from '@/messages/nl/errors.json';
@@ -32,11 +35,11 @@ import type { Language } from './languages';
  * English is the source and the type: a key missing in German or Dutch is a type error here, and a unit test
  * checks that every message has the same placeholders in every language.
  */
-const en = { analysis: enAnalysis, common: enCommon, errors: enErrors, explorer: enExplorer, export: enExport, people: enPeople, print: enPrint, signIn: enSignIn, sso: enSso };
+const en = { alerts: enAlerts, analysis: enAnalysis, common: enCommon, errors: enErrors, explorer: enExplorer, export: enExport, people: enPeople, print: enPrint, signIn: enSignIn, sso: enSso };
 export type Messages = typeof en;
 
 export const MESSAGES: Record<Language, Messages> = {
   en,
-  de: { analysis: deAnalysis, common: deCommon, errors: deErrors, explorer: deExplorer, export: deExport, people: dePeople, print: dePrint, signIn: deSignIn, sso: deSso },
-  nl: { analysis: nlAnalysis, common: nlCommon, errors: nlErrors, explorer: nlExplorer, export: nlExport, people: nlPeople, print: nlPrint, signIn: nlSignIn, sso: nlSso },
+  de: { alerts: deAlerts, analysis: deAnalysis, common: deCommon, errors: deErrors, explorer: deExplorer, export: deExport, people: dePeople, print: dePrint, signIn: deSignIn, sso: deSso },
+  nl: { alerts: nlAlerts, analysis: nlAnalysis, common: nlCommon, errors: nlErrors, explorer: nlExplorer, export: nlExport, people: nlPeople, print: nlPrint, signIn: nlSignIn, sso: nlSso },
 };

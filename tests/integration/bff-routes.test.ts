@@ -26,6 +26,7 @@ import * as account from '@/app/api/account/route';
 import * as accountSessions from '@/app/api/account/sessions/route';
 import * as accountSession from '@/app/api/account/sessions/[id]/route';
 import * as link from '@/app/api/links/[token]/route';
+import * as people from '@/app/api/people/route';
 import * as alerts from '@/app/api/alerts/route';
 import * as alertById from '@/app/api/alerts/[id]/route';
 import * as alertSubscription from '@/app/api/alerts/[id]/subscription/route';
@@ -428,6 +429,7 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
     ['/api/account/sessions', accountSessions, 'DELETE, GET, HEAD, OPTIONS'],
     ['/api/account/sessions/[id]', accountSession, 'DELETE, OPTIONS'],
     ['/api/links/[token]', link, 'GET, HEAD, OPTIONS, POST'],
+    ['/api/people', people, 'GET, HEAD, OPTIONS'],
     ['/api/alerts', alerts, 'GET, HEAD, OPTIONS, POST'],
     ['/api/alerts/[id]', alertById, 'DELETE, GET, HEAD, OPTIONS, PATCH'],
     ['/api/alerts/[id]/subscription', alertSubscription, 'OPTIONS, PUT'],

@@ -11,6 +11,7 @@ import * as accountSessions from '@/app/api/account/sessions/route';
 import * as account from '@/app/api/account/route';
 import * as batches from '@/app/api/batches/route';
 import * as link from '@/app/api/links/[token]/route';
+import * as people from '@/app/api/people/route';
 import * as session from '@/app/api/session/route';
 import * as targetRestore from '@/app/api/settings/targets/history/[id]/restore/route';
 import * as targetHistory from '@/app/api/settings/targets/history/route';
@@ -111,6 +112,31 @@ describe('roles, enforced by the server on every write route', () => {
       expect(await detailOf(refused)).toMatch(/this would leave Drift Nursery without an administrator; make someone else an administrator first$/);
     }
     expect(await store.people.roleIn(org.id, me.id)).toBe('admin');
+  });
+});
+
+describe('the organisation’s people for its members', () => {
+  it('any member gets the name and e-mail of everyone not disabled, of the organisation asked for only; nothing more', async () => {
+    const admin = await signIn(PEOPLE.demo.admin);
+    const leaver = await newMember(admin, 'editor', 'Lea Ver');
+    expect((await call(adminPerson.PATCH, `/api/admin/people/${leaver.id}`, admin, 'PATCH', { disabled: true })).status).toBe(200);
+    const members = (await json<{ people: { email: string; name: string; disabled: boolean }[] }>(await call(adminPeople.GET, '/api/admin/people', admin))).people;
+    const viewer = await signIn(PEOPLE.demo.viewer);
+    const answer = await call(people.GET, '/api/people', viewer);
+    expect(answer.status).toBe(200);
+    const listed = (await json<{ people: Record<string, unknown>[] }>(answer)).people;
+    expect(listed).toEqual(members.filter((m) => !m.disabled).map((m) => ({ email: m.email, name: m.name })));
+    expect(listed.map((p) => p.email)).toEqual(expect.arrayContaining([PEOPLE.demo.admin.email, PEOPLE.demo.editor.email, PEOPLE.demo.viewer.email]));
+    expect(listed.map((p) => p.email)).not.toContain(leaver.email);
+    // Another organisation's people are not among them; asked for that organisation by a non-member, 403.
+    expect(listed.map((p) => p.email)).not.toContain(PEOPLE.other.admin.email);
+    expect((await call(people.GET, '/api/people?org=other', viewer)).status).toBe(403);
+    const other = (await json<{ people: { email: string }[] }>(await call(people.GET, '/api/people', await signIn(PEOPLE.other.viewer)))).people;
+    expect(other.map((p) => p.email)).toContain(PEOPLE.other.admin.email);
+    expect(other.map((p) => p.email)).not.toContain(PEOPLE.demo.viewer.email);
+    // Signed out: 401; a write: 405.
+    expect((await people.GET(request('/api/people'))).status).toBe(401);
+    expect((await call(people.POST, '/api/people', viewer, 'POST', {})).status).toBe(405);
   });
 });
 

@@ -32,6 +32,7 @@ const API_ALLOW: Record<string, string> = {
   '/api/account/sessions': 'DELETE, GET, HEAD, OPTIONS',
   '/api/account/sessions/[id]': 'DELETE, OPTIONS',
   '/api/links/[token]': 'GET, HEAD, OPTIONS, POST',
+  '/api/people': 'GET, HEAD, OPTIONS',
   '/api/alerts': 'GET, HEAD, OPTIONS, POST',
   '/api/alerts/[id]': 'DELETE, GET, HEAD, OPTIONS, PATCH',
   '/api/alerts/[id]/subscription': 'OPTIONS, PUT',
