@@ -122,6 +122,24 @@ export type TargetHistoryTable = {
   saved_by: string | null;
 };
 
+/** A saved view's report schedule (one per view, deleted with it): when it runs next and how the last run went. */
+export type ReportSchedulesTable = {
+  view_id: string;
+  organisation_id: string;
+  cadence: 'daily' | 'weekly' | 'monthly';
+  weekday: number | null;
+  day_of_month: number | null;
+  time: string;
+  time_zone: string;
+  recipients: Json;
+  language: 'en' | 'de' | 'nl' | null;
+  next_run_at: Date;
+  last_run_at: NullableTimestamp;
+  last_result: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_by: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: Timestamp;
+};
+
 export type SettingsTables = {
   organisation_settings: OrganisationSettingsTable;
   saved_views: SavedViewsTable;
@@ -132,6 +150,7 @@ export type SettingsTables = {
   sessions: SessionsTable;
   audit_log: AuditLogTable;
   target_history: TargetHistoryTable;
+  report_schedules: ReportSchedulesTable;
 };
 export type SettingsDb = Kysely<SettingsTables>;
 

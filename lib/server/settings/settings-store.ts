@@ -13,6 +13,7 @@ import { PeopleStore } from '../people/people-store';
 import { isUndefinedTable, isUnreachable, openDatabase, UUID, type DatabasePlace, type SettingsDb, type SettingsTables } from './database';
 import { MIGRATION_NAMES, migrateToLatest, schemaState, UnknownMigrationsError } from './migrations';
 import { SavedViewsStore } from './saved-views-store';
+import { ReportSchedulesStore } from '../reports/schedules-store';
 
 /** One kind of organisation setting: its row name, what a valid value is, what applies before any save, and whether every save is kept. */
 export type Setting<T> = { name: string; schema: core.$ZodType<T>; fallback: T; history?: boolean };
@@ -55,6 +56,8 @@ export class SettingsStore {
   readonly links: LinksStore;
   readonly sessions: SessionStore;
   readonly audit: AuditStore;
+  /** Saved views sent by e-mail on a schedule. */
+  readonly reports: ReportSchedulesStore;
 
   constructor(
     readonly db: SettingsDb,
@@ -67,6 +70,7 @@ export class SettingsStore {
     this.links = new LinksStore(db, guard);
     this.sessions = new SessionStore(db, guard);
     this.audit = new AuditStore(db, guard);
+    this.reports = new ReportSchedulesStore(db, guard);
   }
 
   static open(place: DatabasePlace, cipher: () => CredentialsCipher): SettingsStore {
