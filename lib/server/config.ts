@@ -88,6 +88,12 @@ export const EnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional(),
   /** A JSON file of organisations and people to create when missing, at every start. */
   PROVISIONING_FILE: z.string().optional(),
+  /** Outgoing mail (alerts, reports, invites), e.g. smtp://user:pass@mail.example.com:587; unset: .eml files in MAIL_DIR. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  /** The sender of every e-mail, e.g. `Tray-scan batches <alerts@example.com>`. */
+  MAIL_FROM: z.string().max(320).default('Tray-scan batches <alerts@localhost>'),
+  /** Without SMTP_URL: the folder each e-mail is written to as an .eml file; default `mail` beside SETTINGS_DATA_DIR. */
+  MAIL_DIR: z.string().optional(),
   ...OidcEnvSchema.shape,
   ...ServerEnvSchema.shape,
 });
@@ -135,7 +141,11 @@ export type AppConfig = {
   /** Single sign-on over OpenID Connect, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
   oidc?: OidcSettings;
   server: ServerSettings;
+  /** Outgoing mail: over SMTP when `smtpUrl` is set, else written to `dir` (lib/server/notify/transport.ts). */
+  mail: MailSettings;
 };
+
+export type MailSettings = { smtpUrl?: string; from: string; dir: string };
 
 function load(env: Record<string, string | undefined>): AppConfig {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
@@ -211,6 +221,7 @@ function core(e: Env, demo: boolean, maxConcurrency: number, secret: string, pas
     settingsDataDir: resolve(e.SETTINGS_DATA_DIR),
     oidc: oidcSettings(e),
     server: serverSettings(e),
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, dir: resolve(e.MAIL_DIR ?? resolve(e.SETTINGS_DATA_DIR, '..', 'mail')) },
   };
 }
 
