@@ -25,7 +25,7 @@ type Row = {
 };
 
 /** What a due report needs to run: the schedule, its view and organisation. */
-export type DueReport = ReportSchedule & { organisationId: string; viewName: string; query: string; shared: boolean; ownerId: string | null };
+export type DueReport = ReportSchedule & { organisation: { id: string; slug: string; name: string }; viewName: string; query: string };
 
 const COLUMNS = ['s.view_id', 's.cadence', 's.weekday', 's.day_of_month', 's.time', 's.time_zone', 's.recipients', 's.language', 's.next_run_at', 's.last_run_at', 's.last_result'] as const;
 
@@ -156,7 +156,8 @@ export class ReportSchedulesStore {
     return db
       .selectFrom('report_schedules as s')
       .innerJoin('saved_views as v', 'v.id', 's.view_id')
-      .select([...COLUMNS, 's.organisation_id', 'v.name as view_name', 'v.query', 'v.shared', 'v.owner_id']);
+      .innerJoin('organisations as o', 'o.id', 's.organisation_id')
+      .select([...COLUMNS, 's.organisation_id', 'o.slug', 'o.name as organisation_name', 'v.name as view_name', 'v.query']);
   }
 
   /** The view as `who` sees it (shared, or their own), or a 404 like the views' own routes. */
@@ -173,6 +174,22 @@ export class ReportSchedulesStore {
     );
     if (!view) throw noView();
     return view;
+  }
+
+  /** The recipients still active people of the organisation, with the language their account chose (null: none). */
+  async activeRecipients(organisationId: string, emails: readonly string[]): Promise<{ email: string; language: string | null }[]> {
+    if (emails.length === 0) return [];
+    const rows = await this.guard(() =>
+      this.db
+        .selectFrom('memberships as m')
+        .innerJoin('people as p', 'p.id', 'm.person_id')
+        .select(['p.email', 'p.language'])
+        .where('m.organisation_id', '=', organisationId)
+        .where('p.disabled_at', 'is', null)
+        .where(sql<string>`lower(p.email)`, 'in', emails.map((e) => e.toLowerCase()))
+        .execute(),
+    );
+    return rows;
   }
 
   /** Every recipient an active person of the organisation; 422 naming the first that is not. */
@@ -192,6 +209,6 @@ export class ReportSchedulesStore {
   }
 }
 
-function dueOf(row: Row & { organisation_id: string; view_name: string; query: string; shared: boolean; owner_id: string | null }): DueReport {
-  return { ...scheduleOf(row), organisationId: row.organisation_id, viewName: row.view_name, query: row.query, shared: row.shared, ownerId: row.owner_id };
+function dueOf(row: Row & { organisation_id: string; slug: string; organisation_name: string; view_name: string; query: string }): DueReport {
+  return { ...scheduleOf(row), organisation: { id: row.organisation_id, slug: row.slug, name: row.organisation_name }, viewName: row.view_name, query: row.query };
 }
