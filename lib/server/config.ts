@@ -88,6 +88,10 @@ export const EnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional(),
   /** A JSON file of organisations and people to create when missing, at every start. */
   PROVISIONING_FILE: z.string().optional(),
+  /** How often the alert watcher checks each organisation with a rule, in seconds (at least 5). */
+  WATCH_INTERVAL_S: z.coerce.number().int('must be a whole number of seconds').min(5, 'must be at least 5 (seconds)').max(86_400, 'must be at most 86400 (a day)').default(300),
+  /** `1`: webhooks may point at loopback and private addresses (a test rig, an intranet); off by default (SSRF). */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1'], { error: 'must be 1 (allow) or 0' }).optional(),
   /** Outgoing mail (alerts, reports, invites), e.g. smtp://user:pass@mail.example.com:587; unset: .eml files in MAIL_DIR. */
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   /** The sender of every e-mail, e.g. `Tray-scan batches <alerts@example.com>`. */
@@ -141,6 +145,8 @@ export type AppConfig = {
   /** Single sign-on over OpenID Connect, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
   oidc?: OidcSettings;
   server: ServerSettings;
+  /** Alerts: the watcher's interval, whether webhooks may reach private addresses. */
+  alerts: { watchIntervalS: number; allowPrivateWebhooks: boolean };
   /** Outgoing mail: over SMTP when `smtpUrl` is set, else written to `dir` (lib/server/notify/transport.ts). */
   mail: MailSettings;
 };
@@ -221,6 +227,7 @@ function core(e: Env, demo: boolean, maxConcurrency: number, secret: string, pas
     settingsDataDir: resolve(e.SETTINGS_DATA_DIR),
     oidc: oidcSettings(e),
     server: serverSettings(e),
+    alerts: { watchIntervalS: e.WATCH_INTERVAL_S, allowPrivateWebhooks: e.WEBHOOK_ALLOW_PRIVATE === '1' },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, dir: resolve(e.MAIL_DIR ?? resolve(e.SETTINGS_DATA_DIR, '..', 'mail')) },
   };
 }

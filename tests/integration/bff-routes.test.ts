@@ -26,6 +26,12 @@ import * as account from '@/app/api/account/route';
 import * as accountSessions from '@/app/api/account/sessions/route';
 import * as accountSession from '@/app/api/account/sessions/[id]/route';
 import * as link from '@/app/api/links/[token]/route';
+import * as alerts from '@/app/api/alerts/route';
+import * as alertById from '@/app/api/alerts/[id]/route';
+import * as alertSubscription from '@/app/api/alerts/[id]/subscription/route';
+import * as alertHistory from '@/app/api/alerts/history/route';
+import * as alertHistoryRead from '@/app/api/alerts/history/read/route';
+import * as alertUnsubscribe from '@/app/api/alerts/unsubscribe/route';
 import { type StreamLine } from '@/lib/contract';
 import { StreamLineSchema } from '@/lib/contract/schemas';
 import { APP, bffForFile, DEMO, detailOf, PEOPLE, request, sessionCookieOf } from '../helpers/bff';
@@ -422,6 +428,12 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
     ['/api/account/sessions', accountSessions, 'DELETE, GET, HEAD, OPTIONS'],
     ['/api/account/sessions/[id]', accountSession, 'DELETE, OPTIONS'],
     ['/api/links/[token]', link, 'GET, HEAD, OPTIONS, POST'],
+    ['/api/alerts', alerts, 'GET, HEAD, OPTIONS, POST'],
+    ['/api/alerts/[id]', alertById, 'DELETE, GET, HEAD, OPTIONS, PATCH'],
+    ['/api/alerts/[id]/subscription', alertSubscription, 'OPTIONS, PUT'],
+    ['/api/alerts/history', alertHistory, 'GET, HEAD, OPTIONS'],
+    ['/api/alerts/history/read', alertHistoryRead, 'OPTIONS, POST'],
+    ['/api/alerts/unsubscribe', alertUnsubscribe, 'GET, HEAD, OPTIONS, POST'],
   ];
 
   it.each(ROUTES)('%s: PUT, PATCH and the rest it does not serve are 405 with Allow and a detail, even signed in and same-origin', async (path, module, allow) => {

@@ -26,6 +26,10 @@ export const AUDIT_ACTIONS = [
   'connection_changed',
   'password_reset_issued',
   'password_set',
+  'alert_created',
+  'alert_changed',
+  'alert_deleted',
+  'alert_unsubscribed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -34,6 +34,12 @@ const API_ALLOW: Record<string, string> = {
   '/api/account/sessions': 'DELETE, GET, HEAD, OPTIONS',
   '/api/account/sessions/[id]': 'DELETE, OPTIONS',
   '/api/links/[token]': 'GET, HEAD, OPTIONS, POST',
+  '/api/alerts': 'GET, HEAD, OPTIONS, POST',
+  '/api/alerts/[id]': 'DELETE, GET, HEAD, OPTIONS, PATCH',
+  '/api/alerts/[id]/subscription': 'OPTIONS, PUT',
+  '/api/alerts/history': 'GET, HEAD, OPTIONS',
+  '/api/alerts/history/read': 'OPTIONS, POST',
+  '/api/alerts/unsubscribe': 'GET, HEAD, OPTIONS, POST',
 };
 
 /** Routes with a segment of their own, to the name their folder has (`[id]`). */
@@ -46,6 +52,9 @@ const DYNAMIC: [RegExp, string][] = [
   [/^\/api\/admin\/people\/[^/]+\/reset$/, '/api/admin/people/[id]/reset'],
   [/^\/api\/account\/sessions\/[^/]+$/, '/api/account/sessions/[id]'],
   [/^\/api\/links\/[^/]+$/, '/api/links/[token]'],
+  // A rule's id; `history` and `unsubscribe` are routes of their own.
+  [/^\/api\/alerts\/(?!history$|unsubscribe$)[^/]+$/, '/api/alerts/[id]'],
+  [/^\/api\/alerts\/[^/]+\/subscription$/, '/api/alerts/[id]/subscription'],
 ];
 
 /** The API route serving `pathname`, as its folder names it (`/api/settings/views/[id]`), or undefined. */

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { logLine } from '../log';
 import { countDatabaseError } from '../metrics/errors';
 import { querySpan } from '../tracing/spans';
-import { pglitePool } from './pglite-pool';
+import { pglitePool, type SqlExecutor } from './pglite-pool';
 
 type Timestamp = ColumnType<Date, Date | undefined, Date>;
 type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
@@ -122,6 +122,75 @@ export type TargetHistoryTable = {
   saved_by: string | null;
 };
 
+/** An alert rule of an organisation (lib/server/alerts/alerts-store.ts); webhooks hold their secrets encrypted. */
+export type AlertRulesTable = {
+  id: Generated<string>;
+  organisation_id: string;
+  name: string;
+  kind: string;
+  target: string | null;
+  signal: string | null;
+  crop: string | null;
+  search: string | null;
+  silent_days: number | null;
+  silent_by: string | null;
+  recipients: Json;
+  webhooks: Json;
+  delivery: string;
+  digest_hour: number;
+  paused: boolean;
+  /** Signs the unsubscribe links of the rule's outside addresses. */
+  unsubscribe_key: string;
+  created_at: Timestamp;
+  created_by: string | null;
+  updated_at: Timestamp;
+};
+
+export type AlertSubscriptionsTable = { rule_id: string; person_id: string; state: 'subscribed' | 'muted' };
+
+/** How far an organisation's batches have been watched, and how its checks go. */
+export type AlertWatchTable = {
+  organisation_id: string;
+  watermark: NullableTimestamp;
+  last_check_at: NullableTimestamp;
+  last_success_at: NullableTimestamp;
+  failing_since: NullableTimestamp;
+  failure_reported_at: NullableTimestamp;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+};
+
+export type AlertReportedTable = { rule_id: string; key: string; at: Timestamp };
+
+export type AlertEventsTable = {
+  id: Generated<string>;
+  organisation_id: string;
+  rule_id: string | null;
+  rule_name: string;
+  at: Timestamp;
+  batch_ids: Json;
+  summary: string;
+  message: Json;
+};
+
+export type AlertDeliveriesTable = {
+  id: Generated<string>;
+  event_id: string;
+  organisation_id: string;
+  channel: 'email' | 'webhook' | 'in-app';
+  recipient: string;
+  person_id: string | null;
+  /** A webhook delivery's hook as it was when the event fired: url, format, the secret's ciphertext. */
+  webhook: NullableJson;
+  state: 'pending' | 'digest' | 'delivered' | 'failed';
+  digest: 'hourly' | 'daily' | null;
+  due_at: Timestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  detail: ColumnType<string | null, string | null | undefined, string | null>;
+  delivered_at: NullableTimestamp;
+  read_at: NullableTimestamp;
+  created_at: Timestamp;
+};
+
 /** A saved view's report schedule (one per view, deleted with it): when it runs next and how the last run went. */
 export type ReportSchedulesTable = {
   view_id: string;
@@ -150,6 +219,12 @@ export type SettingsTables = {
   sessions: SessionsTable;
   audit_log: AuditLogTable;
   target_history: TargetHistoryTable;
+  alert_rules: AlertRulesTable;
+  alert_subscriptions: AlertSubscriptionsTable;
+  alert_watch: AlertWatchTable;
+  alert_reported: AlertReportedTable;
+  alert_events: AlertEventsTable;
+  alert_deliveries: AlertDeliveriesTable;
   report_schedules: ReportSchedulesTable;
 };
 export type SettingsDb = Kysely<SettingsTables>;
@@ -161,12 +236,24 @@ export type DatabasePlace = { databaseUrl: string } | { dataDir: string };
 const CONNECT_TIMEOUT_MS = 3000;
 const STATEMENT_TIMEOUT_MS = 5000;
 
+/** The embedded database's SQL, for the job runner, by the Kysely instance that holds it. */
+const embedded = new WeakMap<SettingsDb, SqlExecutor>();
+
 /** The settings database at `place`. Nothing connects until the first query. */
 export function openDatabase(place: DatabasePlace): SettingsDb {
-  const pool = 'databaseUrl' in place ? postgresPool(place.databaseUrl) : pglitePool(place.dataDir);
+  const embeddedPool = 'databaseUrl' in place ? undefined : pglitePool(place.dataDir);
+  const pool = embeddedPool ?? postgresPool((place as { databaseUrl: string }).databaseUrl);
   // Every statement as a span of the request it serves (a no-op unless traces are recorded).
-  return new Kysely<SettingsTables>({ dialect: new PostgresDialect({ pool }), log: querySpan });
+  const db = new Kysely<SettingsTables>({ dialect: new PostgresDialect({ pool }), log: querySpan });
+  if (embeddedPool) embedded.set(db, embeddedPool.executeSql);
+  return db;
 }
+
+/**
+ * The embedded database's own SQL executor (it takes turns with the store's statements on its one
+ * connection), or undefined on PostgreSQL, where a job library opens connections of its own.
+ */
+export const embeddedSql = (db: SettingsDb): SqlExecutor | undefined => embedded.get(db);
 
 function postgresPool(connectionString: string): pg.Pool {
   const pool = new pg.Pool({

@@ -34,8 +34,14 @@ export function settingsStore(): SettingsStore {
   return holder.__settingsStore;
 }
 
-/** Closes the store if this process opened it (at shutdown: the embedded database writes everything out). */
+/**
+ * Closes the store if this process opened it (at shutdown: the embedded database writes everything out), after
+ * the job runner (lib/server/jobs/), whose running jobs still use it.
+ */
 export async function closeSettingsStore(): Promise<void> {
+  const jobs = (globalThis as { __jobRunner?: { stop(): Promise<void> } }).__jobRunner;
+  (globalThis as { __jobRunner?: unknown }).__jobRunner = undefined;
+  await jobs?.stop().catch(() => undefined);
   const store = holder.__settingsStore;
   holder.__settingsStore = undefined;
   await store?.close();

@@ -173,6 +173,94 @@ const MIGRATIONS: Record<string, Migration> = {
       await sql`create index saved_views_owner on saved_views (owner_id)`.execute(db);
     },
   },
+  '0005-alerts': {
+    // Alert rules and what the watcher needs to report each finding once, whatever the instances and restarts.
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table alert_rules (
+          id uuid primary key default gen_random_uuid(),
+          organisation_id uuid not null references organisations (id) on delete cascade,
+          name text not null,
+          kind text not null check (kind in ('misses-target', 'warnings', 'control-signal', 'silent')),
+          target text,
+          signal text,
+          crop text,
+          search text,
+          silent_days integer,
+          silent_by text,
+          recipients jsonb not null default '[]',
+          webhooks jsonb not null default '[]',
+          delivery text not null check (delivery in ('immediate', 'hourly', 'daily')),
+          digest_hour integer not null default 7 check (digest_hour between 0 and 23),
+          paused boolean not null default false,
+          unsubscribe_key text not null,
+          created_at timestamptz not null default clock_timestamp(),
+          created_by uuid references people (id) on delete set null,
+          updated_at timestamptz not null default clock_timestamp()
+        )`.execute(db);
+      await sql`create unique index alert_rules_name on alert_rules (organisation_id, lower(name))`.execute(db);
+      await sql`
+        create table alert_subscriptions (
+          rule_id uuid not null references alert_rules (id) on delete cascade,
+          person_id uuid not null references people (id) on delete cascade,
+          state text not null check (state in ('subscribed', 'muted')),
+          primary key (rule_id, person_id)
+        )`.execute(db);
+      // One row per organisation watched: how far its batches have been examined, and how its checks go.
+      await sql`
+        create table alert_watch (
+          organisation_id uuid primary key references organisations (id) on delete cascade,
+          watermark timestamptz,
+          last_check_at timestamptz,
+          last_success_at timestamptz,
+          failing_since timestamptz,
+          failure_reported_at timestamptz,
+          last_error text
+        )`.execute(db);
+      // What each rule has reported, by key (a batch, a crop's signal at a batch, a silence): never twice.
+      await sql`
+        create table alert_reported (
+          rule_id uuid not null references alert_rules (id) on delete cascade,
+          key text not null,
+          at timestamptz not null default clock_timestamp(),
+          primary key (rule_id, key)
+        )`.execute(db);
+      // What fired: one rule's finding of one check (the message the channels send), kept after the rule goes.
+      await sql`
+        create table alert_events (
+          id uuid primary key default gen_random_uuid(),
+          organisation_id uuid not null references organisations (id) on delete cascade,
+          rule_id uuid,
+          rule_name text not null,
+          at timestamptz not null default clock_timestamp(),
+          batch_ids jsonb not null default '[]',
+          summary text not null default '',
+          message jsonb not null
+        )`.execute(db);
+      await sql`create index alert_events_organisation_at on alert_events (organisation_id, at desc)`.execute(db);
+      // Each event to each recipient on each channel: waiting (now, or for a digest), delivered, or failed; read (in-app).
+      await sql`
+        create table alert_deliveries (
+          id bigint generated always as identity primary key,
+          event_id uuid not null references alert_events (id) on delete cascade,
+          organisation_id uuid not null references organisations (id) on delete cascade,
+          channel text not null check (channel in ('email', 'webhook', 'in-app')),
+          recipient text not null,
+          person_id uuid references people (id) on delete cascade,
+          webhook jsonb,
+          state text not null check (state in ('pending', 'digest', 'delivered', 'failed')),
+          digest text check (digest in ('hourly', 'daily')),
+          due_at timestamptz not null default clock_timestamp(),
+          attempts integer not null default 0,
+          detail text,
+          delivered_at timestamptz,
+          read_at timestamptz,
+          created_at timestamptz not null default clock_timestamp()
+        )`.execute(db);
+      await sql`create index alert_deliveries_due on alert_deliveries (due_at) where state in ('pending', 'digest')`.execute(db);
+      await sql`create index alert_deliveries_organisation on alert_deliveries (organisation_id, created_at desc)`.execute(db);
+      await sql`create index alert_deliveries_unread on alert_deliveries (person_id) where channel = 'in-app' and read_at is null`.execute(db);
+      await sql`create index alert_deliveries_event on alert_deliveries (event_id)`.execute(db);
   '0006-report-schedules': {
     // A saved view sent by e-mail on a schedule: one per view, gone with the view. `next_run_at` is the claim
     // instances race for (a compare-and-set on it runs each report once), indexed for the due ones.

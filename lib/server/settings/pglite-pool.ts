@@ -13,7 +13,10 @@ import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kyse
  * statements of one transaction (a migration, a conditional save) must never interleave with another
  * request's. The data directory belongs to one process: two instances need DATABASE_URL.
  */
-export function pglitePool(dataDir: string): PostgresPool & { opened(): Promise<PGlite> } {
+/** Runs SQL text on the database: what a job library takes instead of a connection of its own (pg-boss's `db`). */
+export type SqlExecutor = (text: string, values?: readonly unknown[]) => Promise<{ rows: unknown[] }>;
+
+export function pglitePool(dataDir: string): PostgresPool & { opened(): Promise<PGlite>; executeSql: SqlExecutor } {
   let database: Promise<PGlite> | undefined;
   let line: Promise<void> = Promise.resolve();
 
@@ -24,8 +27,26 @@ export function pglitePool(dataDir: string): PostgresPool & { opened(): Promise<
     return database;
   };
 
+  /** Waits for the connection's turn, runs `work` with it, and gives the turn on. */
+  const inTurn = async <R>(work: (db: PGlite) => Promise<R>): Promise<R> => {
+    const db = await opened();
+    let done!: () => void;
+    const turn = new Promise<void>((resolve) => (done = resolve));
+    const previous = line;
+    line = previous.then(() => turn);
+    await previous;
+    try {
+      return await work(db);
+    } finally {
+      done();
+    }
+  };
+
   return {
     opened,
+    // A statement, or several without parameters (a job library's migration in one text), in the line.
+    executeSql: (text, values = []) =>
+      inTurn(async (db) => (values.length === 0 ? { rows: (await db.exec(text)).at(-1)?.rows ?? [] } : { rows: (await db.query(text, [...values])).rows })),
     async connect() {
       const db = await opened();
       let done!: () => void;

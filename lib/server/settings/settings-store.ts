@@ -2,6 +2,8 @@ import 'server-only';
 import { sql, type Transaction } from 'kysely';
 import { safeParse, type core } from 'zod';
 import { AppError, invalidInput } from '../app-error';
+import { AlertLogStore } from '../alerts/alert-log-store';
+import { AlertsStore } from '../alerts/alerts-store';
 import { AuditStore } from '../audit/audit-store';
 import { SessionStore } from '../auth/session-store';
 import { logLine } from '../log';
@@ -56,6 +58,9 @@ export class SettingsStore {
   readonly links: LinksStore;
   readonly sessions: SessionStore;
   readonly audit: AuditStore;
+  /** Alert rules and subscriptions; and what the watcher has seen, fired and delivered. */
+  readonly alerts: AlertsStore;
+  readonly alertLog: AlertLogStore;
   /** Saved views sent by e-mail on a schedule. */
   readonly reports: ReportSchedulesStore;
 
@@ -70,6 +75,8 @@ export class SettingsStore {
     this.links = new LinksStore(db, guard);
     this.sessions = new SessionStore(db, guard);
     this.audit = new AuditStore(db, guard);
+    this.alerts = new AlertsStore(db, guard, cipher);
+    this.alertLog = new AlertLogStore(db, guard);
     this.reports = new ReportSchedulesStore(db, guard);
   }
 
