@@ -261,6 +261,8 @@ const MIGRATIONS: Record<string, Migration> = {
       await sql`create index alert_deliveries_organisation on alert_deliveries (organisation_id, created_at desc)`.execute(db);
       await sql`create index alert_deliveries_unread on alert_deliveries (person_id) where channel = 'in-app' and read_at is null`.execute(db);
       await sql`create index alert_deliveries_event on alert_deliveries (event_id)`.execute(db);
+    },
+  },
   '0006-report-schedules': {
     // A saved view sent by e-mail on a schedule: one per view, gone with the view. `next_run_at` is the claim
     // instances race for (a compare-and-set on it runs each report once), indexed for the due ones.
