@@ -30,5 +30,8 @@ export async function register() {
       .warm()
       .then((ready) => (ready ? whenProvisioned() : undefined))
       .catch(() => undefined);
+    // Scheduled reports of saved views: a check a minute on one instance, each due report a job (lib/server/reports/).
+    const [{ jobRunner }, { keepReportSchedules }] = await Promise.all([import('./lib/server/jobs'), import('./lib/server/reports/report-runner')]);
+    keepReportSchedules(jobRunner);
   }
 }

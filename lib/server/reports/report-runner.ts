@@ -89,3 +89,13 @@ export async function startReportSchedules(runner: JobRunner): Promise<void> {
     await claimDueReports(Date.now(), (report) => runner.send(RUN_JOB, { report }, { key: `${report.viewId}@${report.nextRunAt}` }));
   });
 }
+
+/** Starts the scheduled reports in the background at server start; a runner that cannot start yet (the database away) is tried again a minute later. */
+export function keepReportSchedules(runner: () => JobRunner): void {
+  const attempt = () =>
+    startReportSchedules(runner()).catch((error: unknown) => {
+      logLine('warn', 'scheduled reports: the job runner did not start; trying again in a minute', { error: String(error) });
+      setTimeout(attempt, 60_000).unref();
+    });
+  void attempt();
+}

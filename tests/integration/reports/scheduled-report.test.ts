@@ -10,7 +10,9 @@ import { rangeToQuery } from '@/lib/explorer/date-range';
 import { exportFileName } from '@/lib/export/file-name';
 import { resolveRange, todayIn } from '@/lib/explorer/range/rolling';
 import { nextRunAfter } from '@/lib/reports/next-run';
-import { claimDueReports, runReport } from '@/lib/server/reports/report-runner';
+import { PgBossRunner } from '@/lib/server/jobs/pg-boss-runner';
+import { claimDueReports, runReport, startReportSchedules } from '@/lib/server/reports/report-runner';
+import { embeddedSql } from '@/lib/server/settings/database';
 import { settingsStore } from '@/lib/server/settings';
 import { bffForFile, detailOf, PEOPLE, request, sessionCookieOf, signInBody } from '../../helpers/bff';
 import { startMailServer, type MailServer } from '../../helpers/mail-server';
@@ -204,5 +206,32 @@ describe('the report, sent', () => {
     expect(message.text).toContain('Chargen unter Sollwert');
     const book = await readXlsx(message.attachments[0]!.content);
     expect(book.sheets[1]!.name).toBe('Ansicht');
+  });
+});
+
+describe('on the job runner', () => {
+  it('finds a due report on its own and sends it once', async () => {
+    const editor = await signIn(EDITOR);
+    const id = await aView(editor, 'May, on the runner', 'from=2026-05-01&to=2026-05-31&tz=UTC&crop=Lettuce');
+    expect((await call(schedule.PUT, path(id), editor, 'PUT', { ...WEEKLY, recipients: [EDITOR.email] })).status).toBe(200);
+    await settingsStore().db.updateTable('report_schedules').set({ next_run_at: new Date(Date.now() - 3 * 86_400_000) }).where('view_id', '=', id).execute();
+    // The other tests' schedules ran at the sandbox's day, long past: not due again here.
+    await settingsStore().db.updateTable('report_schedules').set({ next_run_at: new Date('2100-01-01T00:00:00Z') }).where('view_id', '!=', id).execute();
+    const already = mail.received.length;
+    const runner = new PgBossRunner({ executeSql: embeddedSql(settingsStore().db) }, { pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 });
+    try {
+      await startReportSchedules(runner);
+      const message = (await mail.waitFor(already + 1))[already]!.mail;
+      expect(message.subject).toMatch(/^May, on the runner: /);
+      const book = await readXlsx(message.attachments[0]!.content);
+      expect(book.sheets[0]!.rows.slice(1).every((r) => r[2] === 'Lettuce')).toBe(true);
+      expect(book.sheets[0]!.rows.length).toBeGreaterThan(1);
+    } finally {
+      await runner.stop();
+    }
+    const after = await json<ReportSchedule>(await call(schedule.GET, path(id), editor));
+    expect(after.lastResult).toMatch(/^sent to 1 of 1 recipients/);
+    expect(Date.parse(after.nextRunAt)).toBeGreaterThan(Date.now());
+    expect(mail.received.filter((m) => m.mail.subject?.startsWith('May, on the runner'))).toHaveLength(1);
   });
 });
