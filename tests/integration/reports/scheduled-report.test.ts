@@ -218,7 +218,7 @@ describe('on the job runner', () => {
     // The other tests' schedules ran at the sandbox's day, long past: not due again here.
     await settingsStore().db.updateTable('report_schedules').set({ next_run_at: new Date('2100-01-01T00:00:00Z') }).where('view_id', '!=', id).execute();
     const already = mail.received.length;
-    const runner = new PgBossRunner({ executeSql: embeddedSql(settingsStore().db) }, { pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 });
+    const runner = new PgBossRunner({ executeSql: embeddedSql(settingsStore().db)! }, { pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 });
     try {
       await startReportSchedules(runner);
       const message = (await mail.waitFor(already + 1))[already]!.mail;
