@@ -16,8 +16,6 @@ export type ReportMailInput = {
   /** The view's address on APP_ORIGIN (its query and the organisation's `org=`). */
   viewUrl: string;
   workbook: { filename: string; content: Buffer };
-  /** The printed report, where a Chromium is configured for the server; else the e-mail says where to print it. */
-  pdf: { filename: string; content: Buffer } | null;
 };
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -78,7 +76,8 @@ export function reportMail(view: ViewBatches, w: ReportWords, input: ReportMailI
   const more = below.length - listed.length;
   const intro = t('mail.intro', { view: input.viewName, organisation: input.organisation, period, zone: state.tz });
   const attached = t('mail.attached', { file: input.workbook.filename });
-  const pdfLine = input.pdf ? t('mail.pdfAttached', { file: input.pdf.filename }) : t('mail.pdfLink');
+  // The printed report needs a browser: the e-mail says where it is made (the view's Print report).
+  const pdfLine = t('mail.pdfLink');
   const why = t('mail.why', { view: input.viewName });
 
   const text = [
@@ -129,9 +128,6 @@ ${more > 0 ? `<p>${escape(t('mail.more', { count: more }))}</p>` : ''}
     subject: t('mail.subject', { view: input.viewName, period }),
     text,
     html,
-    attachments: [
-      { filename: input.workbook.filename, content: input.workbook.content, contentType: XLSX },
-      ...(input.pdf ? [{ filename: input.pdf.filename, content: input.pdf.content, contentType: 'application/pdf' }] : []),
-    ],
+    attachments: [{ filename: input.workbook.filename, content: input.workbook.content, contentType: XLSX }],
   };
 }

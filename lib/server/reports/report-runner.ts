@@ -6,7 +6,6 @@ import { logLine } from '../log';
 import { sendMail } from '../notify/transport';
 import { settingsStore } from '../settings';
 import { reportMail } from './report-mail';
-import { printedReport } from './report-pdf';
 import type { DueReport } from './schedules-store';
 import { loadViewBatches, reportWords, viewWorkbook } from './view-report';
 
@@ -36,7 +35,6 @@ export async function runReport(report: DueReport, now = Date.now()): Promise<st
     const recipients = await store.reports.activeRecipients(report.organisation.id, report.recipients);
     const view = await loadViewBatches(report.organisation, report.query, now);
     const url = viewUrl(report);
-    const pdf = await printedReport(url, report, now);
     const books = new Map<Language, Awaited<ReturnType<typeof viewWorkbook>>>();
     let sent = 0;
     const failed: string[] = [];
@@ -45,7 +43,7 @@ export async function runReport(report: DueReport, now = Date.now()): Promise<st
       const words = reportWords(language);
       let workbook = books.get(language);
       if (!workbook) books.set(language, (workbook = await viewWorkbook(report.organisation.name, view, words, now)));
-      const mail = reportMail(view, words, { to: person.email, viewName: report.viewName, organisation: report.organisation.name, viewUrl: url, workbook, pdf });
+      const mail = reportMail(view, words, { to: person.email, viewName: report.viewName, organisation: report.organisation.name, viewUrl: url, workbook });
       try {
         await sendMail(mail);
         sent++;
