@@ -29,9 +29,12 @@ export async function register() {
     void settingsStore()
       .warm()
       .then((ready) => (ready ? whenProvisioned() : undefined))
-      .catch(() => undefined);
-    // Scheduled reports of saved views: a check a minute on one instance, each due report a job (lib/server/reports/).
-    const [{ jobRunner }, { keepReportSchedules }] = await Promise.all([import('./lib/server/jobs'), import('./lib/server/reports/report-runner')]);
-    keepReportSchedules(jobRunner);
+      .catch(() => undefined)
+      // The alert watcher and the saved views' scheduled reports on the job runner (pg-boss), once the database is migrated.
+      .then(async () => {
+        (await import('./lib/server/alerts/start')).startAlerts();
+        const [{ jobRunner }, { keepReportSchedules }] = await Promise.all([import('./lib/server/jobs'), import('./lib/server/reports/report-runner')]);
+        keepReportSchedules(jobRunner);
+      });
   }
 }

@@ -34,7 +34,13 @@ export function PeopleAdmin({ me }: { me: string }) {
 
   return (
     <>
-      <InviteForm onInvited={(email, url) => (setLink(url ? { label: t('inviteLinkFor', { email }), url } : null), setSaid({ ok: true, text: url ? t('invited', { email }) : t('added', { email }) }), void settled())} />
+      <InviteForm
+        onInvited={(email, url, emailed) => (
+          setLink(url ? { label: emailed ? t('inviteLinkEmailed', { email }) : t('inviteLinkFor', { email }), url } : null),
+          setSaid({ ok: true, text: url ? (emailed ? t('invitedEmailed', { email }) : t('invited', { email })) : t('added', { email }) }),
+          void settled()
+        )}
+      />
       {link && <CopyLink label={link.label} url={link.url} />}
       <section className={styles.card} aria-labelledby="people-title">
         <h2 id="people-title">{t('peopleTitle')}</h2>
@@ -143,8 +149,8 @@ function PersonRow({ person, me, busy, run, onLink }: RowProps) {
             aria-label={t('resetOf', { name: who })}
             onClick={() =>
               run(async () => {
-                const { resetUrl } = await callApi<{ resetUrl: string }>(`${path}/reset`, { method: 'POST' });
-                onLink({ label: t('resetLinkFor', { email: person.email }), url: resetUrl });
+                const { resetUrl, emailed } = await callApi<{ resetUrl: string; emailed: boolean }>(`${path}/reset`, { method: 'POST' });
+                onLink({ label: emailed ? t('resetLinkEmailed', { email: person.email }) : t('resetLinkFor', { email: person.email }), url: resetUrl });
               }, t('resetIssued', { name: who }))
             }
           >
@@ -171,15 +177,15 @@ function PersonRow({ person, me, busy, run, onLink }: RowProps) {
   );
 }
 
-function InviteForm({ onInvited }: { onInvited: (email: string, url: string | null) => void }) {
+function InviteForm({ onInvited }: { onInvited: (email: string, url: string | null, emailed: boolean) => void }) {
   const t = useTranslations('people.admin');
   const roles = useTranslations('people.roles');
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<RoleName>('viewer');
-  const invite = useMutation<{ id: string; inviteUrl: string | null }, ApiFailure>({
+  const invite = useMutation<{ id: string; inviteUrl: string | null; emailed: boolean }, ApiFailure>({
     mutationFn: () => callApi('/api/admin/people', { method: 'POST', body: { email, role } }),
-    onSuccess: ({ inviteUrl }) => {
-      onInvited(email, inviteUrl);
+    onSuccess: ({ inviteUrl, emailed }) => {
+      onInvited(email, inviteUrl, emailed);
       setEmail('');
     },
   });

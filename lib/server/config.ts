@@ -92,11 +92,11 @@ export const EnvSchema = z.object({
   WATCH_INTERVAL_S: z.coerce.number().int('must be a whole number of seconds').min(5, 'must be at least 5 (seconds)').max(86_400, 'must be at most 86400 (a day)').default(300),
   /** `1`: webhooks may point at loopback and private addresses (a test rig, an intranet); off by default (SSRF). */
   WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1'], { error: 'must be 1 (allow) or 0' }).optional(),
-  /** Outgoing mail (alerts, reports, invites), e.g. smtp://user:pass@mail.example.com:587; unset: .eml files in MAIL_DIR. */
+  /** The mail server alerts, reports and invites go through, e.g. smtp://user:pass@mail.example.com:587 */
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
-  /** The sender of every e-mail, e.g. `Tray-scan batches <alerts@example.com>`. */
-  MAIL_FROM: z.string().max(320).default('Tray-scan batches <alerts@localhost>'),
-  /** Without SMTP_URL: the folder each e-mail is written to as an .eml file; default `mail` beside SETTINGS_DATA_DIR. */
+  /** The sender of those e-mails, e.g. `Tray scans <alerts@example.com>`. */
+  MAIL_FROM: z.string().min(3).max(320).optional(),
+  /** Without SMTP_URL: the folder e-mails are written to as .eml files (the demo's), relative to the working directory. */
   MAIL_DIR: z.string().optional(),
   ...OidcEnvSchema.shape,
   ...ServerEnvSchema.shape,
@@ -145,13 +145,10 @@ export type AppConfig = {
   /** Single sign-on over OpenID Connect, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
   oidc?: OidcSettings;
   server: ServerSettings;
-  /** Alerts: the watcher's interval, whether webhooks may reach private addresses. */
+  /** Alerts: the watcher's interval, whether webhooks may reach private addresses, and how mail goes out. */
   alerts: { watchIntervalS: number; allowPrivateWebhooks: boolean };
-  /** Outgoing mail: over SMTP when `smtpUrl` is set, else written to `dir` (lib/server/notify/transport.ts). */
-  mail: MailSettings;
+  mail: { smtpUrl?: string; from: string; dir: string };
 };
-
-export type MailSettings = { smtpUrl?: string; from: string; dir: string };
 
 function load(env: Record<string, string | undefined>): AppConfig {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
@@ -228,7 +225,12 @@ function core(e: Env, demo: boolean, maxConcurrency: number, secret: string, pas
     oidc: oidcSettings(e),
     server: serverSettings(e),
     alerts: { watchIntervalS: e.WATCH_INTERVAL_S, allowPrivateWebhooks: e.WEBHOOK_ALLOW_PRIVATE === '1' },
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, dir: resolve(e.MAIL_DIR ?? resolve(e.SETTINGS_DATA_DIR, '..', 'mail')) },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? 'Tray scan dashboard <alerts@localhost>',
+      // Beside the embedded database by default, so that the demo's e-mails are found next to its data.
+      dir: resolve(e.MAIL_DIR ?? resolve(e.SETTINGS_DATA_DIR, '..', 'mail')),
+    },
   };
 }
 

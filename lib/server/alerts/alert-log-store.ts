@@ -16,7 +16,16 @@ export type WatchState = {
 
 /** A delivery to make when an event fires: one channel, one recipient; e-mails may wait for a digest. */
 export type NewDelivery =
-  | { channel: 'email'; recipient: string; personId: string | null; digest: Exclude<AlertDelivery, 'immediate'> | null; dueAt: Date }
+  | {
+      channel: 'email';
+      recipient: string;
+      personId: string | null;
+      digest: Exclude<AlertDelivery, 'immediate'> | null;
+      /** When a digest goes out; null: now (the database's clock, which the deliveries are claimed by). */
+      dueAt: Date | null;
+      /** Sent already (a notice mailed at once): recorded as it went. */
+      sent?: { delivered: boolean; detail: string | null };
+    }
   | { channel: 'webhook'; recipient: string; webhook: { url: string; format: string; secret: string } }
   | { channel: 'in-app'; recipient: string; personId: string };
 
@@ -36,7 +45,7 @@ export type ClaimedDelivery = {
 };
 
 /** A digest due: every waiting e-mail of one recipient and cadence in one organisation. */
-export type DueDigest = { organisationId: string; recipient: string; personId: string | null; cadence: Exclude<AlertDelivery, 'immediate'>; ids: string[]; messages: AlertMessage[]; since: Date };
+export type DueDigest = { organisationId: string; recipient: string; personId: string | null; ruleId: string | null; cadence: Exclude<AlertDelivery, 'immediate'>; ids: string[]; messages: AlertMessage[]; since: Date };
 
 /** A member of an organisation as the watcher addresses them. */
 export type Addressee = { id: string; email: string; name: string; role: Role; language: string | null; timeZone: string | null };
@@ -66,12 +75,13 @@ export class AlertLogStore {
 
   /** A check that read the service: the watermark moves on, any failure is over. */
   async checkSucceeded(organisationId: string, watermark: Date): Promise<void> {
-    const values = { watermark, last_check_at: NOW, last_success_at: NOW, failing_since: null, failure_reported_at: null, last_error: null };
+    const values = { last_check_at: NOW, last_success_at: NOW, failing_since: null, failure_reported_at: null, last_error: null };
     await this.guard(() =>
       this.db
         .insertInto('alert_watch')
-        .values({ organisation_id: organisationId, ...values })
-        .onConflict((oc) => oc.column('organisation_id').doUpdateSet(values))
+        .values({ organisation_id: organisationId, watermark, ...values })
+        // Never backwards: a slow check finishing after a later one keeps the later one's watermark.
+        .onConflict((oc) => oc.column('organisation_id').doUpdateSet({ ...values, watermark: sql`greatest(alert_watch.watermark, excluded.watermark)` }))
         .execute(),
     );
   }
@@ -208,16 +218,19 @@ export class AlertLogStore {
             'in',
             due.map((r) => r.id),
           )
-          .returning(['d.id', 'd.organisation_id', 'd.recipient', 'd.person_id', 'd.digest', 'e.message', 'e.at'])
+          .returning(['d.id', 'd.organisation_id', 'd.recipient', 'd.person_id', 'd.digest', 'e.message', 'e.at', 'e.rule_id'])
           .execute();
       }),
     );
     const digests = new Map<string, DueDigest>();
     for (const r of rows.sort((a, b) => a.at.getTime() - b.at.getTime())) {
       const cadence = r.digest ?? 'daily';
-      const key = `${r.organisation_id}\n${r.recipient}\n${cadence}`;
+      // An outside address gets a digest per rule: each carries that rule's unsubscribe link.
+      const key = `${r.organisation_id}\n${r.recipient}\n${cadence}\n${r.person_id ? '' : r.rule_id}`;
       let digest = digests.get(key);
-      if (!digest) digests.set(key, (digest = { organisationId: r.organisation_id, recipient: r.recipient, personId: r.person_id, cadence, ids: [], messages: [], since: r.at }));
+      if (!digest) {
+        digests.set(key, (digest = { organisationId: r.organisation_id, recipient: r.recipient, personId: r.person_id, ruleId: r.rule_id, cadence, ids: [], messages: [], since: r.at }));
+      }
       digest.ids.push(String(r.id));
       digest.messages.push(parsed<AlertMessage>(r.message));
     }
@@ -350,15 +363,23 @@ async function insertEvent(trx: Transaction<SettingsTables>, organisationId: str
         recipient: d.recipient,
         person_id: d.channel === 'webhook' ? null : d.personId,
         webhook: d.channel === 'webhook' ? JSON.stringify(d.webhook) : null,
-        // In-app entries are there as soon as the event is: delivered at once.
-        state: d.channel === 'in-app' ? ('delivered' as const) : d.channel === 'email' && d.digest ? ('digest' as const) : ('pending' as const),
+        state: stateOf(d),
         digest: d.channel === 'email' ? d.digest : null,
-        due_at: d.channel === 'email' ? d.dueAt : NOW,
-        delivered_at: d.channel === 'in-app' ? NOW : null,
+        due_at: d.channel === 'email' && d.dueAt ? d.dueAt : NOW,
+        delivered_at: stateOf(d) === 'delivered' ? NOW : null,
+        detail: d.channel === 'email' ? (d.sent?.detail ?? null) : null,
         created_at: NOW,
       })),
     )
     .execute();
+}
+
+function stateOf(d: NewDelivery): 'pending' | 'digest' | 'delivered' | 'failed' {
+  // In-app entries are there as soon as the event is: delivered at once.
+  if (d.channel === 'in-app') return 'delivered';
+  if (d.channel === 'email' && d.sent) return d.sent.delivered ? 'delivered' : 'failed';
+  if (d.channel === 'email' && d.digest) return 'digest';
+  return 'pending';
 }
 
 function detailOf(state: string, digest: string | null, detail: string | null, attempts: number): string | null {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { getConfig, type MailSettings } from '../config';
+import { getConfig, type AppConfig } from '../config';
 import { logLine } from '../log';
 import type { MailMessage } from './mail-message';
 
@@ -11,6 +11,8 @@ import type { MailMessage } from './mail-message';
  * How the app sends e-mail: over SMTP when SMTP_URL is set; otherwise each e-mail is written as an .eml file
  * into MAIL_DIR, so the demo (and anyone without a mail server) can open what would have been sent.
  */
+type MailSettings = AppConfig['mail'];
+
 export type MailTransport = {
   /** `smtp`: delivered to a mail server; `folder`: written to `dir` (nobody receives it). */
   readonly mode: { kind: 'smtp'; server: string } | { kind: 'folder'; dir: string };

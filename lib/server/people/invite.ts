@@ -1,6 +1,7 @@
 import 'server-only';
 import { AppError } from '../app-error';
 import type { Actor } from '../auth/actor';
+import { languageFor, mailPeopleLink } from '../notify/people-mail';
 import { publicOrigin } from '../route';
 import { settingsStore } from '../settings';
 import type { LinkKind } from './links-store';
@@ -15,11 +16,20 @@ export async function linkFor(source: Source, personId: string, kind: LinkKind):
 }
 
 /**
- * Makes `email` a member of the actor's organisation with `role`: a new person (or one invited before who
- * never set a password) gets an invite link; a member of another organisation who signs in already is added
- * as they are (no link). 409 when they are a member here already.
+ * E-mails a link made for `person` when mail is set up (true when sent), in their language or the
+ * administrator's; the link is shown to copy either way.
  */
-export async function inviteMember(source: Source, input: { email: string; role: Role; name?: string }): Promise<{ id: string; inviteUrl: string | null }> {
+export async function mailLink(source: Source, person: { email: string; language: string | null }, kind: LinkKind, url: string): Promise<boolean> {
+  const { actor, request } = source;
+  return mailPeopleLink(kind, { to: person.email, language: languageFor(person.language, actor, request), organisation: actor.organisation.name, by: actor.person.name || actor.person.email, url });
+}
+
+/**
+ * Makes `email` a member of the actor's organisation with `role`: a new person (or one invited before who
+ * never set a password) gets an invite link, e-mailed to them when mail is set up (`emailed`); a member of
+ * another organisation who signs in already is added as they are (no link). 409 when they are a member here already.
+ */
+export async function inviteMember(source: Source, input: { email: string; role: Role; name?: string }): Promise<{ id: string; inviteUrl: string | null; emailed: boolean }> {
   const store = settingsStore();
   const organisationId = source.actor.organisation.id;
   let person = await store.people.byEmail(input.email);
@@ -28,5 +38,7 @@ export async function inviteMember(source: Source, input: { email: string; role:
   }
   person ??= { ...(await store.people.create({ email: input.email, name: input.name })), passwordHash: null };
   await store.people.setMembership(organisationId, person.id, input.role);
-  return { id: person.id, inviteUrl: person.passwordHash ? null : await linkFor(source, person.id, 'invite') };
+  if (person.passwordHash) return { id: person.id, inviteUrl: null, emailed: false };
+  const inviteUrl = await linkFor(source, person.id, 'invite');
+  return { id: person.id, inviteUrl, emailed: await mailLink(source, person, 'invite', inviteUrl) };
 }

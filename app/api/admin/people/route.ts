@@ -12,8 +12,9 @@ export const GET = route({ auth: 'admin', what: 'seeing the organisation’s peo
 );
 
 /**
- * Invites someone by e-mail with a role (201): a one-time link valid 7 days, shown once (`inviteUrl`). Someone
- * who already has a password here (a member of another organisation) is added at once, and `inviteUrl` is null.
+ * Invites someone by e-mail with a role (201): a one-time link valid 7 days, shown once (`inviteUrl`) and e-mailed to
+ * them when mail is set up (`emailed`). Someone who already has a password here (a member of another organisation)
+ * is added at once, and `inviteUrl` is null.
  */
 export const POST = route({ auth: 'admin', what: 'inviting people', body: InviteSchema }, async (ctx) => {
   const invited = await inviteMember(ctx, ctx.body);
