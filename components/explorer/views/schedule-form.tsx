@@ -53,7 +53,11 @@ export function ScheduleForm({ view, onDone, onSaid }: Props) {
 
   const loading = schedule.isPending || people.isPending || account.isPending;
   const problem = schedule.error ?? people.error ?? save.error ?? remove.error;
-  const nextRun = (s: ReportSchedule) => `${f.dateTime(Date.parse(s.nextRunAt), s.timeZone)} (${s.timeZone})`;
+  // The reader's notation names UTC itself; any other zone is said after the time.
+  const nextRun = (s: ReportSchedule) => {
+    const when = f.dateTime(Date.parse(s.nextRunAt), s.timeZone);
+    return s.timeZone === 'UTC' ? when : `${when} (${s.timeZone})`;
+  };
 
   return (
     <form
