@@ -9,6 +9,8 @@ import { join, resolve } from 'node:path';
 import { sandboxConfigFromEnv } from '../sandbox/config';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { loadEnvFiles } from '../lib/env-files';
+import { DEMO_CREDENTIALS } from '../sandbox/organisations';
+import { EXAMPLE_RULE, setUpDemoAlert } from './demo-alert';
 import { sandboxPerson, sandboxProvisioning, type PersonRole, type SandboxSlug } from './sandbox-people';
 
 const mode = process.argv[2] === 'dev' ? 'dev' : 'start';
@@ -20,6 +22,8 @@ const host = process.env.HOST || '127.0.0.1';
 
 /** The demo's own files, beside its embedded database; readable by this user only. */
 const DATA = resolve('.data');
+/** The demo's alert check interval, unless WATCH_INTERVAL_S says otherwise: an example alert arrives within it. */
+const DEMO_WATCH_INTERVAL_S = '30';
 /** How long the app may take to finish its requests and stop once asked to, before it is killed. */
 const STOP_GRACE_MS = 15_000;
 /** The people `npm run demo` prints: an administrator, an editor and a viewer of the demo organisation, an administrator of Drift Nursery. */
@@ -60,6 +64,29 @@ function demoProvisioning(): { env: Record<string, string>; people: { email: str
   };
 }
 
+/**
+ * The example alert on the sandbox, said in the output: where its e-mails go (the mail folder unless SMTP_URL
+ * is set) and when it arrives.
+ */
+async function exampleAlert(sandboxUrl: string, people: { email: string; password: string; label: string }[]) {
+  const admin = people.find((p) => p.label === 'demo admin')!;
+  const editor = people.find((p) => p.label === 'demo editor')!;
+  const interval = process.env.WATCH_INTERVAL_S || DEMO_WATCH_INTERVAL_S;
+  const mailDir = process.env.MAIL_DIR || join(process.env.SETTINGS_DATA_DIR ? resolve(process.env.SETTINGS_DATA_DIR, '..') : DATA, 'mail');
+  try {
+    await setUpDemoAlert(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`, sandboxUrl, DEMO_CREDENTIALS.clientId, admin, [admin.email, editor.email]);
+    console.log(`  Example alert:   "${EXAMPLE_RULE}" watches the demo organisation; a batch below target was just added to`);
+    console.log(`                   the sandbox: within ${interval} s it is on /alerts (the bell) and e-mailed to ${admin.email} and ${editor.email}.`);
+    console.log(
+      process.env.SMTP_URL
+        ? '  E-mails:         sent through SMTP_URL.\n'
+        : `  E-mails:         no SMTP_URL is set, so they are written as .eml files to ${mailDir} (open one in a mail program).\n`,
+    );
+  } catch (error) {
+    console.log(`  Example alert:   not set up (${error instanceof Error ? error.message : String(error)}).\n`);
+  }
+}
+
 async function main() {
   let sandbox: Sandbox | undefined;
   let baseUrl = process.env.BATCH_API_BASE_URL;
@@ -74,7 +101,15 @@ async function main() {
   const args = mode === 'dev' ? ['node_modules/next/dist/bin/next', 'dev', '-p', port, '-H', host] : ['.next/app-server.js'];
   const next = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...shellEnv, PORT: port, HOST: host, BATCH_API_BASE_URL: baseUrl, ...(sandbox && { DASHBOARD_DEMO: '1' }), ...demo?.env, NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...shellEnv,
+      PORT: port,
+      HOST: host,
+      BATCH_API_BASE_URL: baseUrl,
+      ...(sandbox && { DASHBOARD_DEMO: '1', WATCH_INTERVAL_S: process.env.WATCH_INTERVAL_S || DEMO_WATCH_INTERVAL_S }),
+      ...demo?.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
   });
 
   let announced = false;
@@ -87,6 +122,7 @@ async function main() {
       if (sandbox) {
         console.log(`  Sandbox service: ${sandbox.url} (the bundled Batch Data Service emulator)`);
         for (const person of demo!.people) console.log(`  Sign in (${person.label}):`.padEnd(26) + `${person.email}  password ${person.password}`);
+        void exampleAlert(sandbox.url, demo!.people);
       } else {
         console.log(`  Batch Data Service: ${baseUrl}`);
       }

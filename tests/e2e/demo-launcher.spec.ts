@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -147,7 +147,14 @@ test('the demo launcher takes its ports, sandbox switches and session secret fro
     expect(output()).toContain('http://127.0.0.1:3522');
     expect(output()).toContain('Sandbox service: http://127.0.0.1:4522');
 
-    // The blank BATCH_API_BASE_URL meant the bundled sandbox, and it generated the file's number of batches.
+    // The example alert: a rule on the demo organisation and a batch below target added to the sandbox;
+    // without SMTP_URL its e-mails go to a folder, as the output says.
+    await expect.poll(output, { timeout: 60_000 }).toContain('Example alert:');
+    const mailDir = path.join(project, '.data', 'mail');
+    expect(output()).toContain(`no SMTP_URL is set, so they are written as .eml files to ${mailDir}`);
+
+    // The blank BATCH_API_BASE_URL meant the bundled sandbox, and it generated the file's number of batches
+    // (and the example alert's one).
     const auth = await fetch('http://127.0.0.1:4522/v1/auth', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -156,7 +163,11 @@ test('the demo launcher takes its ports, sandbox switches and session secret fro
     expect(auth.status).toBe(200);
     const { access_token: token } = (await auth.json()) as { access_token: string };
     const batches = await fetch('http://127.0.0.1:4522/v1/batches', { headers: { authorization: `Bearer ${token}` } });
-    expect(((await batches.json()) as unknown[]).length).toBe(120);
+    expect(((await batches.json()) as unknown[]).length).toBe(121);
+    // Within the demo's check interval, the alert's e-mails are in the folder.
+    await expect.poll(() => (existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).length : 0), { timeout: 90_000 }).toBe(2);
+    const eml = readFileSync(path.join(mailDir, readdirSync(mailDir).find((f) => f.endsWith('.eml'))!), 'utf8');
+    expect(eml).toContain('Example: trays below target');
 
     await page.goto('http://127.0.0.1:3522/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tray-scan batches');

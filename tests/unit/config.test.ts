@@ -54,6 +54,17 @@ describe('configuration, validated once with the bad variable named', () => {
     expect(() => load({ ...base, ...override })).toThrow(new RegExp(`Invalid configuration: ${name}`));
   });
 
+  it('alerts: checks every 300 s unless WATCH_INTERVAL_S says (at least 5); webhooks stay off private addresses unless allowed; e-mail to a folder without SMTP_URL', () => {
+    expect(load(base)).toMatchObject({ alerts: { watchIntervalS: 300, allowPrivateWebhooks: false }, mail: { smtpUrl: undefined, dir: `${process.cwd()}/.data/mail` } });
+    expect(load({ ...base, WATCH_INTERVAL_S: '5', WEBHOOK_ALLOW_PRIVATE: '1' }).alerts).toEqual({ watchIntervalS: 5, allowPrivateWebhooks: true });
+    expect(() => load({ ...base, WATCH_INTERVAL_S: '4' })).toThrow('Invalid configuration: WATCH_INTERVAL_S must be at least 5 (seconds)');
+    expect(() => load({ ...base, WATCH_INTERVAL_S: 'often' })).toThrow(/^Invalid configuration: WATCH_INTERVAL_S /);
+    expect(() => load({ ...base, WATCH_INTERVAL_S: '7.5' })).toThrow('Invalid configuration: WATCH_INTERVAL_S must be a whole number of seconds');
+    expect(() => load({ ...base, WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow('Invalid configuration: WEBHOOK_ALLOW_PRIVATE must be 1 (allow) or 0');
+    expect(() => load({ ...base, SMTP_URL: 'http://mail.example.com' })).toThrow('Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL');
+    expect(load({ ...base, SETTINGS_DATA_DIR: '/srv/dash/settings' }).mail.dir).toBe('/srv/dash/mail');
+  });
+
   it('requires SESSION_SECRET in production, generates one loudly in the demo', () => {
     expect(() => load({ ...base, SESSION_SECRET: undefined, NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required/);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});

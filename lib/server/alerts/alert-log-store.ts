@@ -153,34 +153,7 @@ export class AlertLogStore {
    * so that an instance that stops mid-send leaves it to the next pass, and two passes never take the same one.
    */
   async claimDue(limit: number): Promise<ClaimedDelivery[]> {
-    const rows = await this.guard(() =>
-      this.db.transaction().execute(async (trx) => {
-        const due = await trx
-          .selectFrom('alert_deliveries')
-          .select('id')
-          .where('state', '=', 'pending')
-          .where('channel', 'in', ['email', 'webhook'])
-          .where('due_at', '<=', NOW)
-          .orderBy('due_at')
-          .limit(limit)
-          .forUpdate()
-          .skipLocked()
-          .execute();
-        if (due.length === 0) return [];
-        return trx
-          .updateTable('alert_deliveries as d')
-          .from('alert_events as e')
-          .set({ due_at: sql`clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval`, attempts: sql`d.attempts + 1` })
-          .whereRef('e.id', '=', 'd.event_id')
-          .where(
-            'd.id',
-            'in',
-            due.map((r) => r.id),
-          )
-          .returning(['d.id', 'd.organisation_id', 'd.channel', 'd.recipient', 'd.person_id', 'd.webhook', 'd.attempts', 'e.message'])
-          .execute();
-      }),
-    );
+    const rows = await this.#claim('pending', limit);
     return rows.map((r) => ({
       id: String(r.id),
       organisationId: r.organisation_id,
@@ -195,33 +168,7 @@ export class AlertLogStore {
 
   /** Claims the digests due: each recipient's waiting e-mails of one cadence, leased as claimDue does. */
   async claimDigests(limit: number): Promise<DueDigest[]> {
-    const rows = await this.guard(() =>
-      this.db.transaction().execute(async (trx) => {
-        const due = await trx
-          .selectFrom('alert_deliveries')
-          .select('id')
-          .where('state', '=', 'digest')
-          .where('due_at', '<=', NOW)
-          .orderBy('due_at')
-          .limit(limit)
-          .forUpdate()
-          .skipLocked()
-          .execute();
-        if (due.length === 0) return [];
-        return trx
-          .updateTable('alert_deliveries as d')
-          .from('alert_events as e')
-          .set({ due_at: sql`clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval`, attempts: sql`d.attempts + 1` })
-          .whereRef('e.id', '=', 'd.event_id')
-          .where(
-            'd.id',
-            'in',
-            due.map((r) => r.id),
-          )
-          .returning(['d.id', 'd.organisation_id', 'd.recipient', 'd.person_id', 'd.digest', 'e.message', 'e.at', 'e.rule_id'])
-          .execute();
-      }),
-    );
+    const rows = await this.#claim('digest', limit);
     const digests = new Map<string, DueDigest>();
     for (const r of rows.sort((a, b) => a.at.getTime() - b.at.getTime())) {
       const cadence = r.digest ?? 'daily';
@@ -252,6 +199,37 @@ export class AlertLogStore {
         .set(retryAt ? { due_at: retryAt, detail: text } : { state: 'failed', detail: text })
         .where('id', 'in', [...ids])
         .execute(),
+    );
+  }
+
+  /** Leases up to `limit` deliveries in `state` that are due (skipping those another pass holds), with their events. */
+  #claim(state: 'pending' | 'digest', limit: number) {
+    return this.guard(() =>
+      this.db.transaction().execute(async (trx) => {
+        const due = await trx
+          .selectFrom('alert_deliveries')
+          .select('id')
+          .where('state', '=', state)
+          .where('due_at', '<=', NOW)
+          .orderBy('due_at')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked()
+          .execute();
+        if (due.length === 0) return [];
+        return trx
+          .updateTable('alert_deliveries as d')
+          .from('alert_events as e')
+          .set({ due_at: sql`clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval`, attempts: sql`d.attempts + 1` })
+          .whereRef('e.id', '=', 'd.event_id')
+          .where(
+            'd.id',
+            'in',
+            due.map((r) => r.id),
+          )
+          .returning(['d.id', 'd.organisation_id', 'd.channel', 'd.recipient', 'd.person_id', 'd.webhook', 'd.attempts', 'd.digest', 'e.message', 'e.at', 'e.rule_id'])
+          .execute();
+      }),
     );
   }
 

@@ -171,8 +171,9 @@ function silentDrafts(rule: StoredRule, rows: readonly Row[], now: number): Draf
     const known = Number.isFinite(lastAt);
     const silentFor = known ? now - lastAt : Infinity;
     if (silentFor < days * DAY_MS) continue;
-    // The silence must reach its length after the rule was made: a crop given up long ago is no news.
-    if (known && lastAt + days * DAY_MS < rule.createdAt.getTime()) continue;
+    // A silence the rule finds when made is told at once, unless it was due more than `days` before the
+    // rule: a crop given up long ago is no news.
+    if (known && lastAt + 2 * days * DAY_MS < rule.createdAt.getTime()) continue;
     const key = `silent:${by}:${who}:${known ? new Date(lastAt).toISOString() : 'none'}`;
     drafts.push({
       keys: [key],

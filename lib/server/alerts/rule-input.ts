@@ -1,23 +1,12 @@
 import 'server-only';
-import type { AlertDelivery, AlertRuleChange, AlertRuleCreate, AlertSignal, AlertTarget, AlertWhen, SilentBy, WebhookFormat, WebhookInput } from '../../contract/alerts';
+import type { AlertRule, AlertRuleChange, AlertRuleCreate, WebhookFormat, WebhookInput } from '../../contract/alerts';
 import { AppError } from '../app-error';
 
 /** A rule's definition as stored, every optional field settled (the defaults a rule gets when it does not say). */
-export type RuleDefinition = {
-  name: string;
-  when: AlertWhen;
-  target: AlertTarget | null;
-  signal: AlertSignal | null;
-  crop: string | null;
-  search: string | null;
-  silentDays: number | null;
-  silentBy: SilentBy | null;
-  recipients: string[];
-  webhooks: WebhookInput[];
-  delivery: AlertDelivery;
-  digestHour: number;
-  paused: boolean;
-};
+export type RuleDefinition = Pick<
+  AlertRule,
+  'name' | 'when' | 'target' | 'signal' | 'crop' | 'search' | 'silentDays' | 'silentBy' | 'recipients' | 'delivery' | 'digestHour' | 'paused'
+> & { webhooks: WebhookInput[] };
 
 /** The hour a daily digest goes out when the rule does not say, in each recipient's zone. */
 export const DEFAULT_DIGEST_HOUR = 7;

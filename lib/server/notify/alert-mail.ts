@@ -147,7 +147,7 @@ function sections(w: AlertWords, messages: readonly AlertMessage[]): Section[] {
 /** Everything since the last digest, grouped by crop. */
 function digestMail(w: AlertWords, origin: string, to: Recipient, messages: readonly AlertMessage[], digest: NonNullable<Digest>): { subject: string; blocks: Block[] } {
   const organisation = messages[0]?.organisation.name ?? '';
-  const subject = w.mail('digest.subject', { cadence: digest.cadence, organisation, count: messages.length });
+  const subject = w.mail(`digest.${digest.cadence}.subject`, { organisation, count: messages.length });
   const blocks: Block[] = [{ kind: 'heading', level: 1, text: subject }, { kind: 'paragraph', parts: [w.mail('digest.since', { organisation, time: w.time(digest.since) })] }];
   // "and N more" of a finding goes once, under its first section.
   const moreSaid = new Set<string>();
@@ -166,7 +166,7 @@ function digestMail(w: AlertWords, origin: string, to: Recipient, messages: read
     }
   }
   blocks.push(...targetsTable(w, messages[0]?.targets ?? { general: { germination: null, usable: null, cv: null }, crops: {} }, messages.flatMap(cropsOf)));
-  const why = to.personId === null ? w.mail('digest.whyOutside', { cadence: digest.cadence, organisation }) : w.mail('digest.whyPerson', { cadence: digest.cadence, organisation });
+  const why = w.mail(`digest.${digest.cadence}.${to.personId === null ? 'whyOutside' : 'whyPerson'}`, { organisation });
   return { subject, blocks: [...blocks, ...footer(w, origin, to, why)] };
 }
 

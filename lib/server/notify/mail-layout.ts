@@ -93,7 +93,7 @@ export function renderHtml(language: string, title: string, blocks: Block[]): st
   );
 }
 
-const inlineText = (parts: Inline[]) => parts.map((p) => (typeof p === 'string' ? p : `${p.text} <${p.href}>`)).join('');
+const inlineText = (parts: Inline[]) => parts.map((p) => (typeof p === 'string' ? p : p.text === p.href ? p.href : `${p.text} <${p.href}>`)).join('');
 
 function blockText(block: Block): string {
   switch (block.kind) {

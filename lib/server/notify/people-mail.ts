@@ -17,6 +17,8 @@ export function peopleLinkMail(kind: LinkKind, input: { to: string; language: La
     { kind: 'heading', level: 1, text: subject },
     { kind: 'paragraph', parts: [kind === 'invite' ? t('invite', { inviter: input.by, organisation: input.organisation }) : t('reset', { admin: input.by, organisation: input.organisation })] },
     { kind: 'button', text: kind === 'invite' ? t('inviteButton') : t('resetButton'), href: input.url },
+    // The address written out too, for a mail program that shows no button.
+    { kind: 'paragraph', small: true, parts: [{ text: input.url, href: input.url }] },
     { kind: 'paragraph', parts: [kind === 'invite' ? t('inviteValid') : t('resetValid')] },
     { kind: 'divider' },
     { kind: 'paragraph', small: true, parts: [t('notExpected')] },

@@ -27,14 +27,19 @@ export function pglitePool(dataDir: string): PostgresPool & { opened(): Promise<
     return database;
   };
 
-  /** Waits for the connection's turn, runs `work` with it, and gives the turn on. */
-  const inTurn = async <R>(work: (db: PGlite) => Promise<R>): Promise<R> => {
-    const db = await opened();
+  /** Waits for the connection's turn; the function given back gives the turn on. */
+  const takeTurn = async (): Promise<() => void> => {
     let done!: () => void;
     const turn = new Promise<void>((resolve) => (done = resolve));
     const previous = line;
     line = previous.then(() => turn);
     await previous;
+    return done;
+  };
+  /** Runs `work` with the connection in its turn. */
+  const inTurn = async <R>(work: (db: PGlite) => Promise<R>): Promise<R> => {
+    const db = await opened();
+    const done = await takeTurn();
     try {
       return await work(db);
     } finally {
@@ -46,14 +51,18 @@ export function pglitePool(dataDir: string): PostgresPool & { opened(): Promise<
     opened,
     // A statement, or several without parameters (a job library's migration in one text), in the line.
     executeSql: (text, values = []) =>
-      inTurn(async (db) => (values.length === 0 ? { rows: (await db.exec(text)).at(-1)?.rows ?? [] } : { rows: (await db.query(text, [...values])).rows })),
+      inTurn(async (db) => {
+        try {
+          return values.length === 0 ? { rows: (await db.exec(text)).at(-1)?.rows ?? [] } : { rows: (await db.query(text, [...values])).rows };
+        } catch (error) {
+          // A text that opened a transaction and failed inside it would leave the one connection unusable.
+          await db.exec('rollback').catch(() => undefined);
+          throw error;
+        }
+      }),
     async connect() {
       const db = await opened();
-      let done!: () => void;
-      const turn = new Promise<void>((resolve) => (done = resolve));
-      const previous = line;
-      line = previous.then(() => turn);
-      await previous;
+      const done = await takeTurn();
       let released = false;
       const client = {
         async query(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<unknown>> {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createTranslator } from 'use-intl/core';
+import { MAIL_MESSAGES } from '@/lib/server/notify/mail-catalogue';
 import { MAX_LISTED_BATCHES } from '@/lib/contract/alerts';
 import type { AlertMessage } from '@/lib/server/alerts/message';
 import { alertMail } from '@/lib/server/notify/alert-mail';
@@ -101,7 +103,7 @@ describe('an immediate alert e-mail', () => {
 
     const silent: AlertMessage = { ...signal, rule: { ...signal.rule, name: 'Quiet', when: 'silent' }, finding: { kind: 'silent', by: 'scanner', who: 'ana@grower.test', days: 3, lastAt: '2026-11-23T10:00:00Z' } };
     const de = alertMail(ORIGIN, { ...PERSON, language: 'de' }, [silent], null);
-    expect(de.subject).toBe('Quiet: Seit 3 Tagen keine Charge von ana@grower.test gescannt');
+    expect(de.subject).toBe('Quiet: Seit 3 Tagen keine Charge gescannt von ana@grower.test');
     expect(de.text).toContain('Die letzte wurde am 23.11.2026, 11:00 gescannt.');
   });
 });
@@ -132,5 +134,23 @@ describe('a digest', () => {
 
   it('refuses an immediate e-mail of several messages (that is a digest)', () => {
     expect(() => alertMail(ORIGIN, PERSON, [lettuce, basil], null)).toThrow(/one message/);
+  });
+});
+
+describe('the e-mails\' catalogue (messages/<language>/mail.json)', () => {
+  const flat = (o: object, prefix = ''): [string, string][] =>
+    Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [[prefix + k, v] as [string, string]] : flat(v as object, `${prefix}${k}.`)));
+
+  it.each(['en', 'de', 'nl'] as const)('%s: every message formats, with every count', (language) => {
+    const errors: string[] = [];
+    const t = createTranslator({ locale: language, messages: MAIL_MESSAGES[language], onError: (e) => errors.push(e.message) });
+    for (const [key, message] of flat(MAIL_MESSAGES[language])) {
+      for (const n of [0, 1, 2, 21]) {
+        const values = Object.fromEntries([...message.matchAll(/\{(\w+)(?=[,}])/g)].map((m) => [m[1], n]));
+        const out = t(key as never, values as never) as string;
+        expect(out, key).not.toMatch(/[{}]/);
+      }
+    }
+    expect(errors).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ const Query = z.strictObject({ token: z.string().check(z.minLength(1), z.maxLeng
 
 function page(request: Request, status: number, body: (t: ReturnType<typeof texts>) => string): Response {
   const t = texts(request);
-  const html = `<!doctype html><html lang="${t.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(t.say('title'))}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color-scheme:light dark}button{font:inherit;padding:.4rem 1rem}</style></head><body><h1>${escape(t.say('title'))}</h1>${body(t)}</body></html>`;
+  const html = `<!doctype html><html lang="${t.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(t.say('title'))}</title><style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}h1{font-size:1.5rem}button{font:inherit;padding:.4rem 1rem}</style></head><body><h1>${escape(t.say('title'))}</h1>${body(t)}</body></html>`;
   return new Response(html, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'x-robots-tag': 'noindex' } });
 }
 
