@@ -30,7 +30,11 @@ export async function register() {
       .warm()
       .then((ready) => (ready ? whenProvisioned() : undefined))
       .catch(() => undefined)
-      // The alert watcher on the job runner (pg-boss), once the database is migrated.
-      .then(async () => (await import('./lib/server/alerts/start')).startAlerts());
+      // The alert watcher and the saved views' scheduled reports on the job runner (pg-boss), once the database is migrated.
+      .then(async () => {
+        (await import('./lib/server/alerts/start')).startAlerts();
+        const [{ jobRunner }, { keepReportSchedules }] = await Promise.all([import('./lib/server/jobs'), import('./lib/server/reports/report-runner')]);
+        keepReportSchedules(jobRunner);
+      });
   }
 }

@@ -2,9 +2,9 @@
 
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useMessages, useTranslations } from 'use-intl';
-import { daysToMs, rangeToQuery } from '@/lib/explorer/date-range';
+import { rangeToQuery } from '@/lib/explorer/date-range';
 import { cropColours } from '@/lib/explorer/crop-colors';
-import { cropName, drillChips, parseBins, parseDays, type RowDrill } from '@/lib/explorer/drill';
+import { rowDrillOf, type RowDrill } from '@/lib/explorer/drill';
 import type { DateRange } from '@/lib/contract';
 import { exportFileName } from '@/lib/export/file-name';
 import { missingSpans } from '@/lib/explorer/missing';
@@ -12,7 +12,7 @@ import { cropsOf, nextSortDir } from '@/lib/explorer/rows';
 import { writeState, type DateError, type ExplorerState, type SortField } from '@/lib/explorer/url-state';
 import { exportWords } from '@/lib/export/strings';
 import { useReader } from '../i18n/use-formats';
-import { AnalysisBar, GROUPS } from './analysis-bar';
+import { AnalysisBar } from './analysis-bar';
 import type { AnalysisInput, AnalysisView } from './analysis';
 import { BatchTable } from './batch-table';
 import { COLUMNS } from './columns';
@@ -137,10 +137,7 @@ export function ExplorerView({ organisation, defaultView }: Props) {
   );
 
   const [search, setSearch] = useSearchText(state.q, update);
-  const drill = useMemo<RowDrill>(() => {
-    const days = parseDays(state.days);
-    return { bins: parseBins(state.bins), within: days ? daysToMs(days.from, days.to, state.tz) : null, scanner: state.scanner };
-  }, [state.bins, state.days, state.tz, state.scanner]);
+  const drill = useMemo<RowDrill>(() => rowDrillOf({ bins: state.bins, days: state.days, tz: state.tz, scanner: state.scanner }), [state.bins, state.days, state.tz, state.scanner]);
   const filterNow = useMemo(
     () => ({ q: search, crop: state.crop, warn: state.warn, below: state.below, targets, drill }),
     [search, state.crop, state.warn, state.below, targets, drill],
@@ -187,11 +184,9 @@ export function ExplorerView({ organisation, defaultView }: Props) {
     [update, state.sort, state.dir],
   );
   const tp = useTranslations('print');
-  const sortColumn = COLUMNS.find((c) => c.sort === state.sort);
-  const grouping = GROUPS.find(([g]) => g === state.group);
   // An export of a view whose batches have not all arrived says so in its name and its first line.
   const exportRows = async (format: ExportFormat) => {
-    const [{ exportTable }, { targetLines }] = await Promise.all([import('./exports'), import('@/lib/explorer/targets/target-lines')]);
+    const [{ exportTable }, { viewSheetOf }] = await Promise.all([import('./exports'), import('@/lib/export/view-table')]);
     return exportTable(format, {
       rows: sorted,
       hidden,
@@ -199,16 +194,7 @@ export function ExplorerView({ organisation, defaultView }: Props) {
       locale: reader.locale,
       completeness: { complete, loaded: sorted.length, missing, zone: state.tz, asOf },
       // The view sheet in the reader's words: the sort column, grouping, crop and targets as the page names them.
-      view: {
-        ...state,
-        organisation,
-        q: search,
-        drill: drillChips({ bins: state.bins, days: state.days, scanner: state.scanner }, say).map((c) => c.label),
-        sort: sortColumn ? t(`columns.${sortColumn.id}`) : state.sort,
-        group: grouping ? say.t(`bar.${grouping[1]}`) : undefined,
-        crop: state.crop === undefined ? undefined : cropName(state.crop, say.t),
-        targetsText: targetLines(targets, crops, tp, say.f).join('; '),
-      },
+      view: viewSheetOf(state, organisation, targets, crops, { say, print: tp, words }, search),
       file: { organisation, from: rangeDays.from, to: rangeDays.to, crop: state.crop },
     });
   };

@@ -4,7 +4,7 @@ import { shownColumns, type ExportContext } from '@/lib/export/columns';
 import { exportFileName, type ExportFileKind, type ExportFileView } from '@/lib/export/file-name';
 import { dialectFor } from '@/lib/export/dialect';
 import { rowsToReaderCsv } from '@/lib/export/reader-csv';
-import type { ExportView } from '@/lib/export/view-sheet';
+import type { ViewSheetOf } from '@/lib/export/view-table';
 import { exportFile, exportName, incompleteNote, rowsToCsv, type ViewCompleteness } from '@/lib/explorer/export-csv';
 import type { Row } from '@/lib/explorer/rows';
 import { downloadText } from './download';
@@ -17,7 +17,7 @@ export type TableExport = {
   hidden: ReadonlySet<string>;
   ctx: ExportContext;
   completeness: ViewCompleteness;
-  view: Omit<ExportView, 'columns' | 'batches' | 'made' | 'incomplete' | keyof ExportContext>;
+  view: ViewSheetOf;
   /** The reader's locale: the CSV's separator and decimal mark. */
   locale: string;
   /** The organisation, range and crop the file names say. */
@@ -28,12 +28,10 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 
 /** The workbook is made in the page; exceljs is loaded only when someone asks for one. */
 async function exportXlsx(t: TableExport, columns: ReturnType<typeof shownColumns>, note: string | null) {
-  const [{ default: ExcelJS }, { startDataSheet, addViewSheet }] = await Promise.all([import('exceljs'), import('@/lib/export/xlsx')]);
+  const [{ default: ExcelJS }, { writeTableWorkbook }] = await Promise.all([import('exceljs'), import('@/lib/export/table-workbook')]);
   const workbook = new ExcelJS.Workbook();
   workbook.created = new Date();
-  const data = startDataSheet(workbook, columns, t.ctx, note);
-  for (const r of t.rows) data.add(r);
-  addViewSheet(workbook, { ...t.view, ...t.ctx, columns, batches: t.rows.length, made: Date.now(), incomplete: note });
+  writeTableWorkbook(workbook, { rows: t.rows, columns, ctx: t.ctx, view: t.view, note, made: Date.now() });
   const buffer = await workbook.xlsx.writeBuffer();
   downloadText(exportName(exportFileName(t.file, 'xlsx'), t.completeness), buffer as ArrayBuffer, XLSX_TYPE);
 }

@@ -6,6 +6,7 @@ import { RoleGate, type GatedAction, type GateProps } from '@/components/auth/ro
 import { withOrg } from '@/lib/org-param';
 import { MAX_VIEW_NAME, type SavedView } from '@/lib/contract/views';
 import { useSavedViews, useViewProblem } from './use-saved-views';
+import { ScheduleForm } from './views/schedule-form';
 import styles from './saved-views.module.css';
 
 type Views = ReturnType<typeof useSavedViews>;
@@ -53,7 +54,8 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
   const t = useTranslations('explorer.views');
   const people = useTranslations('people.views');
   const problemText = useViewProblem();
-  const [mode, setMode] = useState<'show' | 'rename' | 'delete'>('show');
+  const [mode, setMode] = useState<'show' | 'rename' | 'delete' | 'schedule'>('show');
+  const reports = useTranslations('reports.schedule');
   // A shared view is the organisation's: changing it needs an editor; the person's own view is theirs to change.
   const gated = (action: GatedAction, render: (gate: GateProps | null) => ReactNode) =>
     action === 'changeShared' && !view.shared ? render(null) : (
@@ -125,6 +127,20 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
                 {t('rename')}
               </button>
             ))}
+            <RoleGate action="scheduleReport" inline>
+              {(gate) => (
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={reports('sendOnScheduleOf', { name: view.name })}
+                  aria-expanded={mode === 'schedule'}
+                  onClick={() => setMode(mode === 'schedule' ? 'show' : 'schedule')}
+                  {...gate}
+                >
+                  {reports('sendOnSchedule')}
+                </button>
+              )}
+            </RoleGate>
             {mode === 'delete' ? (
               <span role="group" aria-label={t('deleteQuestion', { name: view.name })} className={styles.confirm}>
                 {view.shared ? t('deleteForEveryone') : people('deleteOwn')}
@@ -145,6 +161,7 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
           </span>
         </>
       )}
+      {mode === 'schedule' && <ScheduleForm view={view} onDone={() => setMode('show')} onSaid={onSaid} />}
       {problem && mode !== 'rename' && (
         <p role="alert" className={styles.problem}>
           {problemText(problem)}

@@ -2,10 +2,11 @@
 
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef } from 'react';
-import { DEFAULT_TARGETS, formatTargetsParam, parseTargetsParam, sameTargets, type Targets, type TargetSettings } from '@/lib/contract';
+import { DEFAULT_TARGETS, formatTargetsParam, sameTargets, type Targets, type TargetSettings } from '@/lib/contract';
 import type { ApiFailure } from '@/lib/explorer/api-failure';
 import { fetchTargets, saveTargets } from '@/lib/explorer/targets-api';
 import { readState, type ExplorerState } from '@/lib/explorer/url-state';
+import { targetsIn, urlTargets } from '@/lib/explorer/targets/view-targets';
 
 const KEY = ['settings', 'targets'] as const;
 
@@ -19,15 +20,6 @@ export function targetsQueryOptions() {
     retry: false,
   });
 }
-
-/** The targets a view's state judges by: the URL's own, else the saved ones (a pre-targets link: its one germination target). */
-function targetsIn(fromUrl: Targets | null, target: number | undefined, base: Targets): Targets {
-  if (fromUrl) return fromUrl;
-  if (target !== undefined) return { ...base, general: { ...base.general, germination: target } };
-  return base;
-}
-
-const urlTargets = (text: string | undefined) => (text ? parseTargetsParam(text) : null);
 
 type Update = (patch: Partial<ExplorerState>, mode?: 'push' | 'replace') => void;
 

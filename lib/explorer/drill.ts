@@ -1,5 +1,5 @@
 import type { Bucket } from './aggregate';
-import { parseDay } from './date-range';
+import { daysToMs, parseDay } from './date-range';
 import type { Formats } from '../i18n/formats';
 import { describeBin, inBin, METRIC_INFO, METRICS, type Metric } from './metrics';
 import { NO_CROP, type Row } from './rows';
@@ -79,6 +79,12 @@ export function describeBucket(days: DaysDrill, bucket: Bucket, { f, t }: Speech
 export type RowDrill = { bins: readonly BinDrill[]; within: { from: number; to: number } | null; scanner: string | undefined };
 
 export const NO_DRILL: RowDrill = { bins: [], within: null, scanner: undefined };
+
+/** The drill-downs of the URL as a row filter: bins, the days of a bucket (in the view's zone), a scanner. */
+export function rowDrillOf(state: { bins?: string; days?: string; scanner?: string; tz: string }): RowDrill {
+  const days = parseDays(state.days);
+  return { bins: parseBins(state.bins), within: days ? daysToMs(days.from, days.to, state.tz) : null, scanner: state.scanner };
+}
 
 export function isDrilled(d: RowDrill): boolean {
   return d.bins.length > 0 || d.within !== null || d.scanner !== undefined;

@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = [
   'view_unshared',
   'view_deleted',
   'view_made_default',
+  'report_scheduled',
+  'report_unscheduled',
   'person_invited',
   'person_joined',
   'role_changed',

@@ -19,6 +19,8 @@ const API_ALLOW: Record<string, string> = {
   '/api/settings/targets/history/[id]/restore': 'OPTIONS, POST',
   '/api/settings/views': 'GET, HEAD, OPTIONS, POST',
   '/api/settings/views/[id]': 'DELETE, OPTIONS, PATCH',
+  '/api/settings/views/[id]/schedule': 'DELETE, GET, HEAD, OPTIONS, PUT',
+  '/api/settings/people': 'GET, HEAD, OPTIONS',
   '/api/auth/oidc/start': 'GET, HEAD, OPTIONS',
   '/api/auth/oidc/callback': 'GET, HEAD, OPTIONS',
   '/api/admin/people': 'GET, HEAD, OPTIONS, POST',
@@ -44,6 +46,7 @@ const API_ALLOW: Record<string, string> = {
 /** Routes with a segment of their own, to the name their folder has (`[id]`). */
 const DYNAMIC: [RegExp, string][] = [
   [/^\/api\/settings\/views\/[^/]+$/, '/api/settings/views/[id]'],
+  [/^\/api\/settings\/views\/[^/]+\/schedule$/, '/api/settings/views/[id]/schedule'],
   [/^\/api\/settings\/targets\/history\/[^/]+\/restore$/, '/api/settings/targets/history/[id]/restore'],
   [/^\/api\/admin\/people\/[^/]+$/, '/api/admin/people/[id]'],
   [/^\/api\/admin\/people\/[^/]+\/sessions$/, '/api/admin/people/[id]/sessions'],

@@ -191,6 +191,24 @@ export type AlertDeliveriesTable = {
   created_at: Timestamp;
 };
 
+/** A saved view's report schedule (one per view, deleted with it): when it runs next and how the last run went. */
+export type ReportSchedulesTable = {
+  view_id: string;
+  organisation_id: string;
+  cadence: 'daily' | 'weekly' | 'monthly';
+  weekday: number | null;
+  day_of_month: number | null;
+  time: string;
+  time_zone: string;
+  recipients: Json;
+  language: 'en' | 'de' | 'nl' | null;
+  next_run_at: Date;
+  last_run_at: NullableTimestamp;
+  last_result: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_by: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: Timestamp;
+};
+
 export type SettingsTables = {
   organisation_settings: OrganisationSettingsTable;
   saved_views: SavedViewsTable;
@@ -207,6 +225,7 @@ export type SettingsTables = {
   alert_reported: AlertReportedTable;
   alert_events: AlertEventsTable;
   alert_deliveries: AlertDeliveriesTable;
+  report_schedules: ReportSchedulesTable;
 };
 export type SettingsDb = Kysely<SettingsTables>;
 

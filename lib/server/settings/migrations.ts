@@ -263,6 +263,30 @@ const MIGRATIONS: Record<string, Migration> = {
       await sql`create index alert_deliveries_event on alert_deliveries (event_id)`.execute(db);
     },
   },
+  '0006-report-schedules': {
+    // A saved view sent by e-mail on a schedule: one per view, gone with the view. `next_run_at` is the claim
+    // instances race for (a compare-and-set on it runs each report once), indexed for the due ones.
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create table report_schedules (
+          view_id uuid primary key references saved_views (id) on delete cascade,
+          organisation_id uuid not null references organisations (id) on delete cascade,
+          cadence text not null check (cadence in ('daily', 'weekly', 'monthly')),
+          weekday smallint check (weekday between 1 and 7),
+          day_of_month smallint check (day_of_month between 1 and 28),
+          time text not null,
+          time_zone text not null,
+          recipients jsonb not null,
+          language text check (language in ('en', 'de', 'nl')),
+          next_run_at timestamptz not null,
+          last_run_at timestamptz,
+          last_result text,
+          updated_by uuid references people (id) on delete set null,
+          updated_at timestamptz not null default now()
+        )`.execute(db);
+      await sql`create index report_schedules_due on report_schedules (next_run_at)`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -15,6 +15,7 @@ import { PeopleStore } from '../people/people-store';
 import { isUndefinedTable, isUnreachable, openDatabase, UUID, type DatabasePlace, type SettingsDb, type SettingsTables } from './database';
 import { MIGRATION_NAMES, migrateToLatest, schemaState, UnknownMigrationsError } from './migrations';
 import { SavedViewsStore } from './saved-views-store';
+import { ReportSchedulesStore } from '../reports/schedules-store';
 
 /** One kind of organisation setting: its row name, what a valid value is, what applies before any save, and whether every save is kept. */
 export type Setting<T> = { name: string; schema: core.$ZodType<T>; fallback: T; history?: boolean };
@@ -60,6 +61,8 @@ export class SettingsStore {
   /** Alert rules and subscriptions; and what the watcher has seen, fired and delivered. */
   readonly alerts: AlertsStore;
   readonly alertLog: AlertLogStore;
+  /** Saved views sent by e-mail on a schedule. */
+  readonly reports: ReportSchedulesStore;
 
   constructor(
     readonly db: SettingsDb,
@@ -74,6 +77,7 @@ export class SettingsStore {
     this.audit = new AuditStore(db, guard);
     this.alerts = new AlertsStore(db, guard, cipher);
     this.alertLog = new AlertLogStore(db, guard);
+    this.reports = new ReportSchedulesStore(db, guard);
   }
 
   static open(place: DatabasePlace, cipher: () => CredentialsCipher): SettingsStore {
