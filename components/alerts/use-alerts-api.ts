@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import type { AlertHistory, AlertRuleList, PersonRef } from '@/lib/contract/alerts';
+import type { AlertHistory, AlertRuleList } from '@/lib/contract/alerts';
 import type { ApiFailure } from '@/lib/explorer/api-failure';
 import { fetchTargets } from '@/lib/explorer/targets-api';
 import { callApi } from '@/lib/people/api-client';
@@ -20,9 +20,7 @@ export const useRules = () =>
 export const useHistory = () =>
   useQuery<AlertHistory, ApiFailure>({ queryKey: HISTORY_KEY, queryFn: ({ signal }) => callApi('/api/alerts/history', { signal }), retry: false });
 
-/** The organisation's people, to choose recipients from. */
-export const usePeople = () =>
-  useQuery<{ people: PersonRef[] }, ApiFailure>({ queryKey: ['people'], queryFn: ({ signal }) => callApi('/api/people', { signal }), retry: false, staleTime: 60_000 });
+export { usePeople } from '@/components/people/use-people';
 
 const DAY_MS = 86_400_000;
 /** How far back the crop list looks at batches: the crops grown lately, from one page of the service. */

@@ -13,7 +13,6 @@ import * as session from '@/app/api/session/route';
 import * as targets from '@/app/api/settings/targets/route';
 import * as viewById from '@/app/api/settings/views/[id]/route';
 import * as viewSchedule from '@/app/api/settings/views/[id]/schedule/route';
-import * as settingsPeople from '@/app/api/settings/people/route';
 import * as views from '@/app/api/settings/views/route';
 import * as targetHistory from '@/app/api/settings/targets/history/route';
 import * as targetRestore from '@/app/api/settings/targets/history/[id]/restore/route';
@@ -417,7 +416,6 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
     ['/api/settings/views', views, 'GET, HEAD, OPTIONS, POST'],
     ['/api/settings/views/[id]', viewById, 'DELETE, OPTIONS, PATCH'],
     ['/api/settings/views/[id]/schedule', viewSchedule, 'DELETE, GET, HEAD, OPTIONS, PUT'],
-    ['/api/settings/people', settingsPeople, 'GET, HEAD, OPTIONS'],
     ['/api/auth/oidc/start', oidcStart, 'GET, HEAD, OPTIONS'],
     ['/api/auth/oidc/callback', oidcCallback, 'GET, HEAD, OPTIONS'],
     ['/api/settings/targets/history', targetHistory, 'GET, HEAD, OPTIONS'],

@@ -4,6 +4,7 @@ import { useQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslations } from 'use-intl';
 import { useFormats } from '@/components/i18n/use-formats';
+import { usePeople } from '@/components/people/use-people';
 import { REPORT_CADENCES, type PersonRef, type ReportCadence, type ReportSchedule, type ReportScheduleInput } from '@/lib/contract/alerts';
 import type { AccountInfo } from '@/lib/contract/people';
 import type { SavedView } from '@/lib/contract/views';
@@ -40,7 +41,7 @@ export function ScheduleForm({ view, onDone, onSaid }: Props) {
   const client = useQueryClient();
   const key = ['settings', 'views', view.id, 'schedule'];
   const schedule = useQuery<ReportSchedule | null, ApiFailure>({ queryKey: key, queryFn: ({ signal }) => fetchSchedule(view.id, signal), retry: false });
-  const people = useQuery<{ people: PersonRef[] }, ApiFailure>({ queryKey: ['settings', 'people'], queryFn: ({ signal }) => callApi<{ people: PersonRef[] }>('/api/settings/people', { signal }), retry: false });
+  const people = usePeople();
   const account = useQuery<AccountInfo, ApiFailure>({ queryKey: ['account'], queryFn: ({ signal }) => callApi('/api/account', { signal }), retry: false });
   const save = useMutation<ReportSchedule, ApiFailure, ReportScheduleInput>({
     mutationFn: (body) => callApi(path(view.id), { method: 'PUT', body }),

@@ -20,7 +20,6 @@ const API_ALLOW: Record<string, string> = {
   '/api/settings/views': 'GET, HEAD, OPTIONS, POST',
   '/api/settings/views/[id]': 'DELETE, OPTIONS, PATCH',
   '/api/settings/views/[id]/schedule': 'DELETE, GET, HEAD, OPTIONS, PUT',
-  '/api/settings/people': 'GET, HEAD, OPTIONS',
   '/api/auth/oidc/start': 'GET, HEAD, OPTIONS',
   '/api/auth/oidc/callback': 'GET, HEAD, OPTIONS',
   '/api/admin/people': 'GET, HEAD, OPTIONS, POST',
