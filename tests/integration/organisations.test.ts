@@ -74,19 +74,33 @@ describe('organisations in the embedded database (PGlite)', () => {
     expect(holding(join(dir, 'secret'), 'acme-client').length).toBeGreaterThan(0);
   });
 
-  it('re-encrypts what is under a previous key at start; after it, the old key is needed no more', async () => {
+  it('re-encrypts what is under a previous key at start (client secrets, webhook secrets); after it, the old key is needed no more', async () => {
     const place = { dataDir: join(dir, 'rotation') };
     const before = SettingsStore.open(place, () => new CredentialsCipher(key(1)));
     const org = await before.organisations.create({ name: 'Rotated', clientId: 'rotated-client', clientSecret: SECRET });
+    // An alert rule's webhook secret is under the same key, and must survive the rotation too.
+    const editor = await before.people.create({ email: 'editor@rotated.example' });
+    await before.people.setMembership(org.id, editor.id, 'editor');
+    const hookSecret = 'webhook-secret-of-the-rule-0123';
+    const rule = await before.alerts.create(
+      org.id,
+      { personId: editor.id, role: 'editor' },
+      { name: 'Short batches', when: 'misses-target', recipients: [], webhooks: [{ url: 'http://127.0.0.1:9/hook', format: 'json', secret: hookSecret }], delivery: 'immediate' },
+      { allowPrivate: true },
+    );
     await before.close();
     const after = SettingsStore.open(place, () => new CredentialsCipher(key(2), [key(1)]));
     expect(await after.organisations.reencryptStale()).toBe(1);
     expect(await after.organisations.reencryptStale()).toBe(0);
+    expect(await after.alerts.reencryptStale()).toBe(1);
+    expect(await after.alerts.reencryptStale()).toBe(0);
     const row = await after.db.selectFrom('organisations').select('secret_ciphertext').where('id', '=', org.id).executeTakeFirstOrThrow();
     expect(row.secret_ciphertext!.split('.')[1]).toBe(key(2).id);
     await after.close();
     const current = SettingsStore.open(place, () => new CredentialsCipher(key(2)));
     expect((await current.organisations.credentials(org.id)).clientSecret).toBe(SECRET);
+    const [hook] = (await current.alerts.rule(org.id, rule.id))!.webhooks;
+    expect(current.alerts.webhookSecret(org.id, hook!)).toBe(hookSecret);
     await current.close();
   });
 

@@ -10,6 +10,7 @@ import {
   type WebhookFormat,
 } from '../../contract/alerts';
 import { AppError } from '../app-error';
+import { logLine } from '../log';
 import type { CredentialsCipher } from '../org/credentials-crypto';
 import { webhookTarget } from '../notify/webhook-target';
 import { roleAtLeast, type Role } from '../people/roles';
@@ -176,6 +177,39 @@ export class AlertsStore {
   async subscriptions(ruleId: string): Promise<Map<string, 'subscribed' | 'muted'>> {
     const rows = await this.guard(() => this.db.selectFrom('alert_subscriptions').select(['person_id', 'state']).where('rule_id', '=', ruleId).execute());
     return new Map(rows.map((r) => [r.person_id, r.state]));
+  }
+
+  /**
+   * Re-encrypts every webhook secret kept under an older CREDENTIALS_KEY with the current one (at start-up, as
+   * the organisations' client secrets are), so that dropping CREDENTIALS_KEY_PREVIOUS loses no webhook; the
+   * number re-encrypted. A rule changed meanwhile is left for the next start.
+   */
+  async reencryptStale(): Promise<number> {
+    const cipher = this.cipher();
+    const rows = await this.guard(() => this.db.selectFrom('alert_rules').select(['id', 'organisation_id', 'webhooks']).execute());
+    let count = 0;
+    for (const row of rows) {
+      const hooks = parsed<StoredWebhook[]>(row.webhooks);
+      const stale = hooks.filter((hook) => cipher.isStale(hook.secret));
+      if (stale.length === 0) continue;
+      let fresh: StoredWebhook[];
+      try {
+        fresh = hooks.map((hook) => (cipher.isStale(hook.secret) ? { ...hook, secret: cipher.encrypt(cipher.decrypt(hook.secret, row.organisation_id), row.organisation_id) } : hook));
+      } catch {
+        logLine('warn', 'credentials: a webhook secret is under a key neither CREDENTIALS_KEY nor CREDENTIALS_KEY_PREVIOUS holds', { organisation_id: row.organisation_id, rule_id: row.id });
+        continue;
+      }
+      const { numUpdatedRows } = await this.guard(() =>
+        this.db
+          .updateTable('alert_rules')
+          .set({ webhooks: JSON.stringify(fresh) })
+          .where('id', '=', row.id)
+          .where(sql<boolean>`webhooks = ${JSON.stringify(hooks)}::jsonb`)
+          .executeTakeFirst(),
+      );
+      if (numUpdatedRows > 0n) count += stale.length;
+    }
+    return count;
   }
 
   /** The decrypted secret of a stored webhook (for the request's signature only). */

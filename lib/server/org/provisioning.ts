@@ -112,7 +112,7 @@ export async function provision(store: SettingsStore, config: ProvisioningConfig
       done.memberships++;
     }
   }
-  done.reencrypted = await store.organisations.reencryptStale();
+  done.reencrypted = (await store.organisations.reencryptStale()) + (await store.alerts.reencryptStale());
   return done;
 }
 
