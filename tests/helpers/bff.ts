@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import * as session from '@/app/api/session/route';
 import type { SandboxOptions } from '../../sandbox/config';
 import type { Organisation } from '../../sandbox/organisations';
 import { PEOPLE, TEST_CREDENTIALS_KEY, TEST_PROVISIONING, type TestPerson } from './people';
@@ -70,3 +71,15 @@ export const sessionCookieOf = (response: Response) =>
   response.headers.getSetCookie().find((c) => c.startsWith('tsb_session='))?.split(';')[0];
 
 export const detailOf = async (response: Response) => ((await response.json()) as { detail: string }).detail;
+
+export type Handler = (request: Request) => Promise<Response>;
+/** A route handler called as the browser holding the session `cookie` would call it. */
+export const call = (handler: Handler, path: string, cookie: string, method = 'GET', json?: unknown) => handler(request(path, { method, cookie, json }));
+export const json = async <T>(response: Response) => (await response.json()) as T;
+
+/** Signs `person` in through the session route (which must accept them) and answers their session cookie. */
+export async function signIn(person: { email: string; password: string }): Promise<string> {
+  const response = await session.POST(request('/api/session', { method: 'POST', json: signInBody(person) }));
+  expect(response.status).toBe(204);
+  return sessionCookieOf(response)!;
+}

@@ -1,11 +1,9 @@
 import { afterEach } from 'vitest';
 import * as stream from '@/app/api/batches/stream/route';
-import * as session from '@/app/api/session/route';
-import { DEMO, request, sessionCookieOf } from './bff';
+import { DEMO, request, signIn as signInAs } from './bff';
 
-/** A session of `credentials` in the app beside the test (bffBeside), as its cookie. */
-export const signIn = async (credentials: { email: string; password: string } = DEMO) =>
-  sessionCookieOf(await session.POST(request('/api/session', { method: 'POST', json: credentials })))!;
+/** A session of `credentials` (the demo organisation's editor unless said) in the app beside the test, as its cookie. */
+export const signIn = (credentials: { email: string; password: string } = DEMO) => signInAs(credentials);
 /** The whole-range stream of the session's organisation, unread. */
 export const streamOf = (cookie: string) => stream.GET(request('/api/batches/stream', { cookie }));
 

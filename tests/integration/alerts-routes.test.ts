@@ -6,21 +6,12 @@ import * as history from '@/app/api/alerts/history/route';
 import * as historyRead from '@/app/api/alerts/history/read/route';
 import * as alerts from '@/app/api/alerts/route';
 import * as unsubscribe from '@/app/api/alerts/unsubscribe/route';
-import * as session from '@/app/api/session/route';
 import type { AlertHistory, AlertRule, AlertRuleList } from '@/lib/contract/alerts';
 import { settingsStore } from '@/lib/server/settings';
-import { bffForFile, detailOf, PEOPLE, request, sessionCookieOf, signInBody } from '../helpers/bff';
+import { bffForFile, call, detailOf, json, PEOPLE, request, signIn } from '../helpers/bff';
 
 bffForFile({ SIGNIN_ATTEMPTS_PER_IP: '100000' });
 
-type Handler = (request: Request) => Promise<Response>;
-const call = (handler: Handler, path: string, cookie: string, method = 'GET', json?: unknown) => handler(request(path, { method, cookie, json }));
-const json = async <T>(response: Response) => (await response.json()) as T;
-async function signIn(person: { email: string; password: string }): Promise<string> {
-  const response = await session.POST(request('/api/session', { method: 'POST', json: signInBody(person) }));
-  expect(response.status).toBe(204);
-  return sessionCookieOf(response)!;
-}
 const SECRET = 'a-webhook-secret-of-some-length';
 const named = (name: string) => `${name} ${Math.random().toString(36).slice(2, 8)}`;
 

@@ -21,21 +21,13 @@ import * as views from '@/app/api/settings/views/route';
 import { DEFAULT_TARGETS } from '@/lib/contract/targets';
 import { settingsStore } from '@/lib/server/settings';
 import { SANDBOX_ORGANISATIONS } from '@/scripts/sandbox-people';
-import { bffForFile, detailOf, PEOPLE, request, sessionCookieOf, signInBody } from '../helpers/bff';
+import { bffForFile, call, detailOf, json, PEOPLE, request, sessionCookieOf, signIn, signInBody, type Handler } from '../helpers/bff';
 import { control } from '../helpers/sandbox';
 
 const sandbox = bffForFile({ SIGNIN_ATTEMPTS_PER_IP: '100000' });
 
-type Handler = (request: Request) => Promise<Response>;
 const LETTUCE = { general: { germination: 85, usable: null, cv: null }, crops: { Lettuce: { germination: 80, usable: 70, cv: null } } };
 
-async function signIn(person: { email: string; password: string }): Promise<string> {
-  const response = await session.POST(request('/api/session', { method: 'POST', json: signInBody(person) }));
-  expect(response.status).toBe(204);
-  return sessionCookieOf(response)!;
-}
-const call = (handler: Handler, path: string, cookie: string, method = 'GET', json?: unknown) => handler(request(path, { method, cookie, json }));
-const json = async <T>(response: Response) => (await response.json()) as T;
 
 /** A fresh member of the demo organisation with `role`, invited by its administrator and signed in through the link. */
 async function newMember(admin: string, role: 'viewer' | 'editor' | 'admin', name = `A ${role}`) {

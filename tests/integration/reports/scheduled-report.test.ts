@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as activity from '@/app/api/admin/activity/route';
-import * as session from '@/app/api/session/route';
 import * as people from '@/app/api/people/route';
 import * as schedule from '@/app/api/settings/views/[id]/schedule/route';
 import * as viewById from '@/app/api/settings/views/[id]/route';
@@ -14,7 +13,7 @@ import { PgBossRunner } from '@/lib/server/jobs/pg-boss-runner';
 import { claimDueReports, runReport, startReportSchedules } from '@/lib/server/reports/report-runner';
 import { embeddedSql } from '@/lib/server/settings/database';
 import { settingsStore } from '@/lib/server/settings';
-import { bffForFile, detailOf, PEOPLE, request, sessionCookieOf, signInBody } from '../../helpers/bff';
+import { bffForFile, call, detailOf, json, PEOPLE, signIn } from '../../helpers/bff';
 import { startMailServer, type MailServer } from '../../helpers/mail-server';
 import { tokenFor, walkV2 } from '../../helpers/sandbox';
 import { readXlsx } from '../../helpers/xlsx';
@@ -35,14 +34,6 @@ afterAll(async () => {
   await mail.close();
 });
 
-type Handler = (request: Request) => Promise<Response>;
-async function signIn(person: { email: string; password: string }): Promise<string> {
-  const response = await session.POST(request('/api/session', { method: 'POST', json: signInBody(person) }));
-  expect(response.status).toBe(204);
-  return sessionCookieOf(response)!;
-}
-const call = (handler: Handler, path: string, cookie: string, method = 'GET', json?: unknown) => handler(request(path, { method, cookie, json }));
-const json = async <T>(response: Response) => (await response.json()) as T;
 
 const QUERY = 'from=now-30d&to=now&tz=Europe/Berlin&sort=batch_name&dir=asc&hide=comment,images,analysis';
 const EDITOR = PEOPLE.demo.editor;
