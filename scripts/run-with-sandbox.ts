@@ -87,6 +87,13 @@ async function exampleAlert(sandboxUrl: string, people: { email: string; passwor
   }
 }
 
+/** The Chromium the demo lets the server print scheduled reports' PDF with: the one set, else Debian's when installed. */
+function demoChromium(): string | undefined {
+  if (process.env.PDF_CHROMIUM_PATH) return process.env.PDF_CHROMIUM_PATH;
+  const debian = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  return existsSync(debian) ? debian : undefined;
+}
+
 async function main() {
   let sandbox: Sandbox | undefined;
   let baseUrl = process.env.BATCH_API_BASE_URL;
@@ -97,6 +104,7 @@ async function main() {
   // Next gets the environment from before the files were loaded and loads them itself (same directory, same
   // mode): `next dev` then reloads an edited `.env.local`. Only what the launcher decided is passed on top.
   const demo = sandbox ? demoProvisioning() : undefined;
+  const chromium = sandbox ? demoChromium() : undefined;
   // `start` is the production server (server/main.ts, built by `npm run build`), as `npm start` runs it.
   const args = mode === 'dev' ? ['node_modules/next/dist/bin/next', 'dev', '-p', port, '-H', host] : ['.next/app-server.js'];
   const next = spawn(process.execPath, args, {
@@ -108,6 +116,7 @@ async function main() {
       BATCH_API_BASE_URL: baseUrl,
       ...(sandbox && { DASHBOARD_DEMO: '1', WATCH_INTERVAL_S: process.env.WATCH_INTERVAL_S || DEMO_WATCH_INTERVAL_S }),
       ...demo?.env,
+      ...(chromium && { PDF_CHROMIUM_PATH: chromium }),
       NEXT_TELEMETRY_DISABLED: '1',
     },
   });
@@ -122,6 +131,11 @@ async function main() {
       if (sandbox) {
         console.log(`  Sandbox service: ${sandbox.url} (the bundled Batch Data Service emulator)`);
         for (const person of demo!.people) console.log(`  Sign in (${person.label}):`.padEnd(26) + `${person.email}  password ${person.password}`);
+        console.log(
+          chromium
+            ? `  Reports:         a saved view sent on a schedule carries its printed report as PDF (printed with ${chromium}).`
+            : '  Reports:         no Chromium found (PDF_CHROMIUM_PATH), so scheduled reports carry the workbook and link to Print report.',
+        );
         void exampleAlert(sandbox.url, demo!.people);
       } else {
         console.log(`  Batch Data Service: ${baseUrl}`);

@@ -97,7 +97,7 @@ export const COLUMNS: Column[] = [
   { id: 'crop', sort: 'crop_type', width: 120, full: (r) => r.crop, render: (r) => text(r.crop) },
   { id: 'germination', sort: 'avg_germination_rate', numeric: true, width: 120, render: (r, ctx) => judged(r, 'germination', ctx) },
   { id: 'target', sort: 'target', numeric: true, width: 80, render: (r, { targets, f }) => f.percent(germinationTarget(r, targets)) },
-  // On paper the same words as a comma list (print/print-cells.ts).
+  // On paper the same words as a comma list (lib/print/print-cells.ts).
   { id: 'below', sort: 'below', width: 240, render: misses },
   { id: 'usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 110, render: (r, ctx) => judged(r, 'usable', ctx) },
   { id: 'cells', sort: 'total_cells_per_tray', numeric: true, width: 105, render: (r, { f }) => f.int(r.cells) },
@@ -106,7 +106,7 @@ export const COLUMNS: Column[] = [
   { id: 'images', sort: 'number_of_images', numeric: true, width: 80, render: (r, { f }) => f.int(r.field('number_of_images')) },
   {
     // What the warning is, where the scan's comment says (cut to the column; whole on hover, in the focused row
-    // and in the detail). On paper the comment has its own column: the word alone (print/print-cells.ts).
+    // and in the detail). On paper the comment has its own column: the word alone (lib/print/print-cells.ts).
     id: 'warnings', sort: 'warnings', width: 260, full: (r) => (r.warnings ? r.field('comment') : null),
     render: (r, { t }) => (r.warnings ? <Warning comment={r.field('comment')} word={t('table.warning')} /> : DASH),
   },

@@ -10,11 +10,8 @@ import type { SortField } from '@/lib/explorer/url-state';
 import { afterBreaks, columnLayout } from '@/lib/print/column-widths';
 import type { Column } from './columns';
 import { textMeasure } from './print/measure';
-import { CUTTABLE, MISS_MARKS, PRINT_CELLS, type MissMark, type PrintCell } from './print/print-cells';
+import { CUTTABLE, MISS_MARKS, PRINT_CELLS, PRINT_ROW_LIMIT, type MissMark, type PrintCell } from '@/lib/print/print-cells';
 import styles from './print-report.module.css';
-
-/** So many batches are printed; the rest are one Export away. */
-export const PRINT_ROW_LIMIT = 2000;
 
 type Props = { rows: readonly Row[]; columns: readonly Column[]; zone: Zone; targets: Targets; sort: SortField; dir: 'asc' | 'desc' };
 

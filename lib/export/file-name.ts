@@ -6,8 +6,8 @@ import { NO_CROP } from '../explorer/rows';
  * system takes.
  */
 
-/** The workbook, the reader's CSV of the table, and the service's 18 fields raw. */
-export type ExportFileKind = 'xlsx' | 'csv' | 'api-csv';
+/** The workbook, the reader's CSV of the table, the service's 18 fields raw, and the printed report (a scheduled report's PDF). */
+export type ExportFileKind = 'xlsx' | 'csv' | 'api-csv' | 'pdf';
 
 /**
  * The view a file holds: the organisation's name, its calendar days (or instants: their first ten characters are
@@ -18,7 +18,7 @@ export type ExportFileView = { organisation?: string; from?: string; to?: string
 /** The most characters a crop, or the organisation's name, adds to a name. */
 const CROP_CHARS = 40;
 
-const ENDINGS: Record<ExportFileKind, string> = { xlsx: '.xlsx', csv: '.csv', 'api-csv': '-api-fields.csv' };
+const ENDINGS: Record<ExportFileKind, string> = { xlsx: '.xlsx', csv: '.csv', 'api-csv': '-api-fields.csv', pdf: '-report.pdf' };
 
 /**
  * Text as a part of a file name that Windows, macOS and Linux all accept and no shell misreads: letters and digits

@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
+import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { sessionPasswordsOf } from './auth/session-keys';
@@ -98,9 +99,21 @@ export const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).max(320).optional(),
   /** Without SMTP_URL: the folder e-mails are written to as .eml files (the demo's), relative to the working directory. */
   MAIL_DIR: z.string().optional(),
+  /** A Chromium the server may start to print scheduled reports as PDF (e.g. /usr/bin/chromium); without it the e-mail links to Print report. */
+  PDF_CHROMIUM_PATH: z.string().refine(executable, 'must be the path of an executable Chromium (e.g. /usr/bin/chromium)').optional(),
   ...OidcEnvSchema.shape,
   ...ServerEnvSchema.shape,
 });
+
+/** Whether `path` is a file this process may run. */
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
 
 const list = (text: string | undefined) => (text ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 
@@ -148,6 +161,8 @@ export type AppConfig = {
   /** Alerts: the watcher's interval, whether webhooks may reach private addresses, and how mail goes out. */
   alerts: { watchIntervalS: number; allowPrivateWebhooks: boolean };
   mail: { smtpUrl?: string; from: string; dir: string };
+  /** Scheduled reports: the Chromium that prints their PDF, when there is one. */
+  reports: { pdfChromium?: string };
 };
 
 function load(env: Record<string, string | undefined>): AppConfig {
@@ -231,6 +246,7 @@ function core(e: Env, demo: boolean, maxConcurrency: number, secret: string, pas
       // Beside the embedded database by default, so that the demo's e-mails are found next to its data.
       dir: resolve(e.MAIL_DIR ?? resolve(e.SETTINGS_DATA_DIR, '..', 'mail')),
     },
+    reports: { pdfChromium: e.PDF_CHROMIUM_PATH },
   };
 }
 

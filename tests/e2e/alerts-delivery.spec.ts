@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import pg from 'pg';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from '../../sandbox/organisations';
 import { newBatch } from '../helpers/alert-recorder';
@@ -18,7 +20,7 @@ import { startApp, type AppInstance } from './app-instance';
  * while the service is down are reported once when it is back; two instances on PostgreSQL send each once.
  * No sleeps: the test waits for the e-mails, the webhooks, and the sandbox's count of batch requests (checks).
  */
-const PORTS = { a: 4902, b: 4903, c: 4904 };
+const PORTS = { a: 4902, b: 4903, c: 4904, d: 4905 };
 const SECRET = 'end-to-end-webhook-secret-0123';
 const WATCH = { WATCH_INTERVAL_S: '5', WEBHOOK_ALLOW_PRIVATE: '1', MAIL_FROM: 'Tray scans <alerts@dashboard.test>' };
 
@@ -143,9 +145,14 @@ test('a below-target batch is reported once by e-mail and webhook; not again aft
   await stop(app);
 });
 
+/** A database of its own on this file's PostgreSQL (started once). */
+async function database(name: string): Promise<string> {
+  postgres ??= await startPostgres();
+  return postgres.createDatabase(name);
+}
+
 test('two instances on PostgreSQL: each finding is sent once', async () => {
-  postgres = await startPostgres();
-  const databaseUrl = await postgres.createDatabase('alerts');
+  const databaseUrl = await database('alerts');
   const first = await start(PORTS.b, { DATABASE_URL: databaseUrl });
   const second = await start(PORTS.c, { DATABASE_URL: databaseUrl });
   const admin = await signIn(first, PEOPLE.other.admin);
@@ -168,4 +175,34 @@ test('two instances on PostgreSQL: each finding is sent once', async () => {
   expect(mail.received.at(-1)!.envelopeTo).toEqual([PEOPLE.other.viewer.email]);
   expect(mail.received.at(-1)!.mail.text).toContain('Warned tray');
   await Promise.all([stop(first), stop(second)]);
+});
+
+test('a scheduled report from the production server carries its printed report as PDF', async ({}, info) => {
+  const databaseUrl = await database('reports');
+  const app = await start(PORTS.d, { DATABASE_URL: databaseUrl, PDF_CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+  const editor = await signIn(app, PEOPLE.demo.editor);
+  const view = await api(app, editor, '/api/settings/views', 'POST', { name: 'Printed weekly', query: 'from=now-30d&to=now&tz=UTC&below=1', shared: true });
+  expect(view.status).toBe(201);
+  const id = view.json.id as string;
+  const schedule = { cadence: 'weekly', weekday: 1, time: '07:00', timeZone: 'UTC', recipients: [PEOPLE.demo.editor.email], language: 'en' };
+  expect((await api(app, editor, `/api/settings/views/${id}/schedule`, 'PUT', schedule)).status).toBe(200);
+  // Its time passed a minute ago: the next check (once a minute on the job runner) sends it.
+  const client = new pg.Client(databaseUrl);
+  await client.connect();
+  await client.query('update report_schedules set next_run_at = $1 where view_id = $2', [new Date(Date.now() - 60_000), id]);
+  await client.end();
+  const before = mail.received.length;
+  const [received] = (await mail.waitFor(before + 1)).slice(before);
+  const message = received!.mail;
+  expect(message.subject).toMatch(/^Printed weekly: /);
+  const pdf = message.attachments.find((a) => a.contentType === 'application/pdf');
+  expect(pdf?.filename).toMatch(/-report\.pdf$/);
+  expect(message.text).toContain(`The printed report is attached as a PDF (${pdf!.filename}).`);
+  const file = info.outputPath('report.pdf');
+  writeFileSync(file, pdf!.content);
+  const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  expect(text).toContain('Batch report');
+  expect(text).toContain('Printed weekly');
+  expect(text).toContain('Below target only: any');
+  await stop(app);
 });

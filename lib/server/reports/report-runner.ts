@@ -5,9 +5,12 @@ import type { JobRunner } from '../jobs/runner';
 import { logLine } from '../log';
 import { sendMail } from '../notify/transport';
 import { settingsStore } from '../settings';
+import { exportFileName } from '../../export/file-name';
+import { printPdf } from './pdf-printer';
+import { reportDocument, reportFooter } from './report-document';
 import { reportMail } from './report-mail';
 import type { DueReport } from './schedules-store';
-import { loadViewBatches, reportWords, viewWorkbook } from './view-report';
+import { loadViewBatches, reportWords, viewWorkbook, type ReportWords, type ViewBatches } from './view-report';
 
 /** How often instances look for due reports: a report goes out within this of its time. */
 export const REPORT_CHECK_S = 60;
@@ -24,10 +27,30 @@ export function viewUrl(report: Pick<DueReport, 'query' | 'organisation'>): stri
   return `${origin}/batches?${query.toString().replaceAll('%2F', '/')}`;
 }
 
+type Attachment = { filename: string; content: Buffer };
+
+/**
+ * The view's printed report as PDF in the words of `w`, when PDF_CHROMIUM_PATH names a Chromium; null without
+ * one, or when it fails (logged: the e-mail then says where the printed report is made, and still goes out).
+ */
+async function viewPdf(report: DueReport, view: ViewBatches, w: ReportWords, made: number): Promise<Attachment | null> {
+  const chromium = getConfig().reports.pdfChromium;
+  if (!chromium) return null;
+  const input = { organisation: report.organisation.name, viewName: report.viewName, made };
+  try {
+    const content = await printPdf(chromium, reportDocument(view, w, input), reportFooter(w, input, view.state.tz));
+    return { filename: exportFileName({ organisation: report.organisation.name, from: view.days.from, to: view.days.to, crop: view.state.crop }, 'pdf'), content };
+  } catch (error) {
+    logLine('warn', 'scheduled report: the PDF was not printed; the e-mail links to Print report instead', { view_id: report.viewId, error: String(error) });
+    return null;
+  }
+}
+
 /**
  * Runs one claimed report: the view's batches loaded now (its range resolved in its zone today), one workbook
  * per language, one e-mail per recipient in the schedule's language or else their own, then the result kept on
- * the schedule. Throws when nothing could be sent (the runner retries); a partial failure is recorded.
+ * the schedule. The printed report is attached as PDF where the server has a Chromium. Throws when nothing could be
+ * sent (the runner retries); a partial failure is recorded.
  */
 export async function runReport(report: DueReport, now = Date.now()): Promise<string> {
   const store = settingsStore();
@@ -35,7 +58,8 @@ export async function runReport(report: DueReport, now = Date.now()): Promise<st
     const recipients = await store.reports.activeRecipients(report.organisation.id, report.recipients);
     const view = await loadViewBatches(report.organisation, report.query, now);
     const url = viewUrl(report);
-    const books = new Map<Language, Awaited<ReturnType<typeof viewWorkbook>>>();
+    const books = new Map<Language, Attachment>();
+    const pdfs = new Map<Language, Attachment | null>();
     let sent = 0;
     const failed: string[] = [];
     for (const person of recipients) {
@@ -43,7 +67,9 @@ export async function runReport(report: DueReport, now = Date.now()): Promise<st
       const words = reportWords(language);
       let workbook = books.get(language);
       if (!workbook) books.set(language, (workbook = await viewWorkbook(report.organisation.name, view, words, now)));
-      const mail = reportMail(view, words, { to: person.email, viewName: report.viewName, organisation: report.organisation.name, viewUrl: url, workbook });
+      if (!pdfs.has(language)) pdfs.set(language, await viewPdf(report, view, words, now));
+      const pdf = pdfs.get(language) ?? undefined;
+      const mail = reportMail(view, words, { to: person.email, viewName: report.viewName, organisation: report.organisation.name, viewUrl: url, workbook, pdf });
       try {
         await sendMail(mail);
         sent++;
@@ -51,7 +77,8 @@ export async function runReport(report: DueReport, now = Date.now()): Promise<st
         failed.push(`${person.email}: ${String((error as Error).message ?? error).slice(0, 120)}`);
       }
     }
-    const result = failed.length === 0 ? `sent to ${sent} of ${report.recipients.length} recipients, ${view.rows.length} batches` : `sent to ${sent}; not sent to ${failed.join('; ')}`;
+    const noPdf = getConfig().reports.pdfChromium && [...pdfs.values()].some((p) => p === null) ? '; the PDF could not be printed' : '';
+    const result = (failed.length === 0 ? `sent to ${sent} of ${report.recipients.length} recipients, ${view.rows.length} batches` : `sent to ${sent}; not sent to ${failed.join('; ')}`) + noPdf;
     await store.reports.recordResult(report.viewId, now, result);
     logLine(failed.length ? 'warn' : 'info', 'scheduled report run', { view_id: report.viewId, organisation_id: report.organisation.id, sent, failed: failed.length });
     if (sent === 0 && failed.length > 0) throw new Error(result);

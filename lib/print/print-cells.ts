@@ -10,7 +10,10 @@ import { missedKinds, missesOfRow, type MissKind } from '@/lib/explorer/targets/
 import { verdict, verdictFigure } from '@/lib/explorer/verdict';
 import { DASH, type Formats } from '@/lib/i18n/formats';
 import { safeHttpUrl } from '@/lib/safe-url';
-import type { ColumnId } from '../columns';
+import type { ColumnId } from '@/lib/export/strings';
+
+/** So many batches are printed; the rest are one Export away. */
+export const PRINT_ROW_LIMIT = 2000;
 
 /**
  * The marks after a figure that misses its crop's target (the legend under the table's title says which; ▲▼
