@@ -6,6 +6,7 @@ import { useTranslations } from 'use-intl';
 import styles from '@/components/admin/admin.module.css';
 import { useWhen } from '@/components/admin/use-when';
 import type { AlertHistoryEntry } from '@/lib/contract/alerts';
+import { NO_CROP } from '@/lib/explorer/rows';
 import { withOrg } from '@/lib/org-param';
 import { callApi } from '@/lib/people/api-client';
 import own from './alerts.module.css';
@@ -75,37 +76,55 @@ export function AlertsHistory() {
   );
 }
 
-/**
- * Whether a delivery arrived, waits for its digest, is still being sent, or failed, and why. The history's
- * `detail` is the server's sentence; its opening words tell the waiting and the retried apart from the failed.
- */
+/** Whether a delivery arrived, waits for its digest, is still being sent (after failed attempts), or failed, and why. */
 function Outcome({ entry }: { entry: AlertHistoryEntry }) {
   const t = useTranslations('alerts.history');
-  if (entry.delivered) return <span className={styles.badge}>{t('delivered')}</span>;
-  const detail = entry.detail ?? '';
-  const waiting = /^waits for the (hourly|daily) digest(?:; the last attempt failed: ([\s\S]*))?$/.exec(detail);
-  if (waiting) {
-    return (
-      <>
-        <span className={own.quietBadge}>{t(waiting[1] === 'hourly' ? 'waitingHourly' : 'waitingDaily')}</span>
-        {waiting[2] && <span className={own.reason}>{t('lastAttempt', { detail: waiting[2] })}</span>}
-      </>
-    );
+  switch (entry.state) {
+    case 'delivered':
+      return <span className={styles.badge}>{t('delivered')}</span>;
+    case 'digest':
+      return (
+        <>
+          <span className={own.quietBadge}>{t(entry.digest === 'hourly' ? 'waitingHourly' : 'waitingDaily')}</span>
+          {entry.error && <span className={own.reason}>{t('lastAttempt', { detail: entry.error })}</span>}
+        </>
+      );
+    case 'pending':
+      return (
+        <>
+          <span className={own.quietBadge}>{t('sending')}</span>
+          {entry.error && <span className={own.reason}>{t('retrying', { count: entry.attempts, detail: entry.error })}</span>}
+        </>
+      );
+    default:
+      return (
+        <>
+          <span className={styles.warnBadge}>{t('failed')}</span>
+          {entry.error && <span className={own.reason}>{entry.error}</span>}
+        </>
+      );
   }
-  if (detail === 'sending' || detail.startsWith('retrying ')) {
-    return (
-      <>
-        <span className={own.quietBadge}>{t('sending')}</span>
-        {detail !== 'sending' && <span className={own.reason}>{detail}</span>}
-      </>
-    );
+}
+
+/** What fired in the reader's words; the server's English summary for an entry without facts. */
+function What({ entry }: { entry: AlertHistoryEntry }) {
+  const t = useTranslations('alerts.history');
+  const when = useWhen();
+  const what = entry.what;
+  if (!what) return entry.summary;
+  const crop = (name: string) => (name === NO_CROP ? t('noCrop') : name);
+  switch (what.kind) {
+    case 'batches': {
+      const names = what.names.join(', ');
+      return t('whatBatches', { count: what.total, names: what.total > what.names.length ? t('whatMore', { names }) : names });
+    }
+    case 'control-signal':
+      return t('whatSignal', { crop: crop(what.crop), metric: t(`metrics.${what.metric}`), count: what.total, signal: what.signal });
+    case 'silent':
+      return t(what.by === 'crop' ? 'whatSilentCrop' : 'whatSilentScanner', { who: what.by === 'crop' ? crop(what.who) : what.who, days: what.days });
+    case 'outage':
+      return t('whatOutage', { since: when(what.since) });
   }
-  return (
-    <>
-      <span className={styles.warnBadge}>{t('failed')}</span>
-      {detail && <span className={own.reason}>{detail}</span>}
-    </>
-  );
 }
 
 function HistoryRow({ entry, when }: { entry: AlertHistoryEntry; when: string }) {
@@ -124,7 +143,7 @@ function HistoryRow({ entry, when }: { entry: AlertHistoryEntry; when: string })
       </td>
       <td data-label={t('alert')}>{entry.ruleName}</td>
       <td data-label={t('what')} className={own.summary}>
-        {entry.summary}
+        <What entry={entry} />
       </td>
       <td data-label={t('batches')}>
         {entry.batchIds.length === 0 ? (

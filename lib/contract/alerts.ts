@@ -63,6 +63,20 @@ export type AlertRuleList = { rules: AlertRule[] };
 
 export type AlertChannel = 'email' | 'webhook' | 'in-app';
 
+/** What fired, as facts a page puts in its reader's words (`summary` is the same in English, for scripts). */
+export type AlertWhat =
+  /** Batches that missed their targets or had warnings: how many, and the names of the first five. */
+  | { kind: 'batches'; total: number; names: string[] }
+  /** A crop's control chart: its metric, the signal, and how many batches signal. */
+  | { kind: 'control-signal'; crop: string; metric: 'germination' | 'usable' | 'cv'; signal: 'limits' | 'run'; total: number }
+  /** No batch for `days` days from a crop or a scanning person (`who`). */
+  | { kind: 'silent'; by: 'crop' | 'scanner'; who: string; days: number }
+  /** The Batch Data Service has not answered since `since` (told to the administrators). */
+  | { kind: 'outage'; since: string };
+
+/** A delivery's state: arrived, waiting for its digest, being sent (or retried), or given up. */
+export type AlertDeliveryState = 'delivered' | 'digest' | 'pending' | 'failed';
+
 /** One line of `GET /api/alerts/history`: one rule's finding sent on one channel to one recipient. */
 export type AlertHistoryEntry = {
   id: string;
@@ -70,14 +84,23 @@ export type AlertHistoryEntry = {
   ruleId: string;
   ruleName: string;
   batchIds: string[];
-  /** What fired in words' ingredients: the batches (misses-target, warnings), a crop's signal, a silence. */
+  /** What fired, in English: the batches (misses-target, warnings), a crop's signal, a silence. */
   summary: string;
   channel: AlertChannel;
   /** An e-mail address, a webhook's host, or the person (in-app). */
   recipient: string;
   delivered: boolean;
-  /** Why a delivery failed, or that it waits for the digest. */
+  /** Why a delivery failed, or that it waits for the digest, in an English sentence (`state` and `error` say it as data). */
   detail: string | null;
+  state: AlertDeliveryState;
+  /** The digest a waiting e-mail goes out with. */
+  digest: 'hourly' | 'daily' | null;
+  /** Failed attempts so far. */
+  attempts: number;
+  /** The last attempt's failure as the mail server or webhook answered, if one failed. */
+  error: string | null;
+  /** What fired, as facts (null for an event of an older release). */
+  what: AlertWhat | null;
   /** In-app entries for the asker: read or not (the bell counts the unread). */
   read: boolean | null;
 };

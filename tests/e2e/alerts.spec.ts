@@ -130,7 +130,7 @@ test('a viewer sees the rules but no New alert, is refused a new rule (403), and
   expect(axe.violations).toEqual([]);
 });
 
-test('a batch below target is reported: the bell counts it unread, opens the history (its batch linked, to whom, channel, delivered) and marks it read', async ({ page }) => {
+test('a batch below target is reported: the bell counts it unread, opens the history (its batch linked, to whom, channel, delivered) and marks it read', async ({ page, browser }) => {
   const editor = await signInContext(page.context(), DEMO);
   const name = unique('Short germination');
   const created = await json(editor, '/api/alerts', 'POST', { name, when: 'misses-target', target: 'germination', recipients: [DEMO.email], delivery: 'immediate' });
@@ -158,6 +158,7 @@ test('a batch below target is reported: the bell counts it unread, opens the his
     const row = history.getByRole('row').filter({ hasText: name }).filter({ hasText: 'In the app' }).first();
     await expect(row).toContainText('New');
     await expect(row).toContainText('Delivered');
+    await expect(row).toContainText('1 batch: Alert test batch');
     await expect(row).toContainText(DEMO.email);
     const link = row.getByRole('link', { name: `Open batch ${batchId}` });
     await expect(link).toHaveAttribute('href', `/batches?batch=${encodeURIComponent(batchId)}`);
@@ -171,6 +172,20 @@ test('a batch below target is reported: the bell counts it unread, opens the his
 
     const axe = await new AxeBuilder({ page }).analyze();
     expect(axe.violations).toEqual([]);
+
+    // A German reader's history says what fired, and how it went, in German.
+    const german = await browser.newContext({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
+    try {
+      await signInContext(german, DEMO);
+      const seite = await german.newPage();
+      await seite.goto('/alerts');
+      const verlauf = seite.getByRole('table', { name: 'Gesendete Benachrichtigungen, neueste zuerst' });
+      const zeile = verlauf.getByRole('row').filter({ hasText: name }).filter({ hasText: 'In der App' }).first();
+      await expect(zeile).toContainText('1 Charge: Alert test batch');
+      await expect(zeile).toContainText('Zugestellt');
+    } finally {
+      await german.close();
+    }
   } finally {
     await sandbox('POST', '/_sandbox/edit', { clientId: DEMO.clientId, remove: [batchId] });
   }

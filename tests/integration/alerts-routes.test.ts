@@ -168,6 +168,8 @@ describe('/api/alerts/history', () => {
     const ours = answer.entries.filter((e) => e.ruleName === 'A notice');
     expect(ours).toHaveLength(2);
     expect(ours.find((e) => e.channel === 'email')).toMatchObject({ recipient: 'x@outside.example', delivered: false, detail: 'waits for the daily digest', read: null, batchIds: ['b-1', 'b-2'] });
+    // A message without a finding (of an older release): no facts, and the English summary stands.
+    expect(ours.find((e) => e.channel === 'email')).toMatchObject({ state: 'digest', digest: 'daily', attempts: 0, error: null, what: null, summary: '2 batches' });
     expect(ours.find((e) => e.channel === 'in-app')).toMatchObject({ recipient: person.email, delivered: true, read: false });
     const mine = await json<AlertHistory>(await call(history.GET, '/api/alerts/history?mine=1', viewer));
     expect(mine.entries.every((e) => e.channel === 'in-app' && e.read === false)).toBe(true);

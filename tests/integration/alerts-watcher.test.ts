@@ -72,7 +72,11 @@ describe('the watcher', () => {
     const history = await settingsStore().alertLog.history(demo.id, viewer, { limit: 50, ruleId: rule.id });
     expect(history.unread).toBe(1);
     expect(history.entries.filter((e) => e.channel === 'in-app').map((e) => e.recipient).sort()).toEqual([PEOPLE.demo.editor.email, PEOPLE.demo.viewer.email].sort());
-    expect(history.entries.every((e) => e.delivered)).toBe(true);
+    expect(history.entries.every((e) => e.delivered && e.state === 'delivered' && e.error === null)).toBe(true);
+    // What fired, as facts a German or Dutch page says in its own words.
+    const what = history.entries[0]!.what as { kind: string; total: number; names: string[] };
+    expect(what).toMatchObject({ kind: 'batches', total: 2 });
+    expect([...what.names].sort()).toEqual(['Other', 'Poor lettuce']);
 
     // Checked again (a restart, another instance): nothing new, nothing sent.
     channels.emails.length = 0;
@@ -107,6 +111,7 @@ describe('the watcher', () => {
     expect(told).toHaveLength(1);
     expect(told[0]).toMatchObject({ ruleName: 'Batch Data Service', channel: 'in-app' });
     expect(told[0]!.summary).toContain('the Batch Data Service has not answered since');
+    expect(told[0]!.what).toEqual({ kind: 'outage', since: (await settingsStore().alertLog.watchState(other.id))!.failingSince!.toISOString() });
     const state = await settingsStore().alertLog.watchState(other.id);
     expect(state).toMatchObject({ failureReportedAt: expect.any(Date), lastError: expect.any(String) });
 
@@ -138,6 +143,7 @@ describe('the watcher', () => {
     expect(await deliverDue()).toEqual({ delivered: 0, failed: 0 });
     const waiting = (await settingsStore().alertLog.history(edge.id, admin.personId, { limit: 50, ruleId: daily.id })).entries.filter((e) => e.channel === 'email');
     expect(waiting.map((e) => e.detail)).toEqual(['waits for the daily digest', 'waits for the daily digest']);
+    expect(waiting.map((e) => [e.state, e.digest, e.attempts, e.error])).toEqual([['digest', 'daily', 0, null], ['digest', 'daily', 0, null]]);
     const due = await settingsStore().db.selectFrom('alert_deliveries').select('due_at').where('channel', '=', 'email').where('organisation_id', '=', edge.id).execute();
     // 07:00 in the recipient's zone (no zone in their account, nobody's in the organisation: UTC).
     expect(due.map((d) => [d.due_at.getUTCHours(), d.due_at.getUTCMinutes()])).toEqual([[7, 0], [7, 0]]);
@@ -148,6 +154,7 @@ describe('the watcher', () => {
     expect(await deliverDue()).toEqual({ delivered: 0, failed: 2 });
     const retrying = (await settingsStore().alertLog.history(edge.id, admin.personId, { limit: 50, ruleId: daily.id })).entries.filter((e) => e.channel === 'email');
     expect(retrying[0]!.detail).toBe('waits for the daily digest; the last attempt failed: the mail server did not take the e-mail (421 try later)');
+    expect(retrying[0]).toMatchObject({ state: 'digest', digest: 'daily', attempts: 1, error: 'the mail server did not take the e-mail (421 try later)' });
     await settingsStore().db.updateTable('alert_deliveries').set({ due_at: new Date(Date.now() - 1000) }).where('organisation_id', '=', edge.id).where('state', '=', 'digest').execute();
     expect(await deliverDue()).toEqual({ delivered: 2, failed: 0 });
     expect(channels.emails).toHaveLength(1);

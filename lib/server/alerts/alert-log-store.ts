@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql, type Transaction } from 'kysely';
-import type { AlertChannel, AlertDelivery, AlertHistory, AlertHistoryEntry } from '../../contract/alerts';
+import type { AlertChannel, AlertDelivery, AlertDeliveryState, AlertHistory, AlertHistoryEntry, AlertWhat } from '../../contract/alerts';
 import type { Role } from '../people/roles';
 import { NOW, UUID, type Guard, type SettingsDb, type SettingsTables } from '../settings/database';
 import type { AlertMessage } from './message';
@@ -259,6 +259,11 @@ export class AlertLogStore {
         .selectFrom('alert_deliveries as d')
         .innerJoin('alert_events as e', 'e.id', 'd.event_id')
         .select(['d.id', 'e.at', 'e.rule_id', 'e.rule_name', 'e.batch_ids', 'e.summary', 'd.channel', 'd.recipient', 'd.person_id', 'd.state', 'd.digest', 'd.detail', 'd.read_at', 'd.attempts'])
+        // The finding's facts without its batches' data: the kind and figures, the first five batches' names.
+        .select(
+          sql<unknown>`case when e.message -> 'outage' is not null then jsonb_build_object('kind', 'outage', 'since', e.message #> '{outage,since}')
+            else ((e.message -> 'finding') - 'batches' - 'limits' - 'lastAt') || jsonb_build_object('names', jsonb_path_query_array(e.message, '$.finding.batches[0 to 4].batch.batch_name')) end`.as('what'),
+        )
         .where('d.organisation_id', '=', organisationId);
       if (filter.ruleId) query = query.where('e.rule_id', '=', filter.ruleId);
       if (filter.mine) query = query.where('d.channel', '=', 'in-app').where('d.person_id', '=', person);
@@ -277,6 +282,11 @@ export class AlertLogStore {
         recipient: r.recipient,
         delivered: r.state === 'delivered',
         detail: detailOf(r.state, r.digest, r.detail, r.attempts),
+        state: r.state as AlertDeliveryState,
+        digest: r.digest === 'hourly' || r.digest === 'daily' ? r.digest : null,
+        attempts: r.attempts,
+        error: r.state === 'delivered' ? null : r.detail,
+        what: whatOf(parsed<Record<string, unknown> | null>(r.what)),
         read: own ? r.read_at !== null : null,
       };
     });
@@ -376,6 +386,37 @@ function stateOf(d: NewDelivery): 'pending' | 'digest' | 'delivered' | 'failed' 
   if (d.channel === 'email' && d.sent) return d.sent.delivered ? 'delivered' : 'failed';
   if (d.channel === 'email' && d.digest) return 'digest';
   return 'pending';
+}
+
+/** The facts of a stored finding, checked field by field: anything else (an older event's shape) is null. */
+function whatOf(w: Record<string, unknown> | null): AlertWhat | null {
+  if (!w) return null;
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const count = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
+  switch (w.kind) {
+    case 'batches': {
+      const total = count(w.total);
+      const names = Array.isArray(w.names) ? w.names.filter((n): n is string => typeof n === 'string') : [];
+      return total === null ? null : { kind: 'batches', total, names };
+    }
+    case 'control-signal': {
+      const crop = text(w.crop), total = count(w.total);
+      const metric = w.metric === 'germination' || w.metric === 'usable' || w.metric === 'cv' ? w.metric : null;
+      const signal = w.signal === 'limits' || w.signal === 'run' ? w.signal : null;
+      return crop === null || total === null || !metric || !signal ? null : { kind: 'control-signal', crop, metric, signal, total };
+    }
+    case 'silent': {
+      const who = text(w.who), days = count(w.days);
+      const by = w.by === 'crop' || w.by === 'scanner' ? w.by : null;
+      return who === null || days === null || !by ? null : { kind: 'silent', by, who, days };
+    }
+    case 'outage': {
+      const since = text(w.since);
+      return since === null ? null : { kind: 'outage', since };
+    }
+    default:
+      return null;
+  }
 }
 
 function detailOf(state: string, digest: string | null, detail: string | null, attempts: number): string | null {
