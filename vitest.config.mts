@@ -15,6 +15,7 @@ export default defineConfig({
     // other files' work on a small machine, what they measure would be the neighbours.
     include: process.env.TIMING_TESTS === '1' ? ['tests/timing/**/*.test.ts'] : ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     environment: 'node',
+    setupFiles: ['tests/setup/quiet-logs.ts'],
     // Many files wait on loopback I/O (a sandbox, a Redis): two workers even on two cores, where Vitest's
     // default (cores - 1) runs one file at a time and leaves a core idle (36 s against 20 s here).
     maxWorkers: process.env.TIMING_TESTS === '1' ? 1 : Math.max(2, availableParallelism() - 1),

@@ -119,7 +119,7 @@ function What({ entry }: { entry: AlertHistoryEntry }) {
       return t('whatBatches', { count: what.total, names: what.total > what.names.length ? t('whatMore', { names }) : names });
     }
     case 'control-signal':
-      return t('whatSignal', { crop: crop(what.crop), metric: t(`metrics.${what.metric}`), count: what.total, signal: what.signal });
+      return t(what.signal === 'limits' ? 'whatSignalLimits' : 'whatSignalRun', { crop: crop(what.crop), metric: t(`metrics.${what.metric}`), count: what.total });
     case 'silent':
       return t(what.by === 'crop' ? 'whatSilentCrop' : 'whatSilentScanner', { who: what.by === 'crop' ? crop(what.who) : what.who, days: what.days });
     case 'outage':
