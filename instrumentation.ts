@@ -5,16 +5,16 @@ export async function register() {
   // its own request handler; `next dev` and a bare `next start` need hooks for both. First: every request from
   // now on carries its socket's address (the sign-in limits count by it).
   if (!underCustomServer()) {
-    const { installPeerAddressHook } = await import('./lib/server/peer-address');
+    const { installPeerAddressHook } = await import('./lib/server/http/peer-address');
     installPeerAddressHook();
   }
   // And its query exactly as sent: Next.js loses some parameter names (`__proto__`) before a route sees it.
   const { installRawQueryHook } = await import('./lib/server/input/raw-query');
   installRawQueryHook();
-  const { validateConfigOrExit } = await import('./lib/server/startup');
+  const { validateConfigOrExit } = await import('./lib/server/config/startup');
   validateConfigOrExit();
   if (!underCustomServer()) {
-    const { answerUnroutableMethods } = await import('./lib/server/unroutable-methods');
+    const { answerUnroutableMethods } = await import('./lib/server/http/unroutable-methods');
     answerUnroutableMethods();
   }
   // Migrations at start-up (and PGlite's first start out of the first request's way). Never while building:

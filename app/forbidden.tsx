@@ -1,4 +1,4 @@
-import { serverTranslator } from '@/lib/server/reader-locale';
+import { serverTranslator } from '@/lib/server/http/reader-locale';
 
 /** The 403 page: another organisation's address, or a page the person's role does not open. Never their data. */
 export default async function Forbidden() {

@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { I18nProvider } from '@/components/i18n/i18n-provider';
 import { compiledMessages } from '@/lib/i18n/compiled';
-import { requestReader, serverTranslator } from '@/lib/server/reader-locale';
+import { requestReader, serverTranslator } from '@/lib/server/http/reader-locale';
 import './globals.css';
 import './print.css';
 

@@ -1,6 +1,6 @@
 /**
  * Header values shared by next.config.mjs, which adds them to everything Next serves, and
- * lib/server/unroutable-methods.ts, which answers the few requests Next cannot route before Next sees them.
+ * lib/server/http/unroutable-methods.ts, which answers the few requests Next cannot route before Next sees them.
  * Plain JavaScript so that next.config.mjs can import it.
  */
 

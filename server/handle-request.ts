@@ -1,17 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context as traceContext } from '@opentelemetry/api';
-import { AppError } from '../lib/server/app-error';
-import { problemOf, problemResponse } from '../lib/server/error-table';
+import { AppError } from '../lib/server/http/app-error';
+import { problemOf, problemResponse } from '../lib/server/http/error-table';
 import { DRAINING_RETRY_AFTER_S, isDraining } from '../lib/server/health/shutdown';
-import { errorFields, logLine } from '../lib/server/log';
+import { errorFields, logLine } from '../lib/server/logging';
 import { newRequestId } from '../lib/server/logging/request-id';
 import { metricsAnswer } from '../lib/server/metrics/endpoint';
 import { methodLabel } from '../lib/server/metrics/http';
-import { PEER_ADDRESS_HEADER } from '../lib/server/peer-address';
-import { newRequestContext, runInRequest } from '../lib/server/request-context';
-import { requestFinished } from '../lib/server/request-log';
+import { PEER_ADDRESS_HEADER } from '../lib/server/http/peer-address';
+import { newRequestContext, runInRequest } from '../lib/server/http/request-context';
+import { requestFinished } from '../lib/server/http/request-log';
 import { endRequestSpan, startRequestSpan } from '../lib/server/tracing/spans';
-import { earlyAnswer, refusalOf, sendEarly } from '../lib/server/unroutable-methods';
+import { earlyAnswer, refusalOf, sendEarly } from '../lib/server/http/unroutable-methods';
 
 /** Next's request handler (`app.getRequestHandler()`), or anything that answers like it. */
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -38,7 +38,7 @@ const header = (req: IncomingMessage, name: string) => {
  * The production server's handling of every request, before and around Next:
  * - a request id (a valid `X-Request-Id`, or a new one) in the answer's header and in every log line of it;
  * - the socket's address in PEER_ADDRESS_HEADER, replacing whatever a client sent under that name (the
- *   sign-in limits count by it); the methods Next cannot route refused (lib/server/unroutable-methods.ts);
+ *   sign-in limits count by it); the methods Next cannot route refused (lib/server/http/unroutable-methods.ts);
  * - while draining (SIGTERM), 503 with Retry-After for all but the health endpoints;
  * - /metrics behind its token;
  * - once the answer's last byte is sent (or the client left), one log line, one sample of

@@ -12,10 +12,10 @@ import { endGrace, isDraining, startDraining } from '../lib/server/health/shutdo
 import { logConsoleAsJson } from '../lib/server/logging/console';
 import { log } from '../lib/server/logging/logger';
 import { metricsAnswer } from '../lib/server/metrics/endpoint';
-import { closeSharedRedis } from '../lib/server/redis-connection';
+import { closeSharedRedis } from '../lib/server/stores/redis-connection';
 import { markCustomServer } from '../lib/server/routing/custom-server';
 import { closeSettingsStore } from '../lib/server/settings';
-import { validateConfigOrExit } from '../lib/server/startup';
+import { validateConfigOrExit } from '../lib/server/config/startup';
 import { startTracing, stopTracing } from '../lib/server/tracing/setup';
 import { createRequestHandler } from './handle-request';
 import { readManifest, routeMatcher } from './route-templates';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { AccountSettings } from '@/components/account/account-settings';
 import type { PageParams } from '@/lib/server/auth/page-actor';
-import { serverTranslator } from '@/lib/server/reader-locale';
+import { serverTranslator } from '@/lib/server/http/reader-locale';
 import { SignedInPage } from '../admin/signed-in-page';
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -1,4 +1,4 @@
-import { serverTranslator } from '@/lib/server/reader-locale';
+import { serverTranslator } from '@/lib/server/http/reader-locale';
 
 export default async function Loading() {
   const t = await serverTranslator('common');

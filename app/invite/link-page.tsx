@@ -1,7 +1,7 @@
 import { LinkForm } from '@/components/auth/link-form';
 import { LanguageSwitch } from '@/components/i18n/language-switch';
 import { whenProvisioned } from '@/lib/server/org/provisioning';
-import { languageChoice, serverTranslator } from '@/lib/server/reader-locale';
+import { languageChoice, serverTranslator } from '@/lib/server/http/reader-locale';
 import { settingsStore } from '@/lib/server/settings';
 import styles from '@/app/sign-in/sign-in.module.css';
 

@@ -5,7 +5,7 @@ import { SignInForm } from '@/components/sign-in-form';
 import { isSsoFailure, SSO_ERROR_PARAM } from '@/lib/auth/sso-failures';
 import { safeNextPath } from '@/lib/safe-next';
 import { getConfig } from '@/lib/server/config';
-import { languageChoice, serverTranslator } from '@/lib/server/reader-locale';
+import { languageChoice, serverTranslator } from '@/lib/server/http/reader-locale';
 import styles from './sign-in.module.css';
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -26,7 +26,7 @@ function batch(i: number): Batch {
 }
 
 /**
- * The server's workbook writer (exceljs's streaming WorkbookWriter through lib/export, as lib/server/xlsx-export
+ * The server's workbook writer (exceljs's streaming WorkbookWriter through lib/export, as lib/server/batches/xlsx-export.ts
  * drives it) fed `rows` synthetic batches into a sink, and the JS heap after a forced collection every 10,000
  * rows: what the writer keeps, without the collector's timing that a process's RSS peak also measures. The
  * Buffers outside the heap (`arrayBuffers`, where exceljs's unpaced streams piled up the XML) are counted too.

@@ -1,5 +1,10 @@
 import { CodedError, type CodedErrorOptions } from '../coded-error';
-import type { TransientKind } from './retry';
+
+/**
+ * Why an attempt is worth another: the service said it is unavailable (503), asked us to slow down (429), a
+ * gateway in front of it failed (502, 504), or the connection was refused, reset or cut short.
+ */
+export type TransientKind = 'unavailable' | 'rate-limited' | 'gateway' | 'connection';
 
 /** Every failure of the upstream client is one of these; `code` is what callers map to their own answer. */
 export type BatchApiErrorCode =

@@ -1,5 +1,5 @@
 import { sleep } from '../async/sleep';
-import { ServiceUnavailableError } from './errors';
+import { ServiceUnavailableError, type TransientKind } from './errors';
 
 /** How the client retries safe requests (docs/batch-data-service.md#retries). */
 export type RetryPolicy = {
@@ -26,11 +26,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   deadlineMs: 30_000,
 };
 
-/**
- * Why an attempt is worth another: the service said it is unavailable (503), asked us to slow down (429), a
- * gateway in front of it failed (502, 504), or the connection was refused, reset or cut short.
- */
-export type TransientKind = 'unavailable' | 'rate-limited' | 'gateway' | 'connection';
+export type { TransientKind };
 
 /** The HTTP date a server sends (IMF-fixdate, RFC 9110 5.6.7), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`. */
 const IMF_FIXDATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;

@@ -25,7 +25,7 @@ export type EntryMeta = {
   /** `${scope} ${range}` */
   id: string;
   scope: string;
-  /** The key it was sealed under (see lib/server/cache-key.ts): one of another key is dropped without trying. */
+  /** The key it was sealed under (see lib/server/batches/cache-key.ts): one of another key is dropped without trying. */
   keyId: string;
   savedAt: number;
   usedAt: number;

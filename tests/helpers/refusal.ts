@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { AppError } from '@/lib/server/app-error';
+import { AppError } from '@/lib/server/http/app-error';
 
 /** The AppError `promise` rejects with (the test fails when it resolves, or rejects with anything else). */
 export async function refusal(promise: Promise<unknown>): Promise<AppError> {

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDraining } from '@/lib/server/health/shutdown';
-import { PEER_ADDRESS_HEADER } from '@/lib/server/peer-address';
+import { PEER_ADDRESS_HEADER } from '@/lib/server/http/peer-address';
 import { metrics } from '@/lib/server/metrics/registry';
 import { createRequestHandler } from '@/server/handle-request';
 import { routeMatcher } from '@/server/route-templates';

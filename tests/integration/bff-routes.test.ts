@@ -456,7 +456,7 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
   });
 
   it('every API route is in that list, and the answer to TRACE (before Next) names the same methods as the route', async () => {
-    const { allowedAt } = await import('@/lib/server/unroutable-methods');
+    const { allowedAt } = await import('@/lib/server/http/unroutable-methods');
     const files = readdirSync('app/api', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('route.ts'));
     const paths = files.map((f) => `/api/${f.replace(/\/?route\.ts$/, '')}`.replace(/\/$/, '')).sort();
     expect(paths).toEqual(ROUTES.map(([p]) => p).sort());

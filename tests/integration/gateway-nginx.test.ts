@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceUnavailableError, type UpstreamCall } from '@/lib/batch-api';
 import { RangeLoad } from '@/lib/batch-api/range-load';
-import { problemOf } from '@/lib/server/error-table';
+import { problemOf } from '@/lib/server/http/error-table';
 import { demoClient, FAST_RETRY } from '../helpers/client';
 import { freePort, startNginx, type Nginx } from '../helpers/nginx';
 import { control, sandboxForFile, tokenFor, walkV2 } from '../helpers/sandbox';

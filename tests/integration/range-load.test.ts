@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RangeLoad, type RangeLoadOptions } from '@/lib/batch-api/range-load';
 import { maxUnfinishedParts, MAX_CONCURRENCY, ServiceUnavailableError, type BatchApiClientOptions, type BatchQuery, type UpstreamCall } from '@/lib/batch-api';
 import { formatParts, type Batch } from '@/lib/contract';
-import { StreamQuerySchema } from '@/lib/server/batch-query';
+import { StreamQuerySchema } from '@/lib/server/batches/batch-query';
 import { organisationOf } from '@/sandbox/organisations';
 import { demoClient } from '../helpers/client';
 import { control, sandboxForFile, tokenFor, walkV2 } from '../helpers/sandbox';

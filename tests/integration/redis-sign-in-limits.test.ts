@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '@/lib/server/app-error';
+import { AppError } from '@/lib/server/http/app-error';
 import { createSignInThrottle } from '@/lib/server/auth/sign-in-throttle';
-import { sharedRedis } from '@/lib/server/redis-connection';
+import { sharedRedis } from '@/lib/server/stores/redis-connection';
 import { redisClient, spawnRedisServer } from '../helpers/redis-server';
 
 const PORT = 6394;

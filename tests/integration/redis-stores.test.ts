@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDIS_PREFIX } from '@/lib/server/redis-connection';
-import { RedisTokenStore } from '@/lib/server/redis-token-store';
+import { REDIS_PREFIX } from '@/lib/server/stores/redis-connection';
+import { RedisTokenStore } from '@/lib/server/stores/redis-token-store';
 import { redisClient, spawnRedisServer } from '../helpers/redis-server';
 
 const PORT = 6392;

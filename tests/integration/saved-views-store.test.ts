@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VIEWS } from '@/lib/contract/views';
-import { AppError } from '@/lib/server/app-error';
+import { AppError } from '@/lib/server/http/app-error';
 import type { SettingsStore } from '@/lib/server/settings';
 import type { Viewer } from '@/lib/server/settings/saved-views-store';
 import { refusal } from '../helpers/refusal';

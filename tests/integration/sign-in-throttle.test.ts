@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as session from '@/app/api/session/route';
-import { PEER_ADDRESS_HEADER } from '@/lib/server/peer-address';
+import { PEER_ADDRESS_HEADER } from '@/lib/server/http/peer-address';
 import { bffForFile, DEMO, detailOf, PEOPLE, request, sessionCookieOf, signInBody } from '../helpers/bff';
 
 const OTHER = signInBody(PEOPLE.other.editor);
@@ -11,7 +11,7 @@ bffForFile({ SIGNIN_FAILURES_PER_ACCOUNT: '3', SIGNIN_FAILURES_PER_IP: '5' });
 
 /**
  * A sign-in as the route handler receives it from a client at `address` that sent `forwardedFor`: the peer
- * hook (lib/server/peer-address.ts) writes the socket address, and Next.js writes X-Forwarded-For from it
+ * hook (lib/server/http/peer-address.ts) writes the socket address, and Next.js writes X-Forwarded-For from it
  * when the client sent none.
  */
 function signIn(address: string, credentials = DEMO, forwardedFor = address) {

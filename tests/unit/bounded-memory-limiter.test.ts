@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BoundedMemoryLimiter } from '@/lib/server/bounded-memory-limiter';
+import { BoundedMemoryLimiter } from '@/lib/server/load-limits/bounded-memory-limiter';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey, clientAddress } from '@/lib/server/client-address';
-import { PEER_ADDRESS_HEADER } from '@/lib/server/peer-address';
+import { addressKey, clientAddress } from '@/lib/server/http/client-address';
+import { PEER_ADDRESS_HEADER } from '@/lib/server/http/peer-address';
 
 const from = (peer: string | null, forwardedFor?: string) => {
   const headers = new Headers();

@@ -8,8 +8,8 @@ import {
   UnexpectedError,
 } from '@/lib/batch-api/errors';
 import { ProblemSchema } from '@/lib/contract/schemas';
-import { AppError, type AppErrorCode } from '@/lib/server/app-error';
-import { ERROR_STATUS, problemOf, problemResponse } from '@/lib/server/error-table';
+import { AppError, type AppErrorCode } from '@/lib/server/http/app-error';
+import { ERROR_STATUS, problemOf, problemResponse } from '@/lib/server/http/error-table';
 
 describe('the error table', () => {
   it.each<[AppErrorCode, number]>([

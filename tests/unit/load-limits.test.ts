@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FairShare } from '@/lib/async/fair-share';
-import { AppError } from '@/lib/server/app-error';
-import { problemOf } from '@/lib/server/error-table';
+import { AppError } from '@/lib/server/http/app-error';
+import { problemOf } from '@/lib/server/http/error-table';
 import { RangeLoadAdmission } from '@/lib/server/load-limits/range-load-admission';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));

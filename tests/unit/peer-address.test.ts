@@ -1,7 +1,7 @@
 import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPeerAddressHook, PEER_ADDRESS_HEADER } from '@/lib/server/peer-address';
+import { installPeerAddressHook, PEER_ADDRESS_HEADER } from '@/lib/server/http/peer-address';
 
 let server: Server;
 beforeAll(async () => {

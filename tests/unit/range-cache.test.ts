@@ -4,7 +4,7 @@ import type { Batch } from '@/lib/contract';
 import { exportName, incompleteNote } from '@/lib/explorer/export-csv';
 import { evictions, MemoryStore, RangeCache, seal, unseal, type EntryMeta, type SessionKey } from '@/lib/explorer/range-cache';
 import { mergeRefreshed, rowsOf } from '@/lib/explorer/refresh';
-import { cacheKeyFor } from '@/lib/server/cache-key';
+import { cacheKeyFor } from '@/lib/server/batches/cache-key';
 import { generateBatches } from '@/sandbox/data/generate';
 
 const batches = generateBatches({ seed: 'range-cache', count: 40, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
@@ -24,7 +24,7 @@ function ticking() {
   return () => ++t;
 }
 
-describe('the cache key (lib/server/cache-key.ts)', () => {
+describe('the cache key (lib/server/batches/cache-key.ts)', () => {
   it('is the same for one session, another for another session or organisation; the scope names the organisation only', () => {
     const a = cacheKeyFor({ sid: 's1', organisationId: 'demo-client' }, SECRET);
     expect(cacheKeyFor({ sid: 's1', organisationId: 'demo-client' }, SECRET)).toEqual(a);

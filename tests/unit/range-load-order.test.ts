@@ -5,7 +5,7 @@ import type { BatchApiClient } from '@/lib/batch-api/client';
 import { MAX_CONCURRENCY, RangeLoad } from '@/lib/batch-api/range-load';
 import { maxUnfinishedParts, partBoundsMs, plannedParts, planParts } from '@/lib/batch-api/range-parts';
 import { formatParts, type Batch, type DateRange } from '@/lib/contract';
-import { StreamQuerySchema } from '@/lib/server/batch-query';
+import { StreamQuerySchema } from '@/lib/server/batches/batch-query';
 
 /**
  * The contract does not say in which order the service pages through a range, and the sandbox always answers

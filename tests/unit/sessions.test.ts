@@ -1,6 +1,6 @@
 import { sealData } from 'iron-session';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppError } from '@/lib/server/app-error';
+import { AppError } from '@/lib/server/http/app-error';
 import { sealingPassword, sessionPasswordsOf } from '@/lib/server/auth/session-keys';
 import type { LoadedSession, SessionStore } from '@/lib/server/auth/session-store';
 import { SessionCookies, Sessions } from '@/lib/server/auth/sessions';

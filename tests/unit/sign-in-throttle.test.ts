@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppError } from '@/lib/server/app-error';
+import { AppError } from '@/lib/server/http/app-error';
 import { SignInThrottle } from '@/lib/server/auth/sign-in-throttle';
-import { BoundedMemoryLimiter } from '@/lib/server/bounded-memory-limiter';
+import { BoundedMemoryLimiter } from '@/lib/server/load-limits/bounded-memory-limiter';
 
 const RIGHT = 'the right password';
 const PERSON = 'ana@greenfield.example';

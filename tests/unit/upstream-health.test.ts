@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { noteUpstreamCall, SERVICE_RECENT_MS, serviceHealth } from '@/lib/server/upstream-health';
+import { noteUpstreamCall, SERVICE_RECENT_MS, serviceHealth } from '@/lib/server/batches/upstream-health';
 
 const call = (status: number | null) => ({ status });
 

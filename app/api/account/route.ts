@@ -1,9 +1,9 @@
 import type { AccountInfo } from '@/lib/contract/people';
-import { AppError } from '@/lib/server/app-error';
+import { AppError } from '@/lib/server/http/app-error';
 import type { Actor } from '@/lib/server/auth/actor';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { AccountChangeSchema } from '@/lib/server/people/api-schemas';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 async function accountOf(actor: Actor): Promise<AccountInfo> {

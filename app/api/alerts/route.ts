@@ -4,8 +4,8 @@ import { AlertRuleCreateSchema } from '@/lib/server/alerts/api-schemas';
 import type { Actor } from '@/lib/server/auth/actor';
 import { recordActivity } from '@/lib/server/audit/record';
 import { getConfig } from '@/lib/server/config';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 const asker = (actor: Actor) => ({ personId: actor.person.id, role: actor.role });

@@ -1,6 +1,6 @@
-import { PageQuerySchema } from '@/lib/server/batch-query';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { PageQuerySchema } from '@/lib/server/batches/batch-query';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { upstreamFor } from '@/lib/server/org/upstream';
 
 /** One upstream page per call; batches exactly as the service sent them. */

@@ -4,9 +4,9 @@ import { signInWithPassword } from '@/lib/server/auth/password-sign-in';
 import { sessions } from '@/lib/server/auth/sessions';
 import { storableTextProblem } from '@/lib/contract/storable-text';
 import { countSignIns } from '@/lib/server/metrics/sign-ins';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { MAX_PASSWORD } from '@/lib/server/people/passwords';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 
 /**
  * A field of the form. Its 422 still starts with the field's name for API clients (`email: ...`); what follows

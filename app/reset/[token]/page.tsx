@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { LinkPage } from '@/app/invite/link-page';
-import { serverTranslator } from '@/lib/server/reader-locale';
+import { serverTranslator } from '@/lib/server/http/reader-locale';
 
 export async function generateMetadata(): Promise<Metadata> {
   // The token is in this page's address: it is never sent on as a referrer.

@@ -6,6 +6,9 @@ import { glyphPaint, glyphPath, isHollow, isSquare, paintRuns, RADIUS, SQUARE } 
 import styles from '../uniformity.module.css';
 
 /** The plot's scales: CV to x and germination to y, in px within the plot area. */
+/** A mark the pointer is on: a cell of the density grid or one batch's point, by its index. */
+export type Mark = { kind: 'cell' | 'point'; index: number };
+
 export type Scales = { x: (cv: number) => number; y: (g: number) => number; xMax: number; yMin: number; w: number; h: number };
 
 type MarksProps = { scatter: Scatter; colours: ReadonlyMap<string, string>; s: Scales };

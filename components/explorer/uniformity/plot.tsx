@@ -6,11 +6,10 @@ import { POINT_LIMIT, SVG_POINTS, type Scatter } from '@/lib/explorer/uniformity
 import { PRINT_WIDTH, usePrinting } from '../printing';
 import { useSpeech } from '../use-speech';
 import { CanvasPoints } from './canvas-points';
-import { Cells, PathPoints, SvgPoints, type Scales } from './marks';
+import { Cells, PathPoints, SvgPoints, type Mark, type Scales } from './marks';
 import { MarkTip } from './tooltip';
 import styles from '../uniformity.module.css';
 
-export type Mark = { kind: 'cell' | 'point'; index: number };
 
 type Props = {
   scatter: Scatter;

@@ -7,7 +7,7 @@ import { formatJudged } from '@/lib/explorer/metrics';
 import { MIXED, SVG_POINTS, type Scatter, type ScatterCell } from '@/lib/explorer/uniformity/scatter';
 import { useSpeech } from '../use-speech';
 import { isHollow, isSquare } from './glyphs';
-import type { Mark } from './plot';
+import type { Mark } from './marks';
 import own from '../uniformity.module.css';
 
 type Props = {

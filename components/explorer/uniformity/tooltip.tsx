@@ -6,7 +6,7 @@ import { formatJudged } from '@/lib/explorer/metrics';
 import { MIXED, type Scatter } from '@/lib/explorer/uniformity/scatter';
 import { useSpeech } from '../use-speech';
 import { isHollow, isSquare } from './glyphs';
-import type { Mark } from './plot';
+import type { Mark } from './marks';
 import styles from '../uniformity.module.css';
 
 /** What the mark under the pointer is: a batch with its verdict against its own crop's targets, or a cell's batches. */

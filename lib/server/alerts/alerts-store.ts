@@ -9,8 +9,8 @@ import {
   type SubscriptionState,
   type WebhookFormat,
 } from '../../contract/alerts';
-import { AppError } from '../app-error';
-import { logLine } from '../log';
+import { AppError } from '../http/app-error';
+import { logLine } from '../logging';
 import type { CredentialsCipher } from '../org/credentials-crypto';
 import { webhookTarget } from '../notify/webhook-target';
 import { roleAtLeast, type Role } from '../people/roles';

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { AlertRule, AlertRuleChange, AlertRuleCreate, WebhookFormat, WebhookInput } from '../../contract/alerts';
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 
 /** A rule's definition as stored, every optional field settled (the defaults a rule gets when it does not say). */
 export type RuleDefinition = Pick<

@@ -1,6 +1,6 @@
 import 'server-only';
 import { jobRunner } from '../jobs';
-import { errorFields, logLine } from '../log';
+import { errorFields, logLine } from '../logging';
 import { startWatching } from './watcher';
 
 /** A start that failed (the database not there yet) is tried again after this long. */

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Actor } from '../auth/actor';
-import { errorFields, logLine } from '../log';
+import { errorFields, logLine } from '../logging';
 import { settingsStore } from '../settings';
 import type { AuditAction, AuditRecord } from './audit-store';
 

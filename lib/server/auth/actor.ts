@@ -1,5 +1,5 @@
 import 'server-only';
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 import { SLUG } from '../org/slug';
 import type { Organisation } from '../org/organisations-store';
 import type { Role } from '../people/roles';

@@ -5,7 +5,7 @@ import type { HeaderPerson } from '@/components/auth/app-header';
 import { forbidden, redirect } from 'next/navigation';
 import { noteSessionIdentity } from '../logging/identity';
 import { whenProvisioned } from '../org/provisioning';
-import { languageChoice } from '../reader-locale';
+import { languageChoice } from '../http/reader-locale';
 import { roleAtLeast, type Role } from '../people/roles';
 import { actorOf, orgParamProblem, type Actor } from './actor';
 import { PAGE_SEARCH_HEADER } from './session-rules';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { unsealData } from 'iron-session';
 import { canonicalSealExpiry } from './iron-seal';
-import { logLine } from '../log';
+import { logLine } from '../logging';
 
 /**
  * Opened session cookies, by their sealed text. Unsealing is several WebCrypto calls (key derivation, HMAC,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { sealData } from 'iron-session';
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 import { getConfig } from '../config';
 import { settingsStore } from '../settings';
 import { SealedSessionCache } from './sealed-sessions';

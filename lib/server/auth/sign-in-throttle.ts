@@ -1,9 +1,9 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 import { getConfig } from '../config';
-import { signInLimiter } from '../shared-stores';
+import { signInLimiter } from '../stores/shared-stores';
 
 /** An address's failures count for a day; over its budget, it waits for the day's window to end. */
 const ADDRESS_WINDOW_S = 24 * 3600;

@@ -1,7 +1,7 @@
 import 'server-only';
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 import { recordEntry } from '../audit/record';
-import { clientAddress } from '../client-address';
+import { clientAddress } from '../http/client-address';
 import { getConfig } from '../config';
 import { settingsStore } from '../settings';
 import { sessions, type SessionCookies } from './sessions';

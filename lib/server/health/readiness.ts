@@ -1,10 +1,10 @@
 import 'server-only';
 import { once } from 'node:events';
 import { getConfig } from '../config';
-import { logLine } from '../log';
-import { sharedRedis } from '../redis-connection';
+import { logLine } from '../logging';
+import { sharedRedis } from '../stores/redis-connection';
 import { settingsStore, type DatabaseState } from '../settings';
-import { serviceHealth, type ServiceHealth } from '../upstream-health';
+import { serviceHealth, type ServiceHealth } from '../batches/upstream-health';
 import { isDraining } from './shutdown';
 
 /** What each part says; none names a host, a user or an error's text (those go to the log). */

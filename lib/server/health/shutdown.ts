@@ -1,5 +1,5 @@
 import 'server-only';
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 
 /**
  * The instance's shutdown, shared by the custom server (which starts it on SIGTERM) and the routes (which

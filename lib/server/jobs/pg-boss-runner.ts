@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
-import { errorFields, logLine } from '../log';
+import { errorFields, logLine } from '../logging';
 import type { SqlExecutor } from '../settings/pglite-pool';
 import type { JobRunner } from './runner';
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 
 export type RangeLoadLimits = {
   /** Range loads (streams and exports) one session may run at once, its tabs and windows together. */

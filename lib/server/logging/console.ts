@@ -1,6 +1,6 @@
 import 'server-only';
 import { format } from 'node:util';
-import { errorFields } from '../log';
+import { errorFields } from '.';
 import { log, type LogLevel } from './logger';
 
 const ANSI = /\x1b\[[0-9;]*m/g;

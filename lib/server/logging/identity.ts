@@ -1,5 +1,5 @@
 import 'server-only';
-import { noteRequestIdentity } from '../request-context';
+import { noteRequestIdentity } from '../http/request-context';
 
 /**
  * Names who made the current request in its log line: the person's and the organisation's ids (random

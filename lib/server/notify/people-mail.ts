@@ -2,7 +2,7 @@ import 'server-only';
 import { createTranslator } from 'use-intl/core';
 import { isLanguage, LANGUAGE_COOKIE, readerLocale, type Language } from '@/lib/i18n/languages';
 import type { Actor } from '../auth/actor';
-import { errorFields, logLine } from '../log';
+import { errorFields, logLine } from '../logging';
 import type { LinkKind } from '../people/links-store';
 import { MAIL_MESSAGES } from './mail-catalogue';
 import { renderHtml, renderText, subjectLine, type Block } from './mail-layout';

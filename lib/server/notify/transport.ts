@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { getConfig, type AppConfig } from '../config';
-import { logLine } from '../log';
+import { logLine } from '../logging';
 import type { MailMessage } from './mail-message';
 
 /**

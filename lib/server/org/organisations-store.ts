@@ -1,8 +1,8 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { AppError } from '../app-error';
-import { logLine } from '../log';
+import { AppError } from '../http/app-error';
+import { logLine } from '../logging';
 import type { Guard, SettingsDb } from '../settings/database';
 import type { CredentialsCipher } from './credentials-crypto';
 import { freeSlug, slugOf } from './slug';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { firstIssue } from '../../zod-issue';
 import { getConfig, type ProvisioningConfig } from '../config';
-import { errorFields, logLine } from '../log';
+import { errorFields, logLine } from '../logging';
 import { hashPassword, MAX_PASSWORD, MIN_PASSWORD } from '../people/passwords';
 import { ROLES } from '../people/roles';
 import { settingsStore, type SettingsStore } from '../settings';

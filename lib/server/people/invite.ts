@@ -1,8 +1,8 @@
 import 'server-only';
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 import type { Actor } from '../auth/actor';
 import { languageFor, mailPeopleLink } from '../notify/people-mail';
-import { publicOrigin } from '../route';
+import { publicOrigin } from '../http/route';
 import { settingsStore } from '../settings';
 import type { LinkKind } from './links-store';
 import type { Role } from './roles';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql, type Transaction } from 'kysely';
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 import type { Organisation } from '../org/organisations-store';
 import { UUID, type Guard, type Role, type SettingsDb, type SettingsTables } from '../settings/database';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 import type { Role } from '../settings/database';
 
 export type { Role };

@@ -1,5 +1,5 @@
 import 'server-only';
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 import { recordEntry } from '../audit/record';
 import { settingsStore } from '../settings';
 import type { Role } from './roles';

@@ -2,7 +2,7 @@ import 'server-only';
 import { isLanguage, type Language } from '../../i18n/languages';
 import { getConfig } from '../config';
 import type { JobRunner } from '../jobs/runner';
-import { logLine } from '../log';
+import { logLine } from '../logging';
 import { sendMail } from '../notify/transport';
 import { settingsStore } from '../settings';
 import { exportFileName } from '../../export/file-name';

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { ReportSchedule, ReportScheduleInput } from '../../contract/alerts';
 import { canonicalZone } from '../../explorer/zones';
 import { nextRunAfter } from '../../reports/next-run';
-import { AppError } from '../app-error';
+import { AppError } from '../http/app-error';
 import { requireRole, type Role } from '../people/roles';
 import { UUID, type Guard, type SettingsDb } from '../settings/database';
 

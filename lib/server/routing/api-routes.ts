@@ -2,7 +2,7 @@ import 'server-only';
 
 /**
  * What each API route serves, for answering a method that can never reach it. The routes' own `OPTIONS`
- * (lib/server/methods.ts) says the same; tests/integration/bff-routes.test.ts keeps the two equal and this
+ * (lib/server/http/methods.ts) says the same; tests/integration/bff-routes.test.ts keeps the two equal and this
  * list complete. Any other path is a page (or Next's 404 page), served to GET and HEAD.
  */
 const API_ALLOW: Record<string, string> = {

@@ -1,7 +1,7 @@
 import 'server-only';
 import { Kysely, PostgresDialect, sql, type ColumnType, type Generated } from 'kysely';
 import pg from 'pg';
-import { logLine } from '../log';
+import { logLine } from '../logging';
 import { countDatabaseError } from '../metrics/errors';
 import { querySpan } from '../tracing/spans';
 import { pglitePool, type SqlExecutor } from './pglite-pool';

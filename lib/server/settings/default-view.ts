@@ -1,7 +1,7 @@
 import 'server-only';
 import { defaultViewTarget, isBare, openedAsDefault } from '../../contract/views';
 import { OPENED } from '../../explorer/url-state';
-import { logLine } from '../log';
+import { logLine } from '../logging';
 import { settingsStore } from './index';
 
 /** The page waits no longer than this for the default view: a slow store must not hold the explorer back. */

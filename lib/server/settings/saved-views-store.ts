@@ -2,7 +2,7 @@ import 'server-only';
 import { sql, type Transaction } from 'kysely';
 import { MAX_VIEWS, type SavedView } from '../../contract/views';
 import { ViewChangeSchema, ViewCreateSchema } from '../../contract/schemas';
-import { AppError, invalidInput } from '../app-error';
+import { AppError, invalidInput } from '../http/app-error';
 import { requireRole, type Role } from '../people/roles';
 import { NOW, STATEMENT_TIME, UUID, type Guard, type SettingsDb, type SettingsTables } from './database';
 

@@ -1,12 +1,12 @@
 import 'server-only';
 import { sql, type Transaction } from 'kysely';
 import { safeParse, type core } from 'zod';
-import { AppError, invalidInput } from '../app-error';
+import { AppError, invalidInput } from '../http/app-error';
 import { AlertLogStore } from '../alerts/alert-log-store';
 import { AlertsStore } from '../alerts/alerts-store';
 import { AuditStore } from '../audit/audit-store';
 import { SessionStore } from '../auth/session-store';
-import { logLine } from '../log';
+import { logLine } from '../logging';
 import { countDatabaseError } from '../metrics/errors';
 import type { CredentialsCipher } from '../org/credentials-crypto';
 import { OrganisationsStore } from '../org/organisations-store';

@@ -1,7 +1,7 @@
 import { recordActivity } from '@/lib/server/audit/record';
 import { sessionsOf } from '@/lib/server/auth/account-sessions';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 /** The person's live sessions, the most recently used first: browser, address, when signed in and last seen. */

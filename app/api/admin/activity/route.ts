@@ -1,8 +1,8 @@
 import type { ActivityEntry } from '@/lib/contract/people';
 import { csvRow } from '@/lib/csv';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { ActivityQuerySchema } from '@/lib/server/people/api-schemas';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 const CSV_COLUMNS = ['at', 'actor_email', 'actor_name', 'action', 'subject', 'before', 'after', 'address'];

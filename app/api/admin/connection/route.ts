@@ -1,10 +1,10 @@
 import type { ConnectionInfo } from '@/lib/contract/people';
-import { AppError } from '@/lib/server/app-error';
+import { AppError } from '@/lib/server/http/app-error';
 import { recordActivity } from '@/lib/server/audit/record';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { dropToken, testCredentials } from '@/lib/server/org/upstream';
 import { ConnectionChangeSchema } from '@/lib/server/people/api-schemas';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 /** The organisation's connection to the Batch Data Service: the client ID and who set the secret when; never the secret. */

@@ -1,9 +1,9 @@
 import type { MemberEntry } from '@/lib/contract/people';
 import { recordActivity } from '@/lib/server/audit/record';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { InviteSchema } from '@/lib/server/people/api-schemas';
 import { inviteMember } from '@/lib/server/people/invite';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 /** The organisation's people: role, disabled, last seen, invitation still open. */

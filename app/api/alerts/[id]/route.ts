@@ -5,8 +5,8 @@ import { OVERLAP_MS } from '@/lib/server/alerts/watcher';
 import { recordActivity } from '@/lib/server/audit/record';
 import { getConfig } from '@/lib/server/config';
 import { pathSegment } from '@/lib/server/input/path-segment';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 /** One rule, with the asker's own subscription; 404 for another organisation's. */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { AlertHistory } from '@/lib/contract/alerts';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 import { UUID } from '@/lib/server/settings/database';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { recordEntry } from '@/lib/server/audit/record';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 import { LANGUAGE_COOKIE, readerLocale } from '@/lib/i18n/languages';
 import { MESSAGES } from '@/lib/i18n/messages';

@@ -9,18 +9,18 @@ import { exportWords } from '@/lib/export/strings';
 import { targetLines } from '@/lib/explorer/targets/target-lines';
 import { formatsFor } from '@/lib/i18n/formats';
 import { MESSAGES } from '@/lib/i18n/messages';
-import { ExportQuerySchema, type ExportQuery } from '@/lib/server/export-query';
+import { ExportQuerySchema, type ExportQuery } from '@/lib/server/batches/export-query';
 import { untilShutdown } from '@/lib/server/health/shutdown';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore, TARGETS_SETTING } from '@/lib/server/settings';
 import { getConfig } from '@/lib/server/config';
 import type { Actor } from '@/lib/server/auth/actor';
 import type { SessionCookies } from '@/lib/server/auth/sessions';
-import { translatorFor } from '@/lib/server/reader-locale';
+import { translatorFor } from '@/lib/server/http/reader-locale';
 import { asRangeLoad } from '@/lib/server/load-limits';
 import { upstreamFor } from '@/lib/server/org/upstream';
-import { xlsxStream } from '@/lib/server/xlsx-export';
+import { xlsxStream } from '@/lib/server/batches/xlsx-export';
 
 const TYPES = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
 

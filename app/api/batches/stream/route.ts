@@ -1,14 +1,14 @@
 import { RangeLoad } from '@/lib/batch-api';
 import { encodeStreamLine, formatParts, NDJSON_TYPE, type Batch, type StreamLine } from '@/lib/contract';
-import { StreamQuerySchema, type StreamQuery } from '@/lib/server/batch-query';
+import { StreamQuerySchema, type StreamQuery } from '@/lib/server/batches/batch-query';
 import { asRangeLoad } from '@/lib/server/load-limits';
 import type { Actor } from '@/lib/server/auth/actor';
 import { getConfig } from '@/lib/server/config';
-import { loggedProblemOf } from '@/lib/server/error-table';
+import { loggedProblemOf } from '@/lib/server/http/error-table';
 import { untilShutdown } from '@/lib/server/health/shutdown';
 import { countedChunks } from '@/lib/server/metrics/loads';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { upstreamFor } from '@/lib/server/org/upstream';
 
 const STREAM_HEADERS = {

@@ -1,6 +1,6 @@
 import { readiness } from '@/lib/server/health/readiness';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 
 /**
  * Readiness for a load balancer: 200 only when this instance can serve signed-in people (lib/server/health/

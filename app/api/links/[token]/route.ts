@@ -1,12 +1,12 @@
 import type { LinkInfo } from '@/lib/contract/people';
-import { AppError } from '@/lib/server/app-error';
+import { AppError } from '@/lib/server/http/app-error';
 import { recordEntry } from '@/lib/server/audit/record';
 import { startSession } from '@/lib/server/auth/start-session';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { pathSegment } from '@/lib/server/input/path-segment';
 import { LinkUseSchema } from '@/lib/server/people/api-schemas';
 import { hashPassword } from '@/lib/server/people/passwords';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 // Used, expired, of a person since removed or disabled, or never issued: all read alike.

@@ -1,6 +1,6 @@
-import { cacheKeyFor } from '@/lib/server/cache-key';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { cacheKeyFor } from '@/lib/server/batches/cache-key';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 
 /**
  * The key of this session's browser cache of ranges (components/explorer/range-cache.ts) for the organisation

@@ -1,8 +1,8 @@
 import { MAX_CROP_NAME, MAX_CROP_TARGETS } from '@/lib/contract/targets';
 import { TargetSaveSchema } from '@/lib/contract/schemas';
 import { recordActivity } from '@/lib/server/audit/record';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore, targetSettingsOf, TARGETS_SETTING } from '@/lib/server/settings';
 
 /**

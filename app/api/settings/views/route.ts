@@ -2,8 +2,8 @@ import { type SavedView, type SavedViewList } from '@/lib/contract/views';
 import { ViewCreateSchema } from '@/lib/contract/schemas';
 import type { Actor } from '@/lib/server/auth/actor';
 import { recordActivity } from '@/lib/server/audit/record';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 const viewer = (actor: Actor) => ({ personId: actor.person.id, role: actor.role });

@@ -1,5 +1,5 @@
 import 'server-only';
-import { publicOrigin } from '../../route';
+import { publicOrigin } from '../../http/route';
 import { SSO_ERROR_PARAM, type SsoFailure } from '@/lib/auth/sso-failures';
 
 export const CALLBACK_PATH = '/api/auth/oidc/callback';

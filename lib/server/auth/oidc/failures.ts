@@ -1,6 +1,6 @@
 import { AuthorizationResponseError, ClientError, ResponseBodyError } from 'openid-client';
 import type { SsoFailure } from '@/lib/auth/sso-failures';
-import { AppError } from '../../app-error';
+import { AppError } from '../../http/app-error';
 
 /**
  * Errors of the sign-in flow as the reasons a person is told (lib/auth/sso-failures.ts). A refusal the flow

@@ -1,6 +1,6 @@
 import 'server-only';
 import { recordEntry } from '../../audit/record';
-import { clientAddress } from '../../client-address';
+import { clientAddress } from '../../http/client-address';
 import { getConfig } from '../../config';
 import { onlyOrganisation, upsertSsoPerson } from '../../people/sso';
 import { settingsStore } from '../../settings';

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { SsoFailure } from '@/lib/auth/sso-failures';
 import { safeNextPath } from '@/lib/safe-next';
-import { errorFields, logLine } from '../../log';
+import { errorFields, logLine } from '../../logging';
 import type { Role } from '../../people/roles';
 import type { SessionCookies } from '../sessions';
 import { domainAllowed, identityOf } from './claims';

@@ -1,8 +1,8 @@
 import 'server-only';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { clientAddress } from '../../client-address';
+import { clientAddress } from '../../http/client-address';
 import { getConfig } from '../../config';
-import { signInLimiter } from '../../shared-stores';
+import { signInLimiter } from '../../stores/shared-stores';
 
 const holder = globalThis as unknown as { __ssoCallbacks?: RateLimiterAbstract };
 

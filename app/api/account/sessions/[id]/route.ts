@@ -1,9 +1,9 @@
-import { AppError } from '@/lib/server/app-error';
+import { AppError } from '@/lib/server/http/app-error';
 import { recordActivity } from '@/lib/server/audit/record';
 import { browserName } from '@/lib/server/auth/browser-name';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { pathSegment } from '@/lib/server/input/path-segment';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 /** Signs out one of the person's own sessions, by the handle their account page lists it with (404 for any other). */

@@ -1,7 +1,7 @@
 import type { ConnectionTest } from '@/lib/contract/people';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { testCredentials } from '@/lib/server/org/upstream';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 /** A real sign-in at the service with the stored credentials (never a cached token), and its verdict in words. */

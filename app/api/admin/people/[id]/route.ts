@@ -1,9 +1,9 @@
 import type { MemberEntry } from '@/lib/contract/people';
 import { recordActivity } from '@/lib/server/audit/record';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { pathSegment } from '@/lib/server/input/path-segment';
 import { MemberChangeSchema } from '@/lib/server/people/api-schemas';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 /**

@@ -1,8 +1,8 @@
 import type { AlertRule } from '@/lib/contract/alerts';
 import { SubscriptionSchema } from '@/lib/server/alerts/api-schemas';
 import { pathSegment } from '@/lib/server/input/path-segment';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 /** The asker's own choice for a rule (viewers too): `subscribed`, `muted`, or `none`; answers the rule. */

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 /** These entries (their ids from the history), or all of them when none are named. */

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { getConfig } from '@/lib/server/config';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { backToSignIn, redirectTo, redirectUriOf } from '@/lib/server/auth/oidc/answers';
 import { ssoPeople } from '@/lib/server/auth/oidc/people';
 import { finishSsoSignIn } from '@/lib/server/auth/oidc/sign-in';
 import { callbackAllowed } from '@/lib/server/auth/oidc/throttle';
-import { logLine } from '@/lib/server/log';
+import { logLine } from '@/lib/server/logging';
 import { countSignIn, ssoSignInResult } from '@/lib/server/metrics/sign-ins';
 
 /**

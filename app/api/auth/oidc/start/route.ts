@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getConfig } from '@/lib/server/config';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { backToSignIn, redirectTo, redirectUriOf } from '@/lib/server/auth/oidc/answers';
 import { ssoPeople } from '@/lib/server/auth/oidc/people';
 import { startSsoSignIn } from '@/lib/server/auth/oidc/sign-in';

@@ -1,6 +1,6 @@
 import type { TargetHistoryEntry } from '@/lib/contract/targets';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore, TARGETS_SETTING } from '@/lib/server/settings';
 
 /** The organisation's saved target sets, newest first (the first is the one in force): who saved each, and when. */

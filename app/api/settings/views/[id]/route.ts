@@ -1,9 +1,9 @@
 import { type SavedView } from '@/lib/contract/views';
 import { ViewChangeSchema } from '@/lib/contract/schemas';
 import { recordActivity, type ActivitySource } from '@/lib/server/audit/record';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { pathSegment } from '@/lib/server/input/path-segment';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 const viewer = (source: ActivitySource) => ({ personId: source.actor.person.id, role: source.actor.role });

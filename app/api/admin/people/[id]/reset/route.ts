@@ -1,8 +1,8 @@
 import { recordActivity } from '@/lib/server/audit/record';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { pathSegment } from '@/lib/server/input/path-segment';
 import { linkFor, mailLink } from '@/lib/server/people/invite';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 /**

@@ -2,8 +2,8 @@ import type { ReportSchedule } from '@/lib/contract/alerts';
 import { ReportScheduleSchema } from '@/lib/server/alerts/api-schemas';
 import { recordActivity, type ActivitySource } from '@/lib/server/audit/record';
 import { pathSegment } from '@/lib/server/input/path-segment';
-import { otherMethods } from '@/lib/server/methods';
-import { route } from '@/lib/server/route';
+import { otherMethods } from '@/lib/server/http/methods';
+import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 const asker = (source: ActivitySource) => ({ personId: source.actor.person.id, role: source.actor.role });

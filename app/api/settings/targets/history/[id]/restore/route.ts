@@ -1,7 +1,7 @@
 import { recordActivity } from '@/lib/server/audit/record';
-import { otherMethods } from '@/lib/server/methods';
+import { otherMethods } from '@/lib/server/http/methods';
 import { pathSegment } from '@/lib/server/input/path-segment';
-import { route } from '@/lib/server/route';
+import { route } from '@/lib/server/http/route';
 import { settingsStore, targetSettingsOf, TARGETS_SETTING } from '@/lib/server/settings';
 
 /** Makes an earlier saved target set the organisation's targets again (a save of its own, in the history and the activity log). */

@@ -1,10 +1,10 @@
 import type { core } from 'zod';
-import { CodedError } from '../coded-error';
-import { printable } from '../contract/storable-text';
-import { firstIssue } from '../zod-issue';
+import { CodedError } from '../../coded-error';
+import { printable } from '../../contract/storable-text';
+import { firstIssue } from '../../zod-issue';
 
 /**
- * What our own code refuses or fails at, as a code from the error table (lib/server/error-table.ts) and a
+ * What our own code refuses or fails at, as a code from the error table (lib/server/http/error-table.ts) and a
  * sentence, with the field it concerns (our API's name for it: `start_date`, `session`, `body`) and the wait
  * to suggest as structured data. Modules throw these and know nothing of HTTP; the route wrapper turns them
  * into answers.

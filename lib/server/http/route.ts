@@ -1,17 +1,17 @@
 import 'server-only';
 import { safeParse, strictObject, type core } from 'zod';
-import { printable } from '../contract/storable-text';
+import { printable } from '../../contract/storable-text';
 import { AppError, invalidInput } from './app-error';
-import { actorOf, orgParamProblem, type Actor } from './auth/actor';
-import { requestScheme } from './auth/session-rules';
-import { SessionCookies, sessions } from './auth/sessions';
+import { actorOf, orgParamProblem, type Actor } from '../auth/actor';
+import { requestScheme } from '../auth/session-rules';
+import { SessionCookies, sessions } from '../auth/sessions';
 import { clientAddress } from './client-address';
-import { getConfig } from './config';
-import { RAW_QUERY_HEADER } from './input/raw-query';
+import { getConfig } from '../config';
+import { RAW_QUERY_HEADER } from '../input/raw-query';
 import { loggedProblemOf, problemResponse } from './error-table';
-import { requireRole, type Role } from './people/roles';
-import { whenProvisioned } from './org/provisioning';
-import { noteSessionIdentity } from './logging/identity';
+import { requireRole, type Role } from '../people/roles';
+import { whenProvisioned } from '../org/provisioning';
+import { noteSessionIdentity } from '../logging/identity';
 import { inRequestContext } from './request-context';
 import { logRequest } from './request-log';
 
@@ -29,7 +29,7 @@ export type RouteContext<Q, B, A extends Auth> = {
   actor: A extends false ? undefined : Actor;
   /** This request's cookies: read what the browser sent, write what goes back (sign-in, sign-out). */
   cookies: SessionCookies;
-  /** The client's address, as the sign-in limits and the activity log count it (lib/server/client-address.ts). */
+  /** The client's address, as the sign-in limits and the activity log count it (lib/server/http/client-address.ts). */
   address: string;
 };
 
@@ -154,7 +154,7 @@ async function readLimited(request: Request, limit: number): Promise<string> {
 /**
  * The one wrapper for route handlers: origin check, session, the organisation (`org=`) and the role the route
  * needs, zod parsing of query and body, and the single mapping from error to `{detail}` + status
- * (lib/server/error-table.ts). The handler body reads as the happy
+ * (lib/server/http/error-table.ts). The handler body reads as the happy
  * path. It takes a plain Request and returns a plain Response: Vitest calls it as Next.js does.
  */
 export function route<QS extends core.$ZodType | undefined = undefined, BS extends core.$ZodType | undefined = undefined, A extends Auth = true>(
@@ -193,7 +193,7 @@ export function route<QS extends core.$ZodType | undefined = undefined, BS exten
   return logged(handle);
 }
 
-/** A handler whose every request, whatever its answer, writes its one log line (lib/server/request-log.ts). */
+/** A handler whose every request, whatever its answer, writes its one log line (lib/server/http/request-log.ts). */
 export function logged(handle: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
   return (request) => {
     const started = performance.now();

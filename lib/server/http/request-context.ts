@@ -1,11 +1,11 @@
 import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { RetryNotice, UpstreamCall } from '../batch-api';
-import { logLine } from './log';
-import { newRequestId } from './logging/request-id';
-import { countUpstreamRetry, observeUpstreamCall } from './metrics/upstream';
-import { retrySpan } from './tracing/spans';
-import { noteUpstreamCall } from './upstream-health';
+import type { RetryNotice, UpstreamCall } from '../../batch-api';
+import { logLine } from '../logging';
+import { newRequestId } from '../logging/request-id';
+import { countUpstreamRetry, observeUpstreamCall } from '../metrics/upstream';
+import { retrySpan } from '../tracing/spans';
+import { noteUpstreamCall } from '../batches/upstream-health';
 
 /** What one request to our API did upstream, for its log line. */
 export type RequestStats = { upstreamCalls: number; upstreamMs: number; upstreamFailures: number };

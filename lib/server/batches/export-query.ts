@@ -1,9 +1,9 @@
 import 'server-only';
 import { z } from 'zod';
-import { DateRangeSchema } from '../contract/schemas';
-import { COLUMN_IDS, isColumnId } from '../export/columns';
-import type { ColumnId } from '../export/strings';
-import { canonicalZone, UTC } from '../explorer/zones';
+import { DateRangeSchema } from '../../contract/schemas';
+import { COLUMN_IDS, isColumnId } from '../../export/columns';
+import type { ColumnId } from '../../export/strings';
+import { canonicalZone, UTC } from '../../explorer/zones';
 
 const columnList = z
   .string()

@@ -4,7 +4,7 @@ import { PEER_ADDRESS_HEADER } from './peer-address';
 
 /**
  * The address the sign-in limits count against. With no trusted proxy (`TRUSTED_PROXY_HOPS=0`) it is the TCP
- * peer's, from the socket (lib/server/peer-address.ts); `X-Forwarded-For` is ignored, since a client writes
+ * peer's, from the socket (lib/server/http/peer-address.ts); `X-Forwarded-For` is ignored, since a client writes
  * what it likes there. With `n` trusted proxies, each appending the address it received the request from, it
  * is the n-th entry from the right of `X-Forwarded-For`: the one the outermost trusted proxy appended. Entries
  * left of it were written by the client and are ignored. A list shorter than `n` did not pass through every

@@ -2,10 +2,10 @@ import 'server-only';
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { Batch } from '../contract';
-import { exportRow, type ExportContext, type ExportColumn } from '../export/columns';
-import { addViewSheet, startDataSheet } from '../export/xlsx';
-import { deferSheetLinks, drained } from '../export/xlsx-streaming';
+import type { Batch } from '../../contract';
+import { exportRow, type ExportContext, type ExportColumn } from '../../export/columns';
+import { addViewSheet, startDataSheet } from '../../export/xlsx';
+import { deferSheetLinks, drained } from '../../export/xlsx-streaming';
 
 /** The first batches (in the order to write), how to ask for the next ones, how to stop asking. */
 type Source = { first: Batch[]; next: () => Promise<IteratorResult<Batch[]>>; stop: () => void };

@@ -1,5 +1,5 @@
 import 'server-only';
-import { log, type LogLevel } from './logging/logger';
+import { log, type LogLevel } from './logger';
 
 export type { LogLevel };
 

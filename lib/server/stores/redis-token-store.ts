@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { CachedToken, TokenStore } from '../batch-api';
+import type { CachedToken, TokenStore } from '../../batch-api';
 import { REDIS_PREFIX } from './redis-connection';
 
 /** Compare-and-delete: drop the token only while it is still the one the service refused. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { UpstreamCall } from '../batch-api';
+import type { UpstreamCall } from '../../batch-api';
 
 /** How long the last answer (or failure) of the Batch Data Service still describes it. */
 export const SERVICE_RECENT_MS = 5 * 60_000;

@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHmac, hkdfSync } from 'node:crypto';
-import { getConfig } from './config';
+import { getConfig } from '../config';
 
 /** What the browser's range cache needs from a live session: its key, a name for it, and the organisation's scope. */
 export type CacheKey = {

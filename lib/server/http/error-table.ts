@@ -1,8 +1,8 @@
 import 'server-only';
-import { BatchApiError, type BatchApiErrorCode, type ServiceUnavailableError, type TimeoutError } from '../batch-api';
-import type { Problem } from '../contract';
+import { BatchApiError, type BatchApiErrorCode, type ServiceUnavailableError, type TimeoutError } from '../../batch-api';
+import type { Problem } from '../../contract';
 import { AppError, type AppErrorCode } from './app-error';
-import { errorFields, logLine } from './log';
+import { errorFields, logLine } from '../logging';
 
 /**
  * Every error our API answers, by code: ours (AppError) and the upstream client's (BatchApiError). The status
@@ -28,7 +28,7 @@ export const ERROR_STATUS: Record<AppErrorCode | BatchApiErrorCode, number> = {
   account_disabled: 403,
   // The organisation has no (readable) client secret yet: an administrator sets it under Connection.
   not_connected: 409,
-  // With `Allow` (lib/server/methods.ts): a method the route does not serve.
+  // With `Allow` (lib/server/http/methods.ts): a method the route does not serve.
   method_not_allowed: 405,
   body_too_large: 413,
   unsupported_body: 415,

@@ -1,8 +1,8 @@
 import 'server-only';
 import { Redis } from 'ioredis';
-import { getConfig } from './config';
-import { logLine } from './log';
-import { countRedisError } from './metrics/errors';
+import { getConfig } from '../config';
+import { logLine } from '../logging';
+import { countRedisError } from '../metrics/errors';
 
 /** Keys of this app in a Redis it may share with others. */
 export const REDIS_PREFIX = 'tsb:';

@@ -1,10 +1,10 @@
 import 'server-only';
-import { logLine } from './log';
-import { observeHttpRequest } from './metrics/http';
+import { logLine } from '../logging';
+import { observeHttpRequest } from '../metrics/http';
 import type { RequestContext } from './request-context';
-import { apiRouteTemplate } from './routing/api-routes';
+import { apiRouteTemplate } from '../routing/api-routes';
 
-/** What the log needs of a request: the TRACE answered before Next (lib/server/unroutable-methods.ts) has no Request. */
+/** What the log needs of a request: the TRACE answered before Next (lib/server/http/unroutable-methods.ts) has no Request. */
 export type LoggedRequest = { method: string; url: string; signal?: AbortSignal };
 
 /** A request whose answer is complete (or was dropped), as its log line and its metric see it. */
@@ -49,7 +49,7 @@ export function requestFinished(r: FinishedRequest): void {
 /**
  * The answer of a route handler on its way out. A streamed answer is logged when its last byte is sent, or
  * with `aborted: true` when the client drops it; so is an answer nobody was left to read (the 499 of
- * lib/server/route.ts). Under the custom server, which writes the line itself, it only says whether the
+ * lib/server/http/route.ts). Under the custom server, which writes the line itself, it only says whether the
  * answer streams.
  */
 export function logRequest(request: LoggedRequest, response: Response, started: number, context: RequestContext): Response {

@@ -1,9 +1,9 @@
 import 'server-only';
 import { RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { TokenCache } from '../batch-api';
-import { BoundedMemoryLimiter } from './bounded-memory-limiter';
-import { getConfig } from './config';
-import { logLine } from './log';
+import { TokenCache } from '../../batch-api';
+import { BoundedMemoryLimiter } from '../load-limits/bounded-memory-limiter';
+import { getConfig } from '../config';
+import { logLine } from '../logging';
 import { REDIS_PREFIX, sharedRedis } from './redis-connection';
 import { RedisTokenStore } from './redis-token-store';
 

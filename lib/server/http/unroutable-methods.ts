@@ -1,14 +1,14 @@
 import 'server-only';
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
-import { API_CSP, HSTS, SECURITY_HEADERS } from '../security-headers.mjs';
+import { API_CSP, HSTS, SECURITY_HEADERS } from '../../security-headers.mjs';
 import { AppError } from './app-error';
 import { problemOf, problemResponse } from './error-table';
 import { methodNotAllowed, ROUTE_METHODS } from './methods';
-import { newRequestId } from './logging/request-id';
+import { newRequestId } from '../logging/request-id';
 import { newRequestContext } from './request-context';
 import { logRequest } from './request-log';
-import { allowedAt } from './routing/api-routes';
-import { isHttps } from './auth/session-rules';
+import { allowedAt } from '../routing/api-routes';
+import { isHttps } from '../auth/session-rules';
 
 export { allowedAt };
 

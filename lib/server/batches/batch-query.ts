@@ -1,9 +1,9 @@
 import 'server-only';
 import { z } from 'zod';
-import { MAX_CONCURRENCY } from '../batch-api/range-load';
-import { maxUnfinishedParts } from '../batch-api/range-parts';
-import { partsProblem } from '../contract';
-import { DateRangeSchema, partsSchema } from '../contract/schemas';
+import { MAX_CONCURRENCY } from '../../batch-api/range-load';
+import { maxUnfinishedParts } from '../../batch-api/range-parts';
+import { partsProblem } from '../../contract';
+import { DateRangeSchema, partsSchema } from '../../contract/schemas';
 
 /** Query of /api/batches/export: a date range by the service's rules, checked before any upstream call. */
 export const RangeQuerySchema = z.strictObject(DateRangeSchema.shape);

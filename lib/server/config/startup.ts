@@ -1,4 +1,4 @@
-import { getConfig } from './config';
+import { getConfig } from '.';
 
 /** Called once at server start (instrumentation.ts): a bad configuration stops the server, naming the variable. */
 export function validateConfigOrExit() {
