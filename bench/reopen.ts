@@ -36,7 +36,7 @@ async function timesOf(page: Page): Promise<Times> {
         .map((e) => e.startTime),
     ),
   );
-  // The reopening's own marks (components/explorer/range-cache-browser.ts), from the range's request on.
+  // The reopening's own marks (components/explorer/range/range-cache-browser.ts), from the range's request on.
   const steps = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('range-cache:')).map((m) => [m.name.slice(12), m.startTime])));
   for (const name of Object.keys(steps)) steps[name] = Math.round(steps[name]! - requested);
   return { fromNavigation: marks.done, fromRequest: marks.done - requested, text: marks.doneText, steps };

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { useTranslations } from 'use-intl';
-import { wipeRangeCache } from './explorer/range-cache-browser';
+import { wipeRangeCache } from './explorer/range/range-cache-browser';
 
 /**
  * Ends the session on the server (revoked for good), then loads the sign-in page afresh so no batch data

@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
 import { AppHeader } from '@/components/auth/app-header';
 import { RoleProvider } from '@/components/auth/role-context';
-import { BatchExplorerClient } from '@/components/explorer/batch-explorer-client';
+import { BatchExplorerClient } from '@/components/explorer/view/batch-explorer-client';
 import { headerPerson, pageActor, type PageParams } from '@/lib/server/auth/page-actor';
 import { serverTranslator } from '@/lib/server/http/reader-locale';
 import { defaultViewPath, openedDefaultName } from '@/lib/server/settings/default-view';

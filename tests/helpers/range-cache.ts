@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 
-/** The browser's cache of ranges as IndexedDB holds it (components/explorer/range-cache-browser.ts): metadata only, the batches are sealed. */
+/** The browser's cache of ranges as IndexedDB holds it (components/explorer/range/range-cache-browser.ts): metadata only, the batches are sealed. */
 export function cachedEntries(page: Page) {
   return page.evaluate(async () => {
     if (!(await indexedDB.databases()).some((d) => d.name === 'tsb-range-cache')) return [];

@@ -1,6 +1,6 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { rangeQueryOptions } from '@/components/explorer/range-query';
+import { rangeQueryOptions } from '@/components/explorer/range/range-query';
 import type { DateRange } from '@/lib/contract';
 import type { RangeData } from '@/lib/explorer/batch-load';
 import { generateBatches } from '@/sandbox/data/generate';

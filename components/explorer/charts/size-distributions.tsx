@@ -4,11 +4,11 @@ import { memo, useState } from 'react';
 import type { CropHistogram, HistogramBin } from '@/lib/explorer/aggregate';
 import { cropName, formatBins, withBin, type BinDrill } from '@/lib/explorer/drill';
 import { axisTitle, describeBin, formatTick, formatValue, niceAxis } from '@/lib/explorer/metrics';
-import type { DrillTo } from '../analysis';
-import { ChartFrame } from '../chart-frame';
-import { edgeAnchor } from '../time-panel';
-import { useSpeech } from '../use-speech';
-import styles from '../explorer.module.css';
+import type { DrillTo } from '../analysis/analysis';
+import { ChartFrame } from './chart-frame';
+import { edgeAnchor } from '../range/time-panel';
+import { useSpeech } from '../shared/use-speech';
+import styles from '../view/explorer.module.css';
 
 type Props = {
   crops: readonly CropHistogram[];

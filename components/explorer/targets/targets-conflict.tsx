@@ -3,8 +3,8 @@
 import { useTranslations } from 'use-intl';
 import { useFormats } from '@/components/i18n/use-formats';
 import type { Zone } from '@/lib/explorer/date-range';
-import type { useTargets } from '../use-targets';
-import styles from '../targets-panel.module.css';
+import type { useTargets } from './use-targets';
+import styles from './targets-panel.module.css';
 
 type Props = {
   conflict: NonNullable<ReturnType<typeof useTargets>['conflict']>;

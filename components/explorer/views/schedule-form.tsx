@@ -11,8 +11,8 @@ import type { SavedView } from '@/lib/contract/views';
 import { ApiFailure } from '@/lib/explorer/api-failure';
 import { canonicalZone, viewerZone, zoneChoices } from '@/lib/explorer/zones';
 import { callApi } from '@/lib/people/api-client';
-import { useFailureText } from '../use-failure-text';
-import styles from '../saved-views.module.css';
+import { useFailureText } from '../shared/use-failure-text';
+import styles from './saved-views.module.css';
 
 const WEEKDAYS = ['1', '2', '3', '4', '5', '6', '7'] as const;
 const DAYS = Array.from({ length: 28 }, (_, i) => i + 1);

@@ -3,7 +3,7 @@ import { otherMethods } from '@/lib/server/http/methods';
 import { route } from '@/lib/server/http/route';
 
 /**
- * The key of this session's browser cache of ranges (components/explorer/range-cache.ts) for the organisation
+ * The key of this session's browser cache of ranges (lib/explorer/range-cache.ts) for the organisation
  * it acts for: only a live session gets it, never stored by the browser or anything between (no-store, private).
  */
 export const GET = route({ auth: true }, async ({ actor }) =>
