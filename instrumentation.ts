@@ -33,7 +33,10 @@ export async function register() {
       // The alert watcher and the saved views' scheduled reports on the job runner (pg-boss), once the database is migrated.
       .then(async () => {
         (await import('./lib/server/alerts/start')).startAlerts();
-        const [{ jobRunner }, { keepReportSchedules }] = await Promise.all([import('./lib/server/jobs'), import('./lib/server/reports/report-runner')]);
+        const [{ jobRunner }, { keepReportSchedules }] = await Promise.all([
+          import('./lib/server/jobs'),
+          import('./lib/server/reports/report-runner'),
+        ]);
         keepReportSchedules(jobRunner);
       });
   }

@@ -13,7 +13,10 @@ export default defineConfig({
   test: {
     // Tests that time work run on their own (TIMING_TESTS=1, one file at a time), after the others: beside
     // other files' work on a small machine, what they measure would be the neighbours.
-    include: process.env.TIMING_TESTS === '1' ? ['tests/timing/**/*.test.ts'] : ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+    include:
+      process.env.TIMING_TESTS === '1'
+        ? ['tests/timing/**/*.test.ts']
+        : ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     environment: 'node',
     setupFiles: ['tests/setup/quiet-logs.ts'],
     // Many files wait on loopback I/O (a sandbox, a Redis): two workers even on two cores, where Vitest's

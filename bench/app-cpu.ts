@@ -68,14 +68,17 @@ type Side = { name: string; app: BenchApp; cookie: string };
 async function streamOnce(side: Side): Promise<{ cpuMs: number; wallMs: number }> {
   const cpu0 = treeCpuMs(side.app.pid);
   const started = performance.now();
-  const response = await fetch(`${side.app.url}/api/batches/stream`, { headers: { cookie: side.cookie, 'accept-encoding': 'gzip' } });
+  const response = await fetch(`${side.app.url}/api/batches/stream`, {
+    headers: { cookie: side.cookie, 'accept-encoding': 'gzip' },
+  });
   if (response.status !== 200) throw new Error(`${side.name} stream: ${response.status}`);
   const text = await response.text();
   const wallMs = performance.now() - started;
   const lines = text.split('\n').filter(Boolean).map(parseStreamLine);
   const last = lines.at(-1);
   const count = lines.reduce((n, line) => n + ('batches' in line ? line.batches.length : 0), 0);
-  if (!last || !('done' in last) || last.count !== BATCHES || count !== BATCHES) throw new Error(`${side.name} stream: ${count} batches, last line ${JSON.stringify(last)?.slice(0, 200)}`);
+  if (!last || !('done' in last) || last.count !== BATCHES || count !== BATCHES)
+    throw new Error(`${side.name} stream: ${count} batches, last line ${JSON.stringify(last)?.slice(0, 200)}`);
   // Let the last writes and the GC they caused land before reading the clock of the process.
   await new Promise((r) => setTimeout(r, 300));
   return { cpuMs: treeCpuMs(side.app.pid) - cpu0, wallMs };
@@ -83,7 +86,13 @@ async function streamOnce(side: Side): Promise<{ cpuMs: number; wallMs: number }
 
 async function capacity(url: string, cookie: string | undefined, seconds: number): Promise<number> {
   const headers: Record<string, string> = { 'accept-encoding': 'identity', ...(cookie ? { cookie } : {}) };
-  const result = await autocannon({ url: `${url}/api/batches`, headers, connections: 50, duration: seconds, timeout: 10 });
+  const result = await autocannon({
+    url: `${url}/api/batches`,
+    headers,
+    connections: 50,
+    duration: seconds,
+    timeout: 10,
+  });
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${url} under load: ${bad} failed requests`);
   return result.requests.total / result.duration;
@@ -94,9 +103,19 @@ export async function run(): Promise<BenchResult[]> {
   const apps: BenchApp[] = [];
   try {
     const sides: Side[] = [];
-    const dirs = BEFORE_DIR ? ([['before', BEFORE_DIR], ['after', undefined]] as const) : ([['after', undefined]] as const);
+    const dirs = BEFORE_DIR
+      ? ([
+          ['before', BEFORE_DIR],
+          ['after', undefined],
+        ] as const)
+      : ([['after', undefined]] as const);
     for (const [name, dir] of dirs) {
-      const app = await startBenchApp({ port: PORTS[name], sandboxUrl: sandbox.url, dir, env: { SIGNIN_ATTEMPTS_PER_IP: '100000' } });
+      const app = await startBenchApp({
+        port: PORTS[name],
+        sandboxUrl: sandbox.url,
+        dir,
+        env: { SIGNIN_ATTEMPTS_PER_IP: '100000' },
+      });
       apps.push(app);
       sides.push({ name, app, cookie: await signIn(app.url) });
     }

@@ -85,7 +85,8 @@ export async function run(): Promise<BenchResult[]> {
       figure: `${m('line (stringify + TextEncoder)').toFixed(1)} ms`,
       goal: '-',
       ok: true,
-      detail: 'JSON.stringify + TextEncoder of the lines of 20,000 batches, for scale (Buffer.from measured the same: left as it was)',
+      detail:
+        'JSON.stringify + TextEncoder of the lines of 20,000 batches, for scale (Buffer.from measured the same: left as it was)',
     },
     {
       target: 'issue 16 BFF CPU: reading and checking together',

@@ -26,9 +26,21 @@ const MARKERS: [string, RegExp][] = [
   ['redux/immer', /immer|redux/i],
 ];
 
-export type Script = { url: string; start: number; served: number; raw: number; gzip: number; charts: boolean; initial: boolean; holds: string[] };
+export type Script = {
+  url: string;
+  start: number;
+  served: number;
+  raw: number;
+  gzip: number;
+  charts: boolean;
+  initial: boolean;
+  holds: string[];
+};
 
-export async function collectScripts(appUrl: string, cookie: string): Promise<{ scripts: Script[]; htmlGzip: number; chartsDrawn: boolean }> {
+export async function collectScripts(
+  appUrl: string,
+  cookie: string,
+): Promise<{ scripts: Script[]; htmlGzip: number; chartsDrawn: boolean }> {
   const browser = await launchChromium();
   try {
     const context = await signedInContext(browser, appUrl, cookie);
@@ -36,10 +48,15 @@ export async function collectScripts(appUrl: string, cookie: string): Promise<{ 
     await installMarks(page);
     const bodies = new Map<string, Promise<Buffer>>();
     page.on('response', (response) => {
-      if (response.request().resourceType() === 'script') bodies.set(response.url(), response.body().catch(() => Buffer.alloc(0)));
+      if (response.request().resourceType() === 'script')
+        bodies.set(
+          response.url(),
+          response.body().catch(() => Buffer.alloc(0)),
+        );
     });
     const document = await page.goto(`${appUrl}/batches`);
-    if (!document || document.status() !== 200 || !page.url().endsWith('/batches')) throw new Error(`/batches did not open signed in (${page.url()})`);
+    if (!document || document.status() !== 200 || !page.url().endsWith('/batches'))
+      throw new Error(`/batches did not open signed in (${page.url()})`);
     const html = await document.body();
     const chartsDrawn = await page
       .waitForSelector('.recharts-surface', { timeout: WAIT_MS })
@@ -47,9 +64,13 @@ export async function collectScripts(appUrl: string, cookie: string): Promise<{ 
       .catch(() => false);
     await page.waitForLoadState('networkidle', { timeout: WAIT_MS });
     const timing = await page.evaluate(() =>
-      performance.getEntriesByType('resource').map((e) => ({ url: e.name, start: e.startTime, served: (e as PerformanceResourceTiming).encodedBodySize })),
+      performance
+        .getEntriesByType('resource')
+        .map((e) => ({ url: e.name, start: e.startTime, served: (e as PerformanceResourceTiming).encodedBodySize })),
     );
-    const initialSrcs = new Set([...html.toString().matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => new URL(m[1]!, appUrl).href));
+    const initialSrcs = new Set(
+      [...html.toString().matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => new URL(m[1]!, appUrl).href),
+    );
     const scripts: Script[] = [];
     for (const [url, body] of bodies) {
       const raw = await body;
@@ -69,7 +90,11 @@ export async function collectScripts(appUrl: string, cookie: string): Promise<{ 
     const { firstRow } = await readMarks(page);
     if (firstRow === undefined) throw new Error('no table row appeared');
     for (const s of scripts) s.charts = s.start > firstRow;
-    return { scripts: scripts.sort((a, b) => a.start - b.start), htmlGzip: gzipSync(html, { level: 9 }).length, chartsDrawn };
+    return {
+      scripts: scripts.sort((a, b) => a.start - b.start),
+      htmlGzip: gzipSync(html, { level: 9 }).length,
+      chartsDrawn,
+    };
   } finally {
     await browser.close();
   }
@@ -77,10 +102,12 @@ export async function collectScripts(appUrl: string, cookie: string): Promise<{ 
 
 export async function run(): Promise<BenchResult[]> {
   const sandbox = await startBenchSandbox({});
-  const app = await startBenchApp({ port: await freeBenchPort(), sandboxUrl: sandbox.url }).catch(async (error: unknown) => {
-    await sandbox.close();
-    throw error;
-  });
+  const app = await startBenchApp({ port: await freeBenchPort(), sandboxUrl: sandbox.url }).catch(
+    async (error: unknown) => {
+      await sandbox.close();
+      throw error;
+    },
+  );
   try {
     const { scripts, htmlGzip, chartsDrawn } = await collectScripts(app.url, await signIn(app.url));
     const sum = (list: Script[], key: 'gzip' | 'served' | 'raw') => list.reduce((n, s) => n + s[key], 0);
@@ -88,12 +115,18 @@ export async function run(): Promise<BenchResult[]> {
     const charts = scripts.filter((s) => s.charts);
     const chartsInHtml = scripts.some((s) => s.initial && s.holds.includes('recharts'));
     if (process.env.BENCH_VERBOSE) {
-      for (const s of scripts) console.log(`${s.charts ? 'lazy ' : 'first'} ${s.start.toFixed(0).padStart(6)} ms ${fmtBytes(s.gzip).padStart(9)} ${s.url.split('/').pop()} ${s.holds.join(', ')}`);
+      for (const s of scripts)
+        console.log(
+          `${s.charts ? 'lazy ' : 'first'} ${s.start.toFixed(0).padStart(6)} ms ${fmtBytes(s.gzip).padStart(9)} ${s.url.split('/').pop()} ${s.holds.join(', ')}`,
+        );
     }
     const largest = [...scripts]
       .sort((a, b) => b.gzip - a.gzip)
       .slice(0, 5)
-      .map((s) => `${s.url.split('/').pop()} ${fmtBytes(s.gzip)}${s.charts ? ' (charts)' : ''}${s.holds.length ? ` [${s.holds.join(', ')}]` : ''}`);
+      .map(
+        (s) =>
+          `${s.url.split('/').pop()} ${fmtBytes(s.gzip)}${s.charts ? ' (charts)' : ''}${s.holds.length ? ` [${s.holds.join(', ')}]` : ''}`,
+      );
     const conditions = `signed-in /batches, demo sandbox 3,000 batches, Chromium, gzip level 9 per script`;
     return [
       {

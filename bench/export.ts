@@ -15,7 +15,9 @@ import { readXlsxExport } from './xlsx-export';
 
 const BATCHES = Number(process.env.BENCH_EXPORT_BATCHES ?? 100_000);
 /** Sandbox latencies to run at, each with its number of runs: 0 ms shows our own cost, 40 ms a real service (issue 16). */
-const PHASES = (process.env.BENCH_EXPORT_PHASES ?? '0:1,40:2').split(',').map((p) => p.split(':').map(Number) as [number, number]);
+const PHASES = (process.env.BENCH_EXPORT_PHASES ?? '0:1,40:2')
+  .split(',')
+  .map((p) => p.split(':').map(Number) as [number, number]);
 const RUN_TIMEOUT_MS = 180_000;
 const QUOTE = 0x22;
 const LF = 0x0a;
@@ -50,7 +52,9 @@ class CsvCounter {
         p = q + 1;
         continue;
       }
-      const next = [chunk.indexOf(QUOTE, p), chunk.indexOf(LF, p), this.inFirst ? chunk.indexOf(COMMA, p) : -1].filter((i) => i !== -1);
+      const next = [chunk.indexOf(QUOTE, p), chunk.indexOf(LF, p), this.inFirst ? chunk.indexOf(COMMA, p) : -1].filter(
+        (i) => i !== -1,
+      );
       if (next.length === 0) {
         if (this.inFirst) this.first += chunk.toString('latin1', p);
         return;
@@ -80,10 +84,14 @@ class CsvCounter {
 async function readExport(url: string, cookie: string, pid: number): Promise<Reading> {
   const started = performance.now();
   const cpu = cpuSeconds(pid);
-  const response = await fetch(url, { headers: { cookie, 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(RUN_TIMEOUT_MS) });
+  const response = await fetch(url, {
+    headers: { cookie, 'accept-encoding': 'identity' },
+    signal: AbortSignal.timeout(RUN_TIMEOUT_MS),
+  });
   if (response.status !== 200 || !response.body) throw new Error(`export: ${response.status} ${await response.text()}`);
   const counter = new CsvCounter();
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) counter.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>)
+    counter.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
   const { records, lines, bytes, ids } = counter;
   return { ms: performance.now() - started, records, lines, bytes, ids, cpu: cpuSeconds(pid) - cpu };
 }
@@ -101,7 +109,10 @@ async function walkDirect(sandbox: Sandbox): Promise<{ ms: number; ids: string[]
     const url: string = `${sandbox.url}/v2/batches${next ? `?next_token=${encodeURIComponent(next)}` : ''}`;
     const response = await fetch(url, { headers });
     if (response.status !== 200) throw new Error(`direct walk: ${response.status}`);
-    const page = (await response.json()) as { data: { batch_id: string; analysis_link: string | null }[]; next_token: string | null };
+    const page = (await response.json()) as {
+      data: { batch_id: string; analysis_link: string | null }[];
+      next_token: string | null;
+    };
     for (const b of page.data) {
       ids.push(b.batch_id);
       if (b.analysis_link) links.push(b.analysis_link);
@@ -133,10 +144,12 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 
 export async function run(): Promise<BenchResult[]> {
   const sandbox = await startBenchSandbox({ batches: BATCHES, pageSize: 100, latencyMs: 0 });
-  const app = await startBenchApp({ port: await freeBenchPort(), sandboxUrl: sandbox.url }).catch(async (error: unknown) => {
-    await sandbox.close();
-    throw error;
-  });
+  const app = await startBenchApp({ port: await freeBenchPort(), sandboxUrl: sandbox.url }).catch(
+    async (error: unknown) => {
+      await sandbox.close();
+      throw error;
+    },
+  );
   const results: BenchResult[] = [];
   try {
     const cookie = await signIn(app.url);
@@ -148,7 +161,11 @@ export async function run(): Promise<BenchResult[]> {
     const reference = await walkDirect(sandbox);
 
     for (const [latencyMs, runs] of PHASES) {
-      await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs }) });
+      await fetch(`${sandbox.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ latencyMs }),
+      });
       const exports: (Reading & { growth: number; baseline: number })[] = [];
       const walks: number[] = [];
       for (let i = 0; i < runs; i++) {

@@ -21,13 +21,28 @@ const METRICS = [
   ['SI', 'speed-index'],
 ] as const;
 
-type Audit = { score: number | null; numericValue?: number; displayValue?: string; details?: { items?: Record<string, unknown>[] } };
-type Lhr = { categories: { performance: { score: number | null } }; audits: Record<string, Audit>; runWarnings: string[] };
+type Audit = {
+  score: number | null;
+  numericValue?: number;
+  displayValue?: string;
+  details?: { items?: Record<string, unknown>[] };
+};
+type Lhr = {
+  categories: { performance: { score: number | null } };
+  audits: Record<string, Audit>;
+  runWarnings: string[];
+};
 
 async function once(url: string, cookie: string): Promise<Lhr> {
   const { default: lighthouse } = await import('lighthouse');
   const userDataDir = mkdtempSync(join(tmpdir(), 'bench-lighthouse-'));
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS, port: await freeBenchPort(), logLevel: 'silent', userDataDir });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROMIUM_ARGS,
+    port: await freeBenchPort(),
+    logLevel: 'silent',
+    userDataDir,
+  });
   // Chromium keeps its singleton socket in a directory of its own under /tmp, left behind when it is killed.
   let singletonDir: string | undefined;
   try {
@@ -47,11 +62,13 @@ async function once(url: string, cookie: string): Promise<Lhr> {
     const lhr = result.lhr as unknown as Lhr;
     const finalUrl = (result.lhr as unknown as { finalDisplayedUrl?: string }).finalDisplayedUrl ?? '';
     // The explorer writes the viewer's zone into the address (`?tz=…`) once it runs: still /batches, not sign-in.
-    if (new URL(finalUrl || 'http://x/').pathname !== '/batches') throw new Error(`lighthouse did not stay on /batches (ended on ${finalUrl}): is the cookie accepted?`);
+    if (new URL(finalUrl || 'http://x/').pathname !== '/batches')
+      throw new Error(`lighthouse did not stay on /batches (ended on ${finalUrl}): is the cookie accepted?`);
     return lhr;
   } finally {
     chrome.kill();
-    for (const dir of [userDataDir, singletonDir]) if (dir?.startsWith(tmpdir())) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [userDataDir, singletonDir])
+      if (dir?.startsWith(tmpdir())) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -66,11 +83,17 @@ function costs(lhr: Lhr): string {
   const losing = METRICS.map(([label, id]) => ({ label, audit: lhr.audits[id]! }))
     .filter((m) => (m.audit.score ?? 1) < 0.9)
     .map((m) => `${m.label} ${m.audit.displayValue} (score ${m.audit.score})`);
-  const lcpTables = (lhr.audits['largest-contentful-paint-element']?.details?.items ?? []) as { items?: Record<string, unknown>[] }[];
+  const lcpTables = (lhr.audits['largest-contentful-paint-element']?.details?.items ?? []) as {
+    items?: Record<string, unknown>[];
+  }[];
   const lcpNode = lcpTables[0]?.items?.[0]?.node as { snippet?: string; selector?: string } | undefined;
   const phases = (lcpTables[1]?.items ?? []).map((p) => `${p.phase} ${Math.round(Number(p.timing))} ms`);
-  const longTasks = (lhr.audits['long-tasks']?.details?.items ?? []).slice(0, 5).map((t) => `${file(t.url)} ${Math.round(Number(t.duration))} ms`);
-  const bootup = (lhr.audits['bootup-time']?.details?.items ?? []).slice(0, 3).map((i) => `${file(i.url)} ${Math.round(Number(i.scripting))} ms`);
+  const longTasks = (lhr.audits['long-tasks']?.details?.items ?? [])
+    .slice(0, 5)
+    .map((t) => `${file(t.url)} ${Math.round(Number(t.duration))} ms`);
+  const bootup = (lhr.audits['bootup-time']?.details?.items ?? [])
+    .slice(0, 3)
+    .map((i) => `${file(i.url)} ${Math.round(Number(i.scripting))} ms`);
   return [
     losing.length ? `losing points: ${losing.join(', ')}` : 'no metric below 0.9',
     lcpNode ? `LCP element ${lcpNode.snippet?.slice(0, 60)} (${lcpNode.selector}), ${phases.join(', ')}` : '',
@@ -85,10 +108,12 @@ function costs(lhr: Lhr): string {
 export async function run(): Promise<BenchResult[]> {
   process.env.CHROME_PATH = CHROMIUM_PATH;
   const sandbox = await startBenchSandbox({});
-  const app = await startBenchApp({ port: await freeBenchPort(), sandboxUrl: sandbox.url }).catch(async (error: unknown) => {
-    await sandbox.close();
-    throw error;
-  });
+  const app = await startBenchApp({ port: await freeBenchPort(), sandboxUrl: sandbox.url }).catch(
+    async (error: unknown) => {
+      await sandbox.close();
+      throw error;
+    },
+  );
   try {
     const cookie = await signIn(app.url);
     const runs: Lhr[] = [];
@@ -96,7 +121,9 @@ export async function run(): Promise<BenchResult[]> {
     const scores = runs.map((r) => Math.round((r.categories.performance.score ?? 0) * 100));
     const score = median(scores);
     const medianRun = runs[scores.indexOf([...scores].sort((a, b) => a - b)[Math.floor(scores.length / 2)]!)]!;
-    const metrics = METRICS.map(([label, id]) => `${label} ${fmtMetric(label, median(runs.map((r) => r.audits[id]!.numericValue ?? 0)))}`);
+    const metrics = METRICS.map(
+      ([label, id]) => `${label} ${fmtMetric(label, median(runs.map((r) => r.audits[id]!.numericValue ?? 0)))}`,
+    );
     return [
       {
         target: '16.5 Lighthouse performance, /batches',

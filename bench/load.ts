@@ -23,7 +23,10 @@ const PAGE_SIZE = 100;
 /** Service latencies of the phases, each with its own sandbox and app (`BENCH_LOAD_LATENCIES=40`: one phase). */
 const LATENCIES = (process.env.BENCH_LOAD_LATENCIES ?? '40,150').split(',').map(Number);
 /** App and sandbox ports per phase: the 40 ms phase keeps the app on 4651 as before. */
-const PORTS: Record<number, { app: number; sandbox: number }> = { 40: { app: 4651, sandbox: 4672 }, 150: { app: 4670, sandbox: 4671 } };
+const PORTS: Record<number, { app: number; sandbox: number }> = {
+  40: { app: 4651, sandbox: 4672 },
+  150: { app: 4670, sandbox: 4671 },
+};
 const OTHER_PORTS = { app: 4673, sandbox: 4674 };
 /** The app's BATCH_API_MAX_CONCURRENCY (e.g. 8: no growth, for a before/after); unset: the app's default. */
 const MAX_CONCURRENCY = process.env.BENCH_LOAD_MAX_CONCURRENCY;
@@ -32,7 +35,11 @@ async function token(sandbox: Sandbox): Promise<string> {
   const auth = await fetch(`${sandbox.url}/v2/auth`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-secret' }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'demo-client',
+      client_secret: 'demo-secret',
+    }),
   });
   return ((await auth.json()) as { access_token: string }).access_token;
 }
@@ -78,7 +85,8 @@ async function dashboard(browser: Browser, appUrl: string, cookie: string, path:
   await installMarks(page);
   await page.goto(appUrl + path);
   const status = page.getByRole('status').first();
-  const expected = expectCount === undefined ? /^[\d,]+ batch(es)?$/ : new RegExp(`^${expectCount.toLocaleString('en-US')} batches$`);
+  const expected =
+    expectCount === undefined ? /^[\d,]+ batch(es)?$/ : new RegExp(`^${expectCount.toLocaleString('en-US')} batches$`);
   await status.filter({ hasText: expected }).waitFor({ timeout: 120_000 });
   const marks = await readMarks(page);
   await context.close();
@@ -105,12 +113,14 @@ async function streamAlone(appUrl: string, cookie: string): Promise<{ ms: number
 }
 
 const sameBatches = (got: string[], expected: string[]) => {
-  const a = [...got].sort(), b = [...expected].sort();
+  const a = [...got].sort(),
+    b = [...expected].sort();
   return got.length === new Set(got).size && a.length === b.length && a.every((id, k) => id === b[k]);
 };
 
 /** `(1 + ceil((P − 1) / C)) × one round trip`: P pages, C requests at once, the first page alone. */
-const roundTripBound = (pages: number, concurrency: number, roundTripMs: number) => (1 + Math.ceil((pages - 1) / Math.max(1, concurrency))) * roundTripMs;
+const roundTripBound = (pages: number, concurrency: number, roundTripMs: number) =>
+  (1 + Math.ceil((pages - 1) / Math.max(1, concurrency))) * roundTripMs;
 
 type Phase = { latencyMs: number; results: BenchResult[]; firstBig: number[]; firstSmall: number[]; page: number[] };
 
@@ -118,84 +128,94 @@ async function phase(latencyMs: number): Promise<Phase> {
   const ports = PORTS[latencyMs] ?? OTHER_PORTS;
   const sandboxOptions = { batches: BATCHES, pageSize: PAGE_SIZE, latencyMs, seed: 'bench', port: ports.sandbox };
   const appEnv = MAX_CONCURRENCY ? { BATCH_API_MAX_CONCURRENCY: MAX_CONCURRENCY } : undefined;
-  return withBrowserStack({ sandbox: sandboxOptions, appPort: ports.app, appEnv }, async ({ sandbox, appUrl, browser, cookie, total }) => {
-    // One quiet day of the newest week: a range that fits in a single page.
-    const day = sandbox.organisations[0]!.batches.at(-1)!.batch_creation_date.slice(0, 10);
-    const smallPath = `/batches?from=${day}&to=${day}&tz=utc`;
-    const reference = sandbox.organisations[0]!.batches.map((b) => b.batch_id);
-    const pages = Math.ceil(total / PAGE_SIZE);
+  return withBrowserStack(
+    { sandbox: sandboxOptions, appPort: ports.app, appEnv },
+    async ({ sandbox, appUrl, browser, cookie, total }) => {
+      // One quiet day of the newest week: a range that fits in a single page.
+      const day = sandbox.organisations[0]!.batches.at(-1)!.batch_creation_date.slice(0, 10);
+      const smallPath = `/batches?from=${day}&to=${day}&tz=utc`;
+      const reference = sandbox.organisations[0]!.batches.map((b) => b.batch_id);
+      const pages = Math.ceil(total / PAGE_SIZE);
 
-    // Warm-up: compiled routes, browser cache, connections, token.
-    await dashboard(browser, appUrl, cookie, '/batches', total);
-    await dashboard(browser, appUrl, cookie, smallPath);
-    await streamAlone(appUrl, cookie);
+      // Warm-up: compiled routes, browser cache, connections, token.
+      await dashboard(browser, appUrl, cookie, '/batches', total);
+      await dashboard(browser, appUrl, cookie, smallPath);
+      await streamAlone(appUrl, cookie);
 
-    const seq: number[] = [], fast: number[] = [], stream: number[] = [], firstBig: number[] = [], firstSmall: number[] = [], page: number[] = [];
-    const seen: ReturnType<typeof upstream>[] = [], streamSeen: ReturnType<typeof upstream>[] = [];
-    const asked: number[] = [], lastByte: number[] = [];
-    let same = true;
-    for (let i = 0; i < RUNS; i++) {
+      const seq: number[] = [],
+        fast: number[] = [],
+        stream: number[] = [],
+        firstBig: number[] = [],
+        firstSmall: number[] = [],
+        page: number[] = [];
+      const seen: ReturnType<typeof upstream>[] = [],
+        streamSeen: ReturnType<typeof upstream>[] = [];
+      const asked: number[] = [],
+        lastByte: number[] = [];
+      let same = true;
+      for (let i = 0; i < RUNS; i++) {
+        if (latencyMs === 40) {
+          const s = await sequential(sandbox);
+          seq.push(s.ms);
+          same &&= sameBatches(s.ids, reference);
+        }
+        sandbox.resetStats();
+        const big = await dashboard(browser, appUrl, cookie, '/batches', total);
+        seen.push(upstream(sandbox));
+        fast.push(big.done);
+        if (big.stream) {
+          asked.push(big.stream.start);
+          lastByte.push(big.stream.end);
+        }
+        firstBig.push(big.firstRow);
+        if (process.env.BENCH_VERBOSE) console.log(latencyMs, JSON.stringify(big), JSON.stringify(seen.at(-1)));
+        firstSmall.push((await dashboard(browser, appUrl, cookie, smallPath)).firstRow);
+        sandbox.resetStats();
+        const alone = await streamAlone(appUrl, cookie);
+        streamSeen.push(upstream(sandbox));
+        stream.push(alone.ms);
+        same &&= sameBatches(alone.ids, reference);
+        page.push(await onePage(sandbox));
+      }
+      const rt = median(page);
+      const bounds = seen.map((s) => roundTripBound(pages, s.peak, rt));
+      const ratio = median(fast.map((f, i) => f / bounds[i]!));
+      const streamBounds = streamSeen.map((s) => roundTripBound(pages, s.peak, rt));
+      const streamRatio = median(stream.map((f, i) => f / streamBounds[i]!));
+      const C = median(seen.map((s) => s.peak));
+      const at = `${total.toLocaleString('en-US')} batches at ${latencyMs} ms`;
+      const results: BenchResult[] = [
+        {
+          target: `1. ${at}: navigation → "${total.toLocaleString('en-US')} batches" vs round-trip bound`,
+          figure: `${ratio.toFixed(2)}× (${fmtMs(median(fast))} vs ${fmtMs(median(bounds))} at C = ${C})`,
+          goal: '≤ 1.3×',
+          ok: ratio <= 1.3 && same,
+          detail:
+            `bound (1 + ceil((${pages} − 1) / C)) × ${fmtMs(rt)} (one page, direct); C = most batch requests in flight at the sandbox ` +
+            `(median ${C}, average while busy ${median(seen.map((s) => s.average)).toFixed(1)}); ${median(seen.map((s) => s.requests))} upstream requests for ${pages} pages; ` +
+            `in the page (medians, from navigation): stream asked at ${fmtMs(median(asked))}, its last byte at ${fmtMs(median(lastByte))}, status final at ${fmtMs(median(fast))}`,
+        },
+        {
+          target: `1. ${at}: BFF stream alone (request → done line) vs round-trip bound`,
+          figure: `${streamRatio.toFixed(2)}× (${fmtMs(median(stream))} vs ${fmtMs(median(streamBounds))} at C = ${median(streamSeen.map((s) => s.peak))})`,
+          goal: 'what the browser adds: the row above',
+          ok: true,
+          detail: `gzip; average in flight while busy ${median(streamSeen.map((s) => s.average)).toFixed(1)}; ${median(streamSeen.map((s) => s.requests))} upstream requests; same batches as the sandbox holds, none twice: ${same ? 'yes' : 'NO'}`,
+        },
+      ];
       if (latencyMs === 40) {
-        const s = await sequential(sandbox);
-        seq.push(s.ms);
-        same &&= sameBatches(s.ids, reference);
+        const seqRatio = median(fast.map((f, i) => f / seq[i]!));
+        results.push({
+          target: `1. ${at}: dashboard vs a sequential cursor walk`,
+          figure: `${seqRatio.toFixed(2)}× (${fmtMs(median(fast))} vs ${fmtMs(median(seq))})`,
+          goal: '≤ 0.15×',
+          ok: seqRatio <= 0.15 && same,
+          detail: `${pages} sequential pages; medians of ${RUNS} runs, ratio per run; same batches, none twice: ${same ? 'yes' : 'NO'}`,
+        });
       }
-      sandbox.resetStats();
-      const big = await dashboard(browser, appUrl, cookie, '/batches', total);
-      seen.push(upstream(sandbox));
-      fast.push(big.done);
-      if (big.stream) {
-        asked.push(big.stream.start);
-        lastByte.push(big.stream.end);
-      }
-      firstBig.push(big.firstRow);
-      if (process.env.BENCH_VERBOSE) console.log(latencyMs, JSON.stringify(big), JSON.stringify(seen.at(-1)));
-      firstSmall.push((await dashboard(browser, appUrl, cookie, smallPath)).firstRow);
-      sandbox.resetStats();
-      const alone = await streamAlone(appUrl, cookie);
-      streamSeen.push(upstream(sandbox));
-      stream.push(alone.ms);
-      same &&= sameBatches(alone.ids, reference);
-      page.push(await onePage(sandbox));
-    }
-    const rt = median(page);
-    const bounds = seen.map((s) => roundTripBound(pages, s.peak, rt));
-    const ratio = median(fast.map((f, i) => f / bounds[i]!));
-    const streamBounds = streamSeen.map((s) => roundTripBound(pages, s.peak, rt));
-    const streamRatio = median(stream.map((f, i) => f / streamBounds[i]!));
-    const C = median(seen.map((s) => s.peak));
-    const at = `${total.toLocaleString('en-US')} batches at ${latencyMs} ms`;
-    const results: BenchResult[] = [
-      {
-        target: `1. ${at}: navigation → "${total.toLocaleString('en-US')} batches" vs round-trip bound`,
-        figure: `${ratio.toFixed(2)}× (${fmtMs(median(fast))} vs ${fmtMs(median(bounds))} at C = ${C})`,
-        goal: '≤ 1.3×',
-        ok: ratio <= 1.3 && same,
-        detail:
-          `bound (1 + ceil((${pages} − 1) / C)) × ${fmtMs(rt)} (one page, direct); C = most batch requests in flight at the sandbox ` +
-          `(median ${C}, average while busy ${median(seen.map((s) => s.average)).toFixed(1)}); ${median(seen.map((s) => s.requests))} upstream requests for ${pages} pages; ` +
-          `in the page (medians, from navigation): stream asked at ${fmtMs(median(asked))}, its last byte at ${fmtMs(median(lastByte))}, status final at ${fmtMs(median(fast))}`,
-      },
-      {
-        target: `1. ${at}: BFF stream alone (request → done line) vs round-trip bound`,
-        figure: `${streamRatio.toFixed(2)}× (${fmtMs(median(stream))} vs ${fmtMs(median(streamBounds))} at C = ${median(streamSeen.map((s) => s.peak))})`,
-        goal: 'what the browser adds: the row above',
-        ok: true,
-        detail: `gzip; average in flight while busy ${median(streamSeen.map((s) => s.average)).toFixed(1)}; ${median(streamSeen.map((s) => s.requests))} upstream requests; same batches as the sandbox holds, none twice: ${same ? 'yes' : 'NO'}`,
-      },
-    ];
-    if (latencyMs === 40) {
-      const seqRatio = median(fast.map((f, i) => f / seq[i]!));
-      results.push({
-        target: `1. ${at}: dashboard vs a sequential cursor walk`,
-        figure: `${seqRatio.toFixed(2)}× (${fmtMs(median(fast))} vs ${fmtMs(median(seq))})`,
-        goal: '≤ 0.15×',
-        ok: seqRatio <= 0.15 && same,
-        detail: `${pages} sequential pages; medians of ${RUNS} runs, ratio per run; same batches, none twice: ${same ? 'yes' : 'NO'}`,
-      });
-    }
-    return { latencyMs, results, firstBig, firstSmall, page };
-  });
+      return { latencyMs, results, firstBig, firstSmall, page };
+    },
+  );
 }
 
 export async function run(): Promise<BenchResult[]> {

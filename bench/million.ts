@@ -24,7 +24,11 @@ const SORT_HEADERS = ['Germination', 'Crop', 'Batch', 'Usable', 'Size CV'];
 const SEARCHES = ['tomato', 'jansen', 'basil gh', 'okafor lettuce', ''];
 
 async function waitForCount(page: Page, total: number) {
-  await page.getByRole('status').first().filter({ hasText: `${total.toLocaleString('en-US')} batches` }).waitFor({ timeout: LOAD_TIMEOUT });
+  await page
+    .getByRole('status')
+    .first()
+    .filter({ hasText: `${total.toLocaleString('en-US')} batches` })
+    .waitFor({ timeout: LOAD_TIMEOUT });
 }
 
 async function selectTimes(page: Page, label: string, values: string[], watch: string, pause = 800): Promise<number[]> {
@@ -40,14 +44,22 @@ async function selectTimes(page: Page, label: string, values: string[], watch: s
 
 const line = (target: string, times: number[], goal: number, unit = 'changes'): BenchResult => ({
   target,
-  figure: times.length ? `median ${fmtMs(median(times))} (max ${fmtMs(Math.max(...times))}, ${times.length} ${unit})` : 'no change seen',
+  figure: times.length
+    ? `median ${fmtMs(median(times))} (max ${fmtMs(Math.max(...times))}, ${times.length} ${unit})`
+    : 'no change seen',
   goal: `≤ ${goal} ms`,
   ok: times.length > 0 && median(times) <= goal,
 });
 
 export async function run(): Promise<BenchResult[]> {
   const started = performance.now();
-  const sandbox: Sandbox = await startBenchSandbox({ port: SANDBOX_PORT, batches: BATCHES, pageSize: PAGE_SIZE, latencyMs: 0, seed: 'bench' });
+  const sandbox: Sandbox = await startBenchSandbox({
+    port: SANDBOX_PORT,
+    batches: BATCHES,
+    pageSize: PAGE_SIZE,
+    latencyMs: 0,
+    seed: 'bench',
+  });
   const generatedMs = performance.now() - started;
   const total = sandbox.organisations[0]!.batches.length;
   let app: BenchApp | undefined;
@@ -100,7 +112,13 @@ export async function run(): Promise<BenchResult[]> {
       await page.goto(`${app.url}/batches?tz=UTC&from=${day(Date.now() - 731 * 86_400_000)}&to=${day(Date.now())}`);
       await waitForCount(page, total);
       await page.waitForTimeout(3000);
-      compare = await selectTimes(page, 'Compare with', ['previous', '', 'last-year', ''], '[aria-label=Summary]', 1500);
+      compare = await selectTimes(
+        page,
+        'Compare with',
+        ['previous', '', 'last-year', ''],
+        '[aria-label=Summary]',
+        1500,
+      );
       compareNote = 'each change to or from Nothing, the summary cards watched';
     }
     await context.close();
@@ -127,7 +145,12 @@ export async function run(): Promise<BenchResult[]> {
         goal: '≤ 200 ms',
         ok: longest <= 200,
       },
-      { target: '16.4d. JS heap with every batch loaded (after a forced GC)', figure: `${heapMb.toFixed(0)} MB`, goal: '< 600 MB', ok: heapMb < 600 },
+      {
+        target: '16.4d. JS heap with every batch loaded (after a forced GC)',
+        figure: `${heapMb.toFixed(0)} MB`,
+        goal: '< 600 MB',
+        ok: heapMb < 600,
+      },
       line('16.4e. Search, input to the repainted status', typing, 150, 'inputs'),
       line('16.4f. sorting a column', sorting, 400, 'clicks'),
       line('16.4g. switching Group by', group, 500),

@@ -37,7 +37,8 @@ async function samePage(direct: Side, proxied: Side) {
     return body.data.map((b) => b.batch_id).join();
   };
   const [a, b] = [await ids(direct), await ids(proxied)];
-  if (a !== b || a.split(',').length !== 100) throw new Error('direct and proxied pages differ (or are not 100 batches)');
+  if (a !== b || a.split(',').length !== 100)
+    throw new Error('direct and proxied pages differ (or are not 100 batches)');
 }
 
 /** Round robin, the starting side rotating each round, so drift (GC, other load) hits every side alike. */
@@ -55,25 +56,46 @@ async function sequential(sides: Side[]): Promise<Map<string, number[]>> {
 }
 
 async function load(side: Side, seconds: number) {
-  const result = await autocannon({ url: side.url, headers: side.headers, connections: CONNECTIONS, duration: seconds, timeout: 10 });
-  const wrong = side.status === 200 ? result.non2xx : result['4xx'] === result.requests.total ? 0 : result.requests.total;
+  const result = await autocannon({
+    url: side.url,
+    headers: side.headers,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 10,
+  });
+  const wrong =
+    side.status === 200 ? result.non2xx : result['4xx'] === result.requests.total ? 0 : result.requests.total;
   if (wrong + result.errors + result.timeouts > 0) {
-    throw new Error(`${side.name} under load: ${wrong} unexpected statuses, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${side.name} under load: ${wrong} unexpected statuses, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
 export async function run(): Promise<BenchResult[]> {
   const sandbox = await startBenchSandbox({ latencyMs: 0, pageSize: 100 });
-  const app = await startBenchApp({ port: await freeBenchPort(), sandboxUrl: sandbox.url }).catch(async (error: unknown) => {
-    await sandbox.close();
-    throw error;
-  });
+  const app = await startBenchApp({ port: await freeBenchPort(), sandboxUrl: sandbox.url }).catch(
+    async (error: unknown) => {
+      await sandbox.close();
+      throw error;
+    },
+  );
   try {
     const identity = { 'accept-encoding': 'identity' };
     const cookie = await signIn(app.url);
-    const direct: Side = { name: 'direct', url: `${sandbox.url}/v2/batches`, headers: { ...identity, authorization: `Bearer ${await sandboxToken(sandbox.url)}` }, status: 200 };
-    const proxied: Side = { name: 'proxied', url: `${app.url}/api/batches`, headers: { ...identity, cookie }, status: 200 };
+    const direct: Side = {
+      name: 'direct',
+      url: `${sandbox.url}/v2/batches`,
+      headers: { ...identity, authorization: `Bearer ${await sandboxToken(sandbox.url)}` },
+      status: 200,
+    };
+    const proxied: Side = {
+      name: 'proxied',
+      url: `${app.url}/api/batches`,
+      headers: { ...identity, cookie },
+      status: 200,
+    };
     const gzip: Side = { ...proxied, name: 'proxied-gzip', headers: { 'accept-encoding': 'gzip', cookie } };
     const bare: Side = { name: 'bare', url: `${app.url}/api/session`, headers: identity, status: 401 };
     await samePage(direct, proxied);

@@ -21,13 +21,24 @@ type Run = { ms: number; ids: string[]; limited: number; requests: number };
 
 async function loadAll(sandbox: Sandbox): Promise<Run> {
   const calls: UpstreamCall[] = [];
-  const client = new BatchApiClient({ baseUrl: sandbox.url, ...DEMO_CREDENTIALS, fetch: keepAliveFetch, onCall: (c) => calls.push(c) });
+  const client = new BatchApiClient({
+    baseUrl: sandbox.url,
+    ...DEMO_CREDENTIALS,
+    fetch: keepAliveFetch,
+    onCall: (c) => calls.push(c),
+  });
   await client.authenticate();
   const started = performance.now();
   const ids: string[] = [];
-  for await (const chunk of new RangeLoad(client, {}, { concurrency: 8 }).chunks()) for (const b of chunk) ids.push(b.batch_id);
+  for await (const chunk of new RangeLoad(client, {}, { concurrency: 8 }).chunks())
+    for (const b of chunk) ids.push(b.batch_id);
   const batchCalls = calls.filter((c) => c.path === '/v2/batches');
-  return { ms: performance.now() - started, ids, limited: batchCalls.filter((c) => c.status === 429).length, requests: batchCalls.length };
+  return {
+    ms: performance.now() - started,
+    ids,
+    limited: batchCalls.filter((c) => c.status === 429).length,
+    requests: batchCalls.length,
+  };
 }
 
 export async function run(): Promise<BenchResult[]> {
@@ -45,7 +56,12 @@ export async function run(): Promise<BenchResult[]> {
       limited.push(await loadAll(sandbox));
     }
     faults({ rateLimitConcurrent: null });
-    const complete = [...free, ...limited].every((r) => r.ids.length === expected.size && new Set(r.ids).size === expected.size && r.ids.every((id) => expected.has(id)));
+    const complete = [...free, ...limited].every(
+      (r) =>
+        r.ids.length === expected.size &&
+        new Set(r.ids).size === expected.size &&
+        r.ids.every((id) => expected.has(id)),
+    );
     const ratio = median(limited.map((r, i) => r.ms / free[i]!.ms));
     return [
       {

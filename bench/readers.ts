@@ -27,13 +27,19 @@ async function round(appUrl: string, cookies: string[]): Promise<Round> {
       // Each reader walks its own year, page after page, starting over at the end; bounded by the deadline.
       const year = 2025 + (reader % 2);
       while (Date.now() < deadline) {
-        const params = new URLSearchParams({ start_date: `${year}-01-01T00:00:00Z`, end_date: `${year}-12-31T23:59:59Z` });
+        const params = new URLSearchParams({
+          start_date: `${year}-01-01T00:00:00Z`,
+          end_date: `${year}-12-31T23:59:59Z`,
+        });
         if (cursor) params.set('cursor', cursor);
         const started = performance.now();
         try {
           // Uncompressed, as autocannon asks in bench/proxy.ts: the minimal proxy pipes the service's bytes, and
           // gzip would measure compression, not the proxying.
-          const response = await fetch(`${appUrl}/api/batches?${params}`, { headers: { cookie, 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(10_000) });
+          const response = await fetch(`${appUrl}/api/batches?${params}`, {
+            headers: { cookie, 'accept-encoding': 'identity' },
+            signal: AbortSignal.timeout(10_000),
+          });
           // The app answers `nextCursor`; the minimal proxy pipes the service's `next_token`.
           const body = (await response.json()) as { nextCursor?: string | null; next_token?: string | null };
           latencies.push(performance.now() - started);
@@ -50,8 +56,18 @@ async function round(appUrl: string, cookies: string[]): Promise<Round> {
 }
 
 export async function run(): Promise<BenchResult[]> {
-  const sandbox = await startBenchSandbox({ batches: 20_000, pageSize: 100, latencyMs: 20, tokenTtlS: TOKEN_TTL_S, seed: 'bench' });
-  const app = await startBenchApp({ port: APP_PORT, sandboxUrl: sandbox.url, env: { SIGNIN_ATTEMPTS_PER_IP: '100000' } });
+  const sandbox = await startBenchSandbox({
+    batches: 20_000,
+    pageSize: 100,
+    latencyMs: 20,
+    tokenTtlS: TOKEN_TTL_S,
+    seed: 'bench',
+  });
+  const app = await startBenchApp({
+    port: APP_PORT,
+    sandboxUrl: sandbox.url,
+    env: { SIGNIN_ATTEMPTS_PER_IP: '100000' },
+  });
   const proxy = await startMinimalProxy({ port: PROXY_PORT, sandboxUrl: sandbox.url });
   try {
     const cookies: string[] = [];

@@ -37,7 +37,14 @@ async function timesOf(page: Page): Promise<Times> {
     ),
   );
   // The reopening's own marks (components/explorer/range/range-cache-browser.ts), from the range's request on.
-  const steps = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('range-cache:')).map((m) => [m.name.slice(12), m.startTime])));
+  const steps = await page.evaluate(() =>
+    Object.fromEntries(
+      performance
+        .getEntriesByType('mark')
+        .filter((m) => m.name.startsWith('range-cache:'))
+        .map((m) => [m.name.slice(12), m.startTime]),
+    ),
+  );
   for (const name of Object.keys(steps)) steps[name] = Math.round(steps[name]! - requested);
   return { fromNavigation: marks.done, fromRequest: marks.done - requested, text: marks.doneText, steps };
 }
@@ -59,56 +66,59 @@ async function waitForCacheEntry(page: Page, count: number) {
 
 export function run(): Promise<BenchResult[]> {
   const sandboxOptions = { batches: BATCHES, pageSize: 100, latencyMs: 40, seed: 'bench', port: SANDBOX_PORT };
-  return withBrowserStack({ sandbox: sandboxOptions, appPort: APP_PORT }, async ({ appUrl, browser, cookie, total }) => {
-    const once = async (): Promise<Run> => {
-      const context = await signedInContext(browser, appUrl, cookie, { width: 1280, height: 900 });
-      try {
-        const page = await context.newPage();
-        await installMarks(page);
-        await page.goto(`${appUrl}/batches`);
-        await waitForCount(page, total);
-        const cold = await timesOf(page);
-        await waitForCacheEntry(page, total);
-        await page.reload();
-        await waitForCount(page, total);
-        const warm = await timesOf(page);
-        const asOf = await page.getByTestId('as-of').count();
-        // Let the background check finish before the next run (it would share the two cores with it).
-        await page.getByTestId('as-of').waitFor({ state: 'detached', timeout: 120_000 });
-        return { cold, warm, shownAsOf: asOf > 0 };
-      } finally {
-        await context.close();
+  return withBrowserStack(
+    { sandbox: sandboxOptions, appPort: APP_PORT },
+    async ({ appUrl, browser, cookie, total }) => {
+      const once = async (): Promise<Run> => {
+        const context = await signedInContext(browser, appUrl, cookie, { width: 1280, height: 900 });
+        try {
+          const page = await context.newPage();
+          await installMarks(page);
+          await page.goto(`${appUrl}/batches`);
+          await waitForCount(page, total);
+          const cold = await timesOf(page);
+          await waitForCacheEntry(page, total);
+          await page.reload();
+          await waitForCount(page, total);
+          const warm = await timesOf(page);
+          const asOf = await page.getByTestId('as-of').count();
+          // Let the background check finish before the next run (it would share the two cores with it).
+          await page.getByTestId('as-of').waitFor({ state: 'detached', timeout: 120_000 });
+          return { cold, warm, shownAsOf: asOf > 0 };
+        } finally {
+          await context.close();
+        }
+      };
+      await once(); // warm-up: compiled routes, connections, the service's token
+      const runs: Run[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const r = await once();
+        if (process.env.BENCH_VERBOSE) console.log(JSON.stringify(r));
+        runs.push(r);
       }
-    };
-    await once(); // warm-up: compiled routes, connections, the service's token
-    const runs: Run[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const r = await once();
-      if (process.env.BENCH_VERBOSE) console.log(JSON.stringify(r));
-      runs.push(r);
-    }
-    const med = (pick: (r: Run) => number) => median(runs.map(pick));
-    const ratioRequest = median(runs.map((r) => r.warm.fromRequest / r.cold.fromRequest));
-    const ratioNavigation = median(runs.map((r) => r.warm.fromNavigation / r.cold.fromNavigation));
-    const allAsOf = runs.every((r) => r.shownAsOf);
-    const counts = `${total.toLocaleString('en-US')} batches`;
-    return [
-      {
-        target: `2. reopening ${counts} after a reload, from the cache vs cold (range request → count)`,
-        figure: `${ratioRequest.toFixed(3)}× (${fmtMs(med((r) => r.warm.fromRequest))} vs ${fmtMs(med((r) => r.cold.fromRequest))})`,
-        goal: '≤ 0.1×',
-        ok: ratioRequest <= 0.1 && allAsOf,
-        detail: `from the explorer's first request for the range (cache key or stream) to the status reading "${counts}"; shown "as of" while checked: ${allAsOf ? 'yes' : 'NO'}; medians of ${RUNS}, ratio per run; 40 ms per request, pages of 100`,
-      },
-      {
-        target: '2. the same, from navigation start',
-        figure: `${ratioNavigation.toFixed(3)}× (${fmtMs(med((r) => r.warm.fromNavigation))} vs ${fmtMs(med((r) => r.cold.fromNavigation))})`,
-        goal: 'reported',
-        ok: true,
-        detail: 'includes the page\'s own start (HTML, scripts, hydration), the same with or without the cache',
-      },
-    ];
-  });
+      const med = (pick: (r: Run) => number) => median(runs.map(pick));
+      const ratioRequest = median(runs.map((r) => r.warm.fromRequest / r.cold.fromRequest));
+      const ratioNavigation = median(runs.map((r) => r.warm.fromNavigation / r.cold.fromNavigation));
+      const allAsOf = runs.every((r) => r.shownAsOf);
+      const counts = `${total.toLocaleString('en-US')} batches`;
+      return [
+        {
+          target: `2. reopening ${counts} after a reload, from the cache vs cold (range request → count)`,
+          figure: `${ratioRequest.toFixed(3)}× (${fmtMs(med((r) => r.warm.fromRequest))} vs ${fmtMs(med((r) => r.cold.fromRequest))})`,
+          goal: '≤ 0.1×',
+          ok: ratioRequest <= 0.1 && allAsOf,
+          detail: `from the explorer's first request for the range (cache key or stream) to the status reading "${counts}"; shown "as of" while checked: ${allAsOf ? 'yes' : 'NO'}; medians of ${RUNS}, ratio per run; 40 ms per request, pages of 100`,
+        },
+        {
+          target: '2. the same, from navigation start',
+          figure: `${ratioNavigation.toFixed(3)}× (${fmtMs(med((r) => r.warm.fromNavigation))} vs ${fmtMs(med((r) => r.cold.fromNavigation))})`,
+          goal: 'reported',
+          ok: true,
+          detail: "includes the page's own start (HTML, scripts, hydration), the same with or without the cache",
+        },
+      ];
+    },
+  );
 }
 
 runDirectly(import.meta.url, 'reopen', 'Issue 16 target 2: reopening from the cache', run);

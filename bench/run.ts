@@ -37,7 +37,9 @@ async function main() {
     } catch (error) {
       crashed++;
       console.error(`\n[bench ${bench.name}] failed:`, error);
-      results = [{ target: bench.name, figure: 'did not run', goal: '-', ok: false, detail: String(error).slice(0, 300) }];
+      results = [
+        { target: bench.name, figure: 'did not run', goal: '-', ok: false, detail: String(error).slice(0, 300) },
+      ];
     }
     printResults(`${bench.title} (${((Date.now() - started) / 1000).toFixed(0)} s)`, results);
     saveResults(bench.name, results);
@@ -46,7 +48,9 @@ async function main() {
   printResults('Summary: every target', all);
   saveResults('summary', all);
   const missed = all.filter((r) => !r.ok).length;
-  console.log(`\n${all.length - missed} of ${all.length} goals met${crashed ? `; ${crashed} bench(es) could not run` : ''}`);
+  console.log(
+    `\n${all.length - missed} of ${all.length} goals met${crashed ? `; ${crashed} bench(es) could not run` : ''}`,
+  );
   // Missed goals are figures to act on, not failures; a bench that could not run is.
   process.exit(crashed ? 1 : 0);
 }

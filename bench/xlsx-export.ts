@@ -20,9 +20,16 @@ const RUN_TIMEOUT_MS = 300_000;
 const ZIP_END = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
 
 /** Reads a workbook download to its end (keeping it when asked), and says whether it was whole. */
-export async function readXlsxExport(url: string, cookie: string, keep = false): Promise<{ ms: number; bytes: number; whole: boolean; file?: Buffer }> {
+export async function readXlsxExport(
+  url: string,
+  cookie: string,
+  keep = false,
+): Promise<{ ms: number; bytes: number; whole: boolean; file?: Buffer }> {
   const started = performance.now();
-  const response = await fetch(url, { headers: { cookie, 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(RUN_TIMEOUT_MS) });
+  const response = await fetch(url, {
+    headers: { cookie, 'accept-encoding': 'identity' },
+    signal: AbortSignal.timeout(RUN_TIMEOUT_MS),
+  });
   if (response.status !== 200 || !response.body) throw new Error(`export: ${response.status} ${await response.text()}`);
   let bytes = 0;
   let tail = Buffer.alloc(0);
@@ -32,7 +39,12 @@ export async function readXlsxExport(url: string, cookie: string, keep = false):
     if (keep) kept.push(Buffer.from(chunk));
     tail = Buffer.concat([tail, Buffer.from(chunk)]).subarray(-128);
   }
-  return { ms: performance.now() - started, bytes, whole: tail.includes(ZIP_END), file: keep ? Buffer.concat(kept) : undefined };
+  return {
+    ms: performance.now() - started,
+    bytes,
+    whole: tail.includes(ZIP_END),
+    file: keep ? Buffer.concat(kept) : undefined,
+  };
 }
 
 async function settledRss(pid: number): Promise<number> {
@@ -45,7 +57,13 @@ async function settledRss(pid: number): Promise<number> {
 type Stack = { sandbox: Sandbox; app: BenchApp; cookie: string };
 
 async function withStack<T>(i: number, batches: number, work: (stack: Stack) => Promise<T>): Promise<T> {
-  const sandbox = await startBenchSandbox({ port: PORTS.sandbox[i], batches, pageSize: 100, latencyMs: 0, seed: 'bench' });
+  const sandbox = await startBenchSandbox({
+    port: PORTS.sandbox[i],
+    batches,
+    pageSize: 100,
+    latencyMs: 0,
+    seed: 'bench',
+  });
   let app: BenchApp | undefined;
   try {
     app = await startBenchApp({ port: PORTS.app[i]!, sandboxUrl: sandbox.url });
@@ -80,19 +98,33 @@ async function browserRun({ app, cookie, sandbox }: Stack) {
     const context = await signedInContext(browser, app.url, cookie, { width: 1366, height: 900 });
     const page = await context.newPage();
     await page.goto(`${app.url}/batches`);
-    await page.getByRole('status').first().filter({ hasText: `${total.toLocaleString('en-GB')} batches` }).waitFor({ timeout: 180_000 });
+    await page
+      .getByRole('status')
+      .first()
+      .filter({ hasText: `${total.toLocaleString('en-GB')} batches` })
+      .waitFor({ timeout: 180_000 });
     await page.waitForTimeout(3000);
     const baseline = browserRss(app);
     const samples: number[] = [];
     const timer = setInterval(() => samples.push(browserRss(app)), 100);
     const started = performance.now();
     await page.getByRole('button', { name: 'Export', exact: true }).click();
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: RUN_TIMEOUT_MS }), page.getByRole('menuitem', { name: 'Excel (.xlsx)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: RUN_TIMEOUT_MS }),
+      page.getByRole('menuitem', { name: 'Excel (.xlsx)' }).click(),
+    ]);
     const bytes = Buffer.concat(await (await download.createReadStream()).toArray());
     const ms = performance.now() - started;
     clearInterval(timer);
     const alive = (await page.evaluate(() => 1 + 1, undefined)) === 2;
-    return { ms, bytes: bytes.length, whole: bytes.subarray(-128).includes(ZIP_END), growth: Math.max(...samples) - baseline, alive, total };
+    return {
+      ms,
+      bytes: bytes.length,
+      whole: bytes.subarray(-128).includes(ZIP_END),
+      growth: Math.max(...samples) - baseline,
+      alive,
+      total,
+    };
   } finally {
     await browser.close();
   }
@@ -111,7 +143,11 @@ export async function run(): Promise<BenchResult[]> {
     });
   }
   const [small, large] = server as [(typeof server)[0], (typeof server)[0]];
-  const heap = { small: await writerHeap(SIZES[0]!), large: await writerHeap(SIZES.at(-1)!), bare: await writerHeap(SIZES.at(-1)!, false) };
+  const heap = {
+    small: await writerHeap(SIZES[0]!),
+    large: await writerHeap(SIZES.at(-1)!),
+    bare: await writerHeap(SIZES.at(-1)!, false),
+  };
   const held = (h: { start: number; peak: number }) => h.peak - h.start;
   const b = inBrowser as Awaited<ReturnType<typeof browserRun>> | null;
   const results: BenchResult[] = [
@@ -131,9 +167,10 @@ export async function run(): Promise<BenchResult[]> {
     {
       target: '11a″ the workbook writer: heap and Buffers held after a forced GC, 10,000 vs 100,000 batches',
       figure: `${fmtBytes(held(heap.small))} vs ${fmtBytes(held(heap.large))} (without links ${fmtBytes(held(heap.bare))})`,
-      goal: '< 64 MB at 100,000 (what stays: the hyperlink list, ~90 B a link, and the links\' targets until the sheet ends, ~100 B)',
+      goal: "< 64 MB at 100,000 (what stays: the hyperlink list, ~90 B a link, and the links' targets until the sheet ends, ~100 B)",
       ok: held(heap.large) < 64 * 2 ** 20,
-      detail: 'lib/export/xlsx.ts through exceljs\'s streaming WorkbookWriter into a sink, paced as the server paces it (lib/export/xlsx-streaming.ts), in this process (--expose-gc), heap + arrayBuffers sampled every 10,000 rows',
+      detail:
+        "lib/export/xlsx.ts through exceljs's streaming WorkbookWriter into a sink, paced as the server paces it (lib/export/xlsx-streaming.ts), in this process (--expose-gc), heap + arrayBuffers sampled every 10,000 rows",
     },
     {
       target: '11b server xlsx time and size',

@@ -9,7 +9,10 @@ type Field = (typeof FIELDS)[number];
 const EMPTY_MESSAGES = { email: 'enterEmail', password: 'enterPassword' } as const;
 
 /** The fields left empty, each with what to enter: checked here so an empty form is never posted. */
-function emptyFields(form: FormData, say: (key: (typeof EMPTY_MESSAGES)[Field]) => string): Partial<Record<Field, string>> {
+function emptyFields(
+  form: FormData,
+  say: (key: (typeof EMPTY_MESSAGES)[Field]) => string,
+): Partial<Record<Field, string>> {
   const out: Partial<Record<Field, string>> = {};
   for (const field of FIELDS) if (!String(form.get(field) ?? '')) out[field] = say(EMPTY_MESSAGES[field]);
   return out;
@@ -55,7 +58,8 @@ export function SignInForm({ next }: { next: string }) {
       const wait = Number(response.headers.get('retry-after'));
       if (response.status === 401) setError(te('wrongCredentials'));
       else if (response.status === 403 && detail?.startsWith('email:')) setError(te('accountDisabled'));
-      else if (response.status === 503) setError(wait > 0 ? te('serviceDownFor', { seconds: wait }) : te('serviceDown'));
+      else if (response.status === 503)
+        setError(wait > 0 ? te('serviceDownFor', { seconds: wait }) : te('serviceDown'));
       else if (response.status === 429) {
         setError(
           wait > 5400
@@ -75,10 +79,25 @@ export function SignInForm({ next }: { next: string }) {
     // method="post": even a submit that beats hydration never puts the password in the URL.
     <form className={styles.form} onSubmit={submit} method="post" noValidate>
       <label htmlFor="email">{t('email')}</label>
-      <input id="email" name="email" type="email" autoComplete="username" required spellCheck={false} {...invalid('email', missing.email)} />
+      <input
+        id="email"
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        spellCheck={false}
+        {...invalid('email', missing.email)}
+      />
       <FieldError field="email" message={missing.email} />
       <label htmlFor="password">{t('password')}</label>
-      <input id="password" name="password" type="password" autoComplete="current-password" required {...invalid('password', missing.password)} />
+      <input
+        id="password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        {...invalid('password', missing.password)}
+      />
       <FieldError field="password" message={missing.password} />
       {error && (
         <p role="alert" className={styles.error}>

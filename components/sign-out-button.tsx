@@ -28,7 +28,10 @@ export function SignOutButton() {
           setBusy(true);
           setFailed(false);
           // The cache goes whatever the server answers: the person asked for nothing of theirs to stay here.
-          const [response] = await Promise.all([fetch('/api/session', { method: 'DELETE' }).catch(() => null), wipeRangeCache()]);
+          const [response] = await Promise.all([
+            fetch('/api/session', { method: 'DELETE' }).catch(() => null),
+            wipeRangeCache(),
+          ]);
           if (response && (response.status === 204 || response.status === 401)) {
             // A full page load on purpose: nothing of the signed-out session stays in memory.
             // eslint-disable-next-line @next/next/no-location-assign-relative-destination

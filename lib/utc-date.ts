@@ -6,8 +6,7 @@
  * malformed text and impossible calendar values (Feb 30, hour 24, second 60).
  */
 
-const UTC_DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const UTC_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 export type UtcInstant = {
   /** Whole milliseconds since the epoch (the fraction past the millisecond is truncated). */

@@ -12,7 +12,10 @@ function formatPath(path: PropertyKey[]): string {
  * The first problem zod found, with the field it concerns: the path, else the unknown key, else `fallback`.
  * Every `field: message` detail of the project (client, BFF, sandbox) is built from this.
  */
-export function firstIssue(error: core.$ZodError, fallback: string): { field: string; message: string; unknownKey: boolean } {
+export function firstIssue(
+  error: core.$ZodError,
+  fallback: string,
+): { field: string; message: string; unknownKey: boolean } {
   const issue = error.issues[0]!;
   const keys = (issue as { keys?: string[] }).keys;
   // An unknown key is named with its place (`targets.general.extra`), not by the object that holds it.

@@ -70,7 +70,13 @@ export function pageOf(
   const last = org.batches[end - 1];
   const next =
     end < range.to && last
-      ? cursors.encode({ orgId: org.id, lower: range.lower, upper: range.upper, afterMs: org.times[end - 1]!, afterId: last.batch_id })
+      ? cursors.encode({
+          orgId: org.id,
+          lower: range.lower,
+          upper: range.upper,
+          afterMs: org.times[end - 1]!,
+          afterId: last.batch_id,
+        })
       : null;
   const data = org.jsonOf(start, end).join(',');
   return { body: `{"data":[${data}],"next_token":${JSON.stringify(next)}}`, count: end - start };

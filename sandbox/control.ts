@@ -14,7 +14,16 @@ import type { TokenStore } from './tokens';
 export const EditSchema = z
   .object({
     clientId: z.string().min(1),
-    change: z.array(z.object({ batch_id: z.string().min(1), set: z.strictObject(BatchSchema.shape).omit({ batch_id: true }).partial() }).strict()).default([]),
+    change: z
+      .array(
+        z
+          .object({
+            batch_id: z.string().min(1),
+            set: z.strictObject(BatchSchema.shape).omit({ batch_id: true }).partial(),
+          })
+          .strict(),
+      )
+      .default([]),
     remove: z.array(z.string().min(1)).default([]),
     add: z.array(BatchSchema).default([]),
   })

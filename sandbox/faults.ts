@@ -9,8 +9,19 @@ import { createRandom, type Random } from './data/random';
  * fresh it is (a service that lost its token store).
  */
 export const FAULT_KINDS = [
-  '503', '500', 'malformed-json', 'wrong-shape', 'truncated', 'reset', 'hang',
-  'gateway-502', 'gateway-504', '429', 'crash-500', 'validation-list', 'token-refused',
+  '503',
+  '500',
+  'malformed-json',
+  'wrong-shape',
+  'truncated',
+  'reset',
+  'hang',
+  'gateway-502',
+  'gateway-504',
+  '429',
+  'crash-500',
+  'validation-list',
+  'token-refused',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

@@ -43,7 +43,12 @@ export async function readBody(req: IncomingMessage, limit = 16 * 1024): Promise
 }
 
 /** Writes a large JSON array from serialized items, a thousand at a time, without building one giant string. */
-export async function streamJsonArray(res: ServerResponse, itemsOf: (from: number, to: number) => string[], from: number, to: number) {
+export async function streamJsonArray(
+  res: ServerResponse,
+  itemsOf: (from: number, to: number) => string[],
+  from: number,
+  to: number,
+) {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.write('[');
   const CHUNK = 1000;

@@ -11,7 +11,9 @@ async function main() {
   const sandbox = await startSandbox(sandboxConfigFromEnv());
   const total = sandbox.organisations.reduce((n, o) => n + o.batches.length, 0);
   console.log(`Batch Data Service sandbox listening on ${sandbox.url}`);
-  console.log(`  ${total.toLocaleString('en')} batches generated in ${Date.now() - started} ms (seed "${sandbox.config.seed}")`);
+  console.log(
+    `  ${total.toLocaleString('en')} batches generated in ${Date.now() - started} ms (seed "${sandbox.config.seed}")`,
+  );
   console.log(`  demo credentials:  ${DEMO_CREDENTIALS.clientId} / ${DEMO_CREDENTIALS.clientSecret}`);
   console.log(`  second organisation: ${OTHER_CREDENTIALS.clientId} / ${OTHER_CREDENTIALS.clientSecret}`);
   const stop = () => {

@@ -33,7 +33,9 @@ export const SPECIAL_CREDENTIALS = { clientId: 'spécial+client/=&%', clientSecr
 export function organisationOf(seed: OrganisationSeed, batches: Batch[]): Organisation {
   // Each date parsed once, not twice per comparison: 200,000 batches sort in a fraction of the time.
   const keyed = batches.map((batch) => ({ batch, ms: Date.parse(batch.batch_creation_date) }));
-  keyed.sort((a, b) => a.ms - b.ms || (a.batch.batch_id < b.batch.batch_id ? -1 : a.batch.batch_id > b.batch.batch_id ? 1 : 0));
+  keyed.sort(
+    (a, b) => a.ms - b.ms || (a.batch.batch_id < b.batch.batch_id ? -1 : a.batch.batch_id > b.batch.batch_id ? 1 : 0),
+  );
   const sorted = keyed.map((k) => k.batch);
   // Serialized on first request, then kept: a large organisation starts at once (200,000 batches spent a
   // third of their start-up on JSON that most runs never send).
@@ -69,10 +71,26 @@ export function buildOrganisations(config: SandboxConfig, publicUrl: string): Or
       }),
     );
   return [
-    generated({ id: 'org-demo', name: 'Greenfield Seeds (demo)', ...DEMO_CREDENTIALS }, config.batches, 'greenfield-seeds.example', ['a.jansen', 'm.okafor', 'l.garcia', 'k.nakamura', 'greenhouse-scanner-2']),
-    generated({ id: 'org-other', name: 'Hillside Growers', ...OTHER_CREDENTIALS }, Math.min(400, Math.max(40, Math.round(config.batches / 8))), 'hillside-growers.example', ['p.dubois', 's.berg']),
+    generated(
+      { id: 'org-demo', name: 'Greenfield Seeds (demo)', ...DEMO_CREDENTIALS },
+      config.batches,
+      'greenfield-seeds.example',
+      ['a.jansen', 'm.okafor', 'l.garcia', 'k.nakamura', 'greenhouse-scanner-2'],
+    ),
+    generated(
+      { id: 'org-other', name: 'Hillside Growers', ...OTHER_CREDENTIALS },
+      Math.min(400, Math.max(40, Math.round(config.batches / 8))),
+      'hillside-growers.example',
+      ['p.dubois', 's.berg'],
+    ),
     generated({ id: 'org-special', name: 'Spécial & Co', ...SPECIAL_CREDENTIALS }, 60, 'special.example', ['zoë']),
-    organisationOf({ id: 'org-edge', name: 'Edge cases', ...EDGE_CREDENTIALS }, edgeCaseBatches(reportBaseUrl(publicUrl, 'org-edge'))),
-    organisationOf({ id: 'org-drift', name: 'Drift Nursery', ...DRIFT_CREDENTIALS }, driftBatches(anchorMs, reportBaseUrl(publicUrl, 'org-drift'))),
+    organisationOf(
+      { id: 'org-edge', name: 'Edge cases', ...EDGE_CREDENTIALS },
+      edgeCaseBatches(reportBaseUrl(publicUrl, 'org-edge')),
+    ),
+    organisationOf(
+      { id: 'org-drift', name: 'Drift Nursery', ...DRIFT_CREDENTIALS },
+      driftBatches(anchorMs, reportBaseUrl(publicUrl, 'org-drift')),
+    ),
   ];
 }

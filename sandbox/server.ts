@@ -56,7 +56,8 @@ export async function startSandbox(
     stats.faultsServed++;
     switch (kind) {
       case '503': {
-        const headers: Record<string, string> = faults.retryAfterS === null ? {} : { 'retry-after': String(faults.retryAfterS) };
+        const headers: Record<string, string> =
+          faults.retryAfterS === null ? {} : { 'retry-after': String(faults.retryAfterS) };
         return sendJson(res, 503, { detail: 'Service unavailable: the batch store could not be reached' }, headers);
       }
       case '500':
@@ -83,13 +84,20 @@ export async function startSandbox(
       case 'gateway-504':
         return sendText(res, 504, 'text/html', gatewayPage('504 Gateway Time-out'));
       case '429':
-        return sendJson(res, 429, { detail: 'Too many requests' }, { 'retry-after': String(faults.rateLimitRetryAfterS) });
+        return sendJson(
+          res,
+          429,
+          { detail: 'Too many requests' },
+          { 'retry-after': String(faults.rateLimitRetryAfterS) },
+        );
       case 'crash-500':
         return sendText(res, 500, 'text/plain', CRASH_TRACE);
       case 'token-refused':
         return sendJson(res, 401, { detail: 'Invalid access token' }, { 'www-authenticate': 'Bearer' });
       case 'validation-list':
-        return sendJson(res, 422, { detail: [{ loc: ['query', 'start_date'], msg: 'Input should be a valid datetime', type: 'datetime_parsing' }] });
+        return sendJson(res, 422, {
+          detail: [{ loc: ['query', 'start_date'], msg: 'Input should be a valid datetime', type: 'datetime_parsing' }],
+        });
     }
   }
 
@@ -141,7 +149,12 @@ export async function startSandbox(
     const now = inFlight.get(check.orgId) ?? 0;
     if (now >= limit) {
       stats.faultsServed++;
-      sendJson(res, 429, { detail: `Too many requests: at most ${limit} at once` }, { 'retry-after': String(faults.rateLimitRetryAfterS) });
+      sendJson(
+        res,
+        429,
+        { detail: `Too many requests: at most ${limit} at once` },
+        { 'retry-after': String(faults.rateLimitRetryAfterS) },
+      );
       return false;
     }
     inFlight.set(check.orgId, now + 1);
@@ -153,7 +166,15 @@ export async function startSandbox(
     const url = new URL(req.url ?? '/', 'http://sandbox.local');
     if (url.pathname.startsWith(REPORTS_PATH)) return serveReport(url.pathname, req, res, organisations);
     if (url.pathname.startsWith('/_sandbox/')) {
-      return handleControl(url.pathname, req, res, { faults, tokens, tokenTtlS: config.tokenTtlS, stats: () => stats, resetStats, edit, resetData });
+      return handleControl(url.pathname, req, res, {
+        faults,
+        tokens,
+        tokenTtlS: config.tokenTtlS,
+        stats: () => stats,
+        resetStats,
+        edit,
+        resetData,
+      });
     }
     const route = VERSIONED.exec(url.pathname);
     if (!route) throw new HttpError(404, 'Not Found');

@@ -21,7 +21,16 @@ export type SandboxStats = {
 };
 
 export function emptyStats(): SandboxStats {
-  return { authRequests: 0, tokensIssuedByOrg: {}, batchRequests: 0, faultsServed: 0, batchInFlight: 0, batchInFlightPeak: 0, batchBusyMs: 0, batchInFlightMs: 0 };
+  return {
+    authRequests: 0,
+    tokensIssuedByOrg: {},
+    batchRequests: 0,
+    faultsServed: 0,
+    batchInFlight: 0,
+    batchInFlightPeak: 0,
+    batchBusyMs: 0,
+    batchInFlightMs: 0,
+  };
 }
 
 /** Average batch requests in flight while at least one was (0 before any). */

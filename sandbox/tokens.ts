@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-export type TokenCheck =
-  | { ok: true; orgId: string }
-  | { ok: false; detail: string };
+export type TokenCheck = { ok: true; orgId: string } | { ok: false; detail: string };
 
 type Grant = { orgId: string; version: string; expiresAt: number };
 
@@ -11,7 +9,10 @@ export class TokenStore {
   private grants = new Map<string, Grant>();
   issued = 0;
 
-  constructor(public ttlS: number, private now: () => number = Date.now) {}
+  constructor(
+    public ttlS: number,
+    private now: () => number = Date.now,
+  ) {}
 
   issue(orgId: string, version: string): { token: string; expiresIn: number } {
     this.prune();

@@ -9,20 +9,37 @@ import { formatUtcDate } from '../lib/utc-date';
 export const EXAMPLE_RULE = 'Below target (example)';
 
 /** Makes the example rule if the organisation has none of that name, then adds a batch that misses its targets. */
-export async function setUpDemoAlert(app: string, sandbox: string, clientId: string, admin: { email: string; password: string }, recipients: string[]): Promise<void> {
+export async function setUpDemoAlert(
+  app: string,
+  sandbox: string,
+  clientId: string,
+  admin: { email: string; password: string },
+  recipients: string[],
+): Promise<void> {
   const signIn = await fetch(`${app}/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: app },
     body: JSON.stringify({ email: admin.email, password: admin.password }),
   });
   if (signIn.status !== 204) throw new Error(`signing in as ${admin.email} answered ${signIn.status}`);
-  const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith('tsb_session='))!.split(';')[0]!;
-  const { rules } = (await (await fetch(`${app}/api/alerts`, { headers: { cookie } })).json()) as { rules: { name: string }[] };
+  const cookie = signIn.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('tsb_session='))!
+    .split(';')[0]!;
+  const { rules } = (await (await fetch(`${app}/api/alerts`, { headers: { cookie } })).json()) as {
+    rules: { name: string }[];
+  };
   if (!rules.some((r) => r.name === EXAMPLE_RULE)) {
     const made = await fetch(`${app}/api/alerts`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: app, cookie },
-      body: JSON.stringify({ name: EXAMPLE_RULE, when: 'misses-target', target: 'any', recipients, delivery: 'immediate' }),
+      body: JSON.stringify({
+        name: EXAMPLE_RULE,
+        when: 'misses-target',
+        target: 'any',
+        recipients,
+        delivery: 'immediate',
+      }),
     });
     if (made.status !== 201) throw new Error(`making the example rule answered ${made.status}: ${await made.text()}`);
   }
@@ -47,6 +64,10 @@ export async function setUpDemoAlert(app: string, sandbox: string, clientId: str
     comment: 'Added by the demo to show an alert',
     warnings: false,
   };
-  const added = await fetch(`${sandbox}/_sandbox/edit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId, add: [batch] }) });
+  const added = await fetch(`${sandbox}/_sandbox/edit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId, add: [batch] }),
+  });
   if (!added.ok) throw new Error(`adding the example batch answered ${added.status}`);
 }

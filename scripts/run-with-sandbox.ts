@@ -50,17 +50,31 @@ function kept(name: string, make: () => string): string {
  * organisations and the demo's people, whose passwords are made once (.data/demo-people.json). Variables the
  * person set themselves win.
  */
-function demoProvisioning(): { env: Record<string, string>; people: { email: string; password: string; label: string }[] } {
-  const credentialsKey = process.env.CREDENTIALS_KEY || kept('demo-credentials-key', () => randomBytes(32).toString('base64')).trim();
+function demoProvisioning(): {
+  env: Record<string, string>;
+  people: { email: string; password: string; label: string }[];
+} {
+  const credentialsKey =
+    process.env.CREDENTIALS_KEY || kept('demo-credentials-key', () => randomBytes(32).toString('base64')).trim();
   const passwords = JSON.parse(
-    kept('demo-people.json', () => JSON.stringify(Object.fromEntries(DEMO_PEOPLE.map((p) => [`${p.slug}/${p.role}`, randomBytes(12).toString('base64url')])), null, 2)),
+    kept('demo-people.json', () =>
+      JSON.stringify(
+        Object.fromEntries(DEMO_PEOPLE.map((p) => [`${p.slug}/${p.role}`, randomBytes(12).toString('base64url')])),
+        null,
+        2,
+      ),
+    ),
   ) as Record<string, string>;
   const people = DEMO_PEOPLE.map((p) => ({ ...p, password: passwords[`${p.slug}/${p.role}`]! }));
   const file = join(DATA, 'demo-provisioning.json');
   writeFileSync(file, JSON.stringify(sandboxProvisioning(people), null, 2), { mode: 0o600 });
   return {
     env: { CREDENTIALS_KEY: credentialsKey, ...(!process.env.PROVISIONING_FILE && { PROVISIONING_FILE: file }) },
-    people: people.map((p) => ({ email: sandboxPerson(p.slug, p.role).email, password: p.password, label: `${p.slug} ${p.role}` })),
+    people: people.map((p) => ({
+      email: sandboxPerson(p.slug, p.role).email,
+      password: p.password,
+      label: `${p.slug} ${p.role}`,
+    })),
   };
 }
 
@@ -72,11 +86,23 @@ async function exampleAlert(sandboxUrl: string, people: { email: string; passwor
   const admin = people.find((p) => p.label === 'demo admin')!;
   const editor = people.find((p) => p.label === 'demo editor')!;
   const interval = process.env.WATCH_INTERVAL_S || DEMO_WATCH_INTERVAL_S;
-  const mailDir = process.env.MAIL_DIR || join(process.env.SETTINGS_DATA_DIR ? resolve(process.env.SETTINGS_DATA_DIR, '..') : DATA, 'mail');
+  const mailDir =
+    process.env.MAIL_DIR ||
+    join(process.env.SETTINGS_DATA_DIR ? resolve(process.env.SETTINGS_DATA_DIR, '..') : DATA, 'mail');
   try {
-    await setUpDemoAlert(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`, sandboxUrl, DEMO_CREDENTIALS.clientId, admin, [admin.email, editor.email]);
-    console.log(`  Example alert:   "${EXAMPLE_RULE}" watches the demo organisation; a batch below target was just added to`);
-    console.log(`                   the sandbox: within ${interval} s it is on /alerts (the bell) and e-mailed to ${admin.email} and ${editor.email}.`);
+    await setUpDemoAlert(
+      `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+      sandboxUrl,
+      DEMO_CREDENTIALS.clientId,
+      admin,
+      [admin.email, editor.email],
+    );
+    console.log(
+      `  Example alert:   "${EXAMPLE_RULE}" watches the demo organisation; a batch below target was just added to`,
+    );
+    console.log(
+      `                   the sandbox: within ${interval} s it is on /alerts (the bell) and e-mailed to ${admin.email} and ${editor.email}.`,
+    );
     console.log(
       process.env.SMTP_URL
         ? '  E-mails:         sent through SMTP_URL.\n'
@@ -106,7 +132,8 @@ async function main() {
   const demo = sandbox ? demoProvisioning() : undefined;
   const chromium = sandbox ? demoChromium() : undefined;
   // `start` is the production server (server/main.ts, built by `npm run build`), as `npm start` runs it.
-  const args = mode === 'dev' ? ['node_modules/next/dist/bin/next', 'dev', '-p', port, '-H', host] : ['.next/app-server.js'];
+  const args =
+    mode === 'dev' ? ['node_modules/next/dist/bin/next', 'dev', '-p', port, '-H', host] : ['.next/app-server.js'];
   const next = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
@@ -130,7 +157,8 @@ async function main() {
       console.log(`  Dashboard:       http://${host}:${port}`);
       if (sandbox) {
         console.log(`  Sandbox service: ${sandbox.url} (the bundled Batch Data Service emulator)`);
-        for (const person of demo!.people) console.log(`  Sign in (${person.label}):`.padEnd(26) + `${person.email}  password ${person.password}`);
+        for (const person of demo!.people)
+          console.log(`  Sign in (${person.label}):`.padEnd(26) + `${person.email}  password ${person.password}`);
         console.log(
           chromium
             ? `  Reports:         a saved view sent on a schedule carries its printed report as PDF (printed with ${chromium}).`

@@ -11,5 +11,7 @@ const round = (v: number, places: number) => Number(v.toFixed(places));
 for (const m of SIZES) {
   const limits = simulateFalseAlarms(m, 'limits', RUNS);
   const runs = simulateFalseAlarms(m, 'runs', RUNS);
-  console.log(`  [${m}, ${round(limits.perHundred, 3)}, ${round(limits.inHundred, 3)}, ${round(runs.perHundred, 3)}, ${round(runs.inHundred, 3)}],`);
+  console.log(
+    `  [${m}, ${round(limits.perHundred, 3)}, ${round(limits.inHundred, 3)}, ${round(runs.perHundred, 3)}, ${round(runs.inHundred, 3)}],`,
+  );
 }

@@ -72,7 +72,16 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       // Closed before an answer began: nobody was left to read it (logged as 499, as route() does).
       const status = res.headersSent ? res.statusCode : 499;
       const route = options.routeOf(path);
-      requestFinished({ method, path, route, status, durationMs: performance.now() - started, context, streamed: context.streamed, aborted });
+      requestFinished({
+        method,
+        path,
+        route,
+        status,
+        durationMs: performance.now() - started,
+        context,
+        streamed: context.streamed,
+        aborted,
+      });
       endRequestSpan(span.span, methodLabel(method), route, status, aborted);
       finished();
     };
@@ -83,7 +92,10 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       runInRequest(context, () =>
         dispatch(req, res, path, options).catch((error: unknown) => {
           logLine('error', 'request failed before an answer', { path, ...errorFields(error) });
-          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'internal error' }));
+          if (!res.headersSent)
+            res
+              .writeHead(500, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ detail: 'internal error' }));
           else res.destroy();
         }),
       ),
@@ -97,10 +109,18 @@ export function createRequestHandler(options: RequestHandlerOptions) {
   };
 }
 
-async function dispatch(req: IncomingMessage, res: ServerResponse, path: string, options: RequestHandlerOptions): Promise<void> {
+async function dispatch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  options: RequestHandlerOptions,
+): Promise<void> {
   if (isDraining() && !STILL_SERVED.test(path)) {
     res.shouldKeepAlive = false;
-    const error = new AppError('shutting_down', 'this server is restarting; try again shortly', { field: 'server', retryAfterS: DRAINING_RETRY_AFTER_S });
+    const error = new AppError('shutting_down', 'this server is restarting; try again shortly', {
+      field: 'server',
+      retryAfterS: DRAINING_RETRY_AFTER_S,
+    });
     return sendEarly(req, res, earlyAnswer(req, problemResponse(problemOf(error))));
   }
   if (path === '/metrics' && options.metricsToken !== undefined) {

@@ -48,7 +48,9 @@ function metricsServer(): Server {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    void metricsAnswer(undefined, undefined).then((answer) => res.writeHead(answer.status, answer.headers).end(answer.body));
+    void metricsAnswer(undefined, undefined).then((answer) =>
+      res.writeHead(answer.status, answer.headers).end(answer.body),
+    );
   });
 }
 
@@ -76,10 +78,14 @@ async function main(): Promise<void> {
   await listen(server, settings.port, settings.host);
   log('info', 'listening', { url: urlOf(settings.host, settings.port) });
   if (!isLoopback(settings.host) && trustedProxyHops > 0) {
-    log('warn', 'listening beyond loopback with TRUSTED_PROXY_HOPS > 0: a client that reaches the app around the proxy chooses its own address for the sign-in limits; let only the proxy reach it', {
-      host: settings.host,
-      trustedProxyHops,
-    });
+    log(
+      'warn',
+      'listening beyond loopback with TRUSTED_PROXY_HOPS > 0: a client that reaches the app around the proxy chooses its own address for the sign-in limits; let only the proxy reach it',
+      {
+        host: settings.host,
+        trustedProxyHops,
+      },
+    );
   }
   let metrics: Server | undefined;
   if (settings.metricsPort !== undefined) {
@@ -100,8 +106,15 @@ async function main(): Promise<void> {
       return;
     }
     startDraining();
-    log('info', 'draining: readiness answers 503 and new requests are refused', { signal, running: requests.inProgress(), graceS: settings.shutdownGraceS });
-    const done = await Promise.race([requests.idle().then(() => true), delay(settings.shutdownGraceS * 1000).then(() => false)]);
+    log('info', 'draining: readiness answers 503 and new requests are refused', {
+      signal,
+      running: requests.inProgress(),
+      graceS: settings.shutdownGraceS,
+    });
+    const done = await Promise.race([
+      requests.idle().then(() => true),
+      delay(settings.shutdownGraceS * 1000).then(() => false),
+    ]);
     if (!done) {
       log('warn', 'grace period over: ending the requests still running', { running: requests.inProgress() });
       endGrace();

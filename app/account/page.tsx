@@ -12,7 +12,13 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function AccountPage({ searchParams }: { searchParams: Promise<PageParams> }) {
   const t = await serverTranslator('people');
   return (
-    <SignedInPage page="account" params={await searchParams} needed="viewer" title={t('account.title')} intro={() => t('account.intro')}>
+    <SignedInPage
+      page="account"
+      params={await searchParams}
+      needed="viewer"
+      title={t('account.title')}
+      intro={() => t('account.intro')}
+    >
       {() => <AccountSettings />}
     </SignedInPage>
   );

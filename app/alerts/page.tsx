@@ -12,7 +12,13 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function Alerts({ searchParams }: { searchParams: Promise<PageParams> }) {
   const t = await serverTranslator('alerts');
   return (
-    <SignedInPage page="alerts" params={await searchParams} needed="viewer" title={t('page.title')} intro={(a) => t('page.intro', { org: a.organisation.name })}>
+    <SignedInPage
+      page="alerts"
+      params={await searchParams}
+      needed="viewer"
+      title={t('page.title')}
+      intro={(a) => t('page.intro', { org: a.organisation.name })}
+    >
       {(actor) => <AlertsPage role={actor.role} me={actor.person.email} />}
     </SignedInPage>
   );

@@ -12,7 +12,11 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await serverTranslator('signIn'))('title') };
 }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const { demo, oidc } = getConfig();
   const [t, brand] = await Promise.all([serverTranslator('signIn'), serverTranslator('common')]);

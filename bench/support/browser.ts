@@ -7,10 +7,17 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** A fresh context holding the session cookie (`name=value`, as `signIn` returns it) for `appUrl`. */
-export async function signedInContext(browser: Browser, appUrl: string, cookie: string, viewport?: { width: number; height: number }): Promise<BrowserContext> {
+export async function signedInContext(
+  browser: Browser,
+  appUrl: string,
+  cookie: string,
+  viewport?: { width: number; height: number },
+): Promise<BrowserContext> {
   const context = await browser.newContext(viewport ? { viewport } : {});
   const name = cookie.slice(0, cookie.indexOf('='));
-  await context.addCookies([{ name, value: cookie.slice(name.length + 1), url: appUrl, httpOnly: true, sameSite: 'Lax' }]);
+  await context.addCookies([
+    { name, value: cookie.slice(name.length + 1), url: appUrl, httpOnly: true, sameSite: 'Lax' },
+  ]);
   return context;
 }
 
@@ -20,7 +27,10 @@ export type BrowserStack = { sandbox: Sandbox; appUrl: string; browser: Browser;
  * The sandbox, the built app on it and Chromium, with a signed-in session of the demo organisation (`total`
  * batches) for `work`; all three are stopped afterwards, whatever happens.
  */
-export async function withBrowserStack<T>(options: { sandbox: SandboxOptions; appPort: number; appEnv?: Record<string, string> }, work: (stack: BrowserStack) => Promise<T>): Promise<T> {
+export async function withBrowserStack<T>(
+  options: { sandbox: SandboxOptions; appPort: number; appEnv?: Record<string, string> },
+  work: (stack: BrowserStack) => Promise<T>,
+): Promise<T> {
   const sandbox = await startBenchSandbox(options.sandbox);
   let app: BenchApp | undefined;
   let browser: Browser | undefined;

@@ -66,8 +66,19 @@ async function token(data) {
   if (held && !(held instanceof Promise) && held.renewAt > Date.now()) return held.token;
   if (held instanceof Promise) return held;
   const pending = (async () => {
-    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: data.clientId, client_secret: data.clientSecret }).toString();
-    const res = await send({ method: 'POST', path: '/v2/auth', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) } }, form);
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: data.clientId,
+      client_secret: data.clientSecret,
+    }).toString();
+    const res = await send(
+      {
+        method: 'POST',
+        path: '/v2/auth',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) },
+      },
+      form,
+    );
     const body = await readJson(res);
     if (res.statusCode !== 200) throw new Error(`auth ${res.statusCode}`);
     const lifeMs = Number(body.expires_in ?? 300) * 1000;
@@ -86,9 +97,14 @@ const server = http.createServer(async (req, res) => {
     const data = await session(req);
     if (!data) return res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"not signed in"}');
     const query = new URLSearchParams();
-    for (const name of ['start_date', 'end_date']) if (url.searchParams.has(name)) query.set(name, url.searchParams.get(name));
+    for (const name of ['start_date', 'end_date'])
+      if (url.searchParams.has(name)) query.set(name, url.searchParams.get(name));
     if (url.searchParams.has('cursor')) query.set('next_token', url.searchParams.get('cursor'));
-    const answer = await send({ method: 'GET', path: `/v2/batches?${query}`, headers: { authorization: `Bearer ${await token(data)}` } });
+    const answer = await send({
+      method: 'GET',
+      path: `/v2/batches?${query}`,
+      headers: { authorization: `Bearer ${await token(data)}` },
+    });
     res.writeHead(answer.statusCode, { 'content-type': answer.headers['content-type'] ?? 'application/json' });
     answer.pipe(res);
   } catch {

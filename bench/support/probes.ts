@@ -44,7 +44,6 @@ export async function timed(page: Page, watch: string, act: () => Promise<void>)
   return (await page.evaluate('window.__done')) as number;
 }
 
-
 /** The long tasks (ms) the page has seen so far; `from`: only those after this many. */
 export async function longTasks(page: Page, from = 0): Promise<number[]> {
   return page.evaluate((n) => (window as unknown as { __longTasks: number[] }).__longTasks.slice(n), from);

@@ -48,7 +48,11 @@ export async function startBenchSandbox(options: SandboxOptions = {}): Promise<S
 
 /** A server in a child process of ours (killed when this process exits), its last output kept for errors. */
 function spawnServer(args: string[], cwd: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
@@ -78,13 +82,17 @@ export async function startBenchApp(opts: {
   dir?: string;
 }): Promise<BenchApp> {
   checkPort(opts.port);
-  const { pid, stop, output, exited } = spawnServer([...(opts.nodeArgs ?? []), 'node_modules/next/dist/bin/next', 'start', '-p', String(opts.port), '-H', BENCH_HOST], opts.dir ?? APP_DIR, {
-    NODE_ENV: 'production',
-    BATCH_API_BASE_URL: opts.sandboxUrl,
-    SESSION_SECRET: BENCH_SESSION_SECRET,
-    NEXT_TELEMETRY_DISABLED: '1',
-    ...opts.env,
-  });
+  const { pid, stop, output, exited } = spawnServer(
+    [...(opts.nodeArgs ?? []), 'node_modules/next/dist/bin/next', 'start', '-p', String(opts.port), '-H', BENCH_HOST],
+    opts.dir ?? APP_DIR,
+    {
+      NODE_ENV: 'production',
+      BATCH_API_BASE_URL: opts.sandboxUrl,
+      SESSION_SECRET: BENCH_SESSION_SECRET,
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...opts.env,
+    },
+  );
   const url = `http://${BENCH_HOST}:${opts.port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -103,7 +111,10 @@ export async function startBenchApp(opts: {
 }
 
 /** Signs in through the BFF, as the sign-in page does, and returns the `Cookie` header value. */
-export async function signIn(appUrl: string, credentials: { clientId: string; clientSecret: string } = DEMO_CREDENTIALS): Promise<string> {
+export async function signIn(
+  appUrl: string,
+  credentials: { clientId: string; clientSecret: string } = DEMO_CREDENTIALS,
+): Promise<string> {
   const response = await fetch(`${appUrl}/api/session`, {
     method: 'POST',
     // The same-origin check wants the app's own Origin on state-changing requests.
@@ -117,11 +128,18 @@ export async function signIn(appUrl: string, credentials: { clientId: string; cl
 }
 
 /** A v2 bearer token straight from the sandbox, for the direct side of a comparison. */
-export async function sandboxToken(sandboxUrl: string, credentials: { clientId: string; clientSecret: string } = DEMO_CREDENTIALS): Promise<string> {
+export async function sandboxToken(
+  sandboxUrl: string,
+  credentials: { clientId: string; clientSecret: string } = DEMO_CREDENTIALS,
+): Promise<string> {
   const response = await fetch(`${sandboxUrl}/v2/auth`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+    }).toString(),
   });
   if (response.status !== 200) throw new Error(`sandbox auth: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { access_token: string }).access_token;
@@ -134,7 +152,11 @@ export async function sandboxToken(sandboxUrl: string, credentials: { clientId: 
 export async function startMinimalProxy(opts: { port: number; sandboxUrl: string }): Promise<BenchApp> {
   checkPort(opts.port);
   const script = fileURLToPath(new URL('./minimal-proxy.mjs', import.meta.url));
-  const { pid, stop, output, exited } = spawnServer([script], ROOT, { PORT: String(opts.port), UPSTREAM: opts.sandboxUrl, SESSION_SECRET: BENCH_SESSION_SECRET });
+  const { pid, stop, output, exited } = spawnServer([script], ROOT, {
+    PORT: String(opts.port),
+    UPSTREAM: opts.sandboxUrl,
+    SESSION_SECRET: BENCH_SESSION_SECRET,
+  });
   const url = `http://${BENCH_HOST}:${opts.port}`;
   const deadline = Date.now() + 10_000;
   while (!output().includes('minimal proxy on')) {

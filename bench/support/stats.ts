@@ -53,7 +53,11 @@ export function printResults(title: string, results: readonly BenchResult[]) {
   const rows = results.map((r) => [r.target, r.figure, r.goal, r.ok ? 'PASS' : 'MISS']);
   const head = ['target', 'figure', 'goal', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   console.log(`\n== ${title} ==`);
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -67,6 +71,9 @@ export function printResults(title: string, results: readonly BenchResult[]) {
 export function saveResults(name: string, results: readonly BenchResult[]): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = join(RESULTS_DIR, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ name, takenAt: new Date().toISOString(), node: process.version, results }, null, 2) + '\n');
+  writeFileSync(
+    file,
+    JSON.stringify({ name, takenAt: new Date().toISOString(), node: process.version, results }, null, 2) + '\n',
+  );
   return file;
 }

@@ -17,11 +17,24 @@ const gc = runInNewContext('gc') as () => void;
 function batch(i: number): Batch {
   const id = `${String(i).padStart(8, '0')}-4d64-4381-afef-223386427d1e`;
   return {
-    batch_id: id, batch_name: `Tomato San Marzano · GH${i % 4} · wk${i % 52} #${i}`, batch_creation_date: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
-    crop_type: 'Tomato', number_of_images: 12, total_cells_per_tray: 128, avg_germinated_seedlings: '120.25', avg_non_germinated_seedlings: '7.75',
-    avg_germination_rate: '93.95', avg_usable_seedlings: '110.00', avg_non_usable_cells: '18.00', avg_usable_seedling_rate: '85.94',
-    avg_coefficient_of_variation: '12.30', avg_median_seedling_size_mm2: '41.07', scanned_by_email: 'a.jansen@greenfield-seeds.example',
-    analysis_link: `https://reports.batchscan.example/org-demo/analysis/${id}`, comment: i % 7 ? null : 'Re-scan after watering', warnings: i % 11 === 0,
+    batch_id: id,
+    batch_name: `Tomato San Marzano · GH${i % 4} · wk${i % 52} #${i}`,
+    batch_creation_date: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
+    crop_type: 'Tomato',
+    number_of_images: 12,
+    total_cells_per_tray: 128,
+    avg_germinated_seedlings: '120.25',
+    avg_non_germinated_seedlings: '7.75',
+    avg_germination_rate: '93.95',
+    avg_usable_seedlings: '110.00',
+    avg_non_usable_cells: '18.00',
+    avg_usable_seedling_rate: '85.94',
+    avg_coefficient_of_variation: '12.30',
+    avg_median_seedling_size_mm2: '41.07',
+    scanned_by_email: 'a.jansen@greenfield-seeds.example',
+    analysis_link: `https://reports.batchscan.example/org-demo/analysis/${id}`,
+    comment: i % 7 ? null : 'Re-scan after watering',
+    warnings: i % 11 === 0,
   };
 }
 
@@ -36,7 +49,12 @@ export async function writerHeap(rows: number, links = true): Promise<{ start: n
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useStyles: true, useSharedStrings: false });
   const columns = links ? EXPORT_COLUMNS : EXPORT_COLUMNS.filter((c) => c.type !== 'link');
-  const data = startDataSheet(workbook, columns, { zone: 'Europe/Berlin', targets: DEFAULT_TARGETS, words: ENGLISH_WORDS }, null);
+  const data = startDataSheet(
+    workbook,
+    columns,
+    { zone: 'Europe/Berlin', targets: DEFAULT_TARGETS, words: ENGLISH_WORDS },
+    null,
+  );
   const deferred = deferSheetLinks(data.sheet);
   gc();
   const start = held();

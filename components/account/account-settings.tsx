@@ -26,18 +26,31 @@ export function AccountSettings() {
 function Profile() {
   const t = useTranslations('people.account');
   const client = useQueryClient();
-  const account = useQuery<AccountInfo, ApiFailure>({ queryKey: ['account'], queryFn: ({ signal }) => callApi('/api/account', { signal }), retry: false });
+  const account = useQuery<AccountInfo, ApiFailure>({
+    queryKey: ['account'],
+    queryFn: ({ signal }) => callApi('/api/account', { signal }),
+    retry: false,
+  });
   const [draft, setDraft] = useState<Partial<AccountInfo>>({});
   const zones = useMemo(() => zoneChoices(), []);
   const save = useMutation<AccountInfo, ApiFailure>({
-    mutationFn: () => callApi('/api/account', { method: 'PATCH', body: { ...draft, ...(draft.name !== undefined && { name: draft.name.trim() }) } }),
+    mutationFn: () =>
+      callApi('/api/account', {
+        method: 'PATCH',
+        body: { ...draft, ...(draft.name !== undefined && { name: draft.name.trim() }) },
+      }),
     onSuccess: (info) => {
       client.setQueryData(['account'], info);
       setDraft({});
     },
   });
   if (account.isPending) return <p className={styles.muted}>{t('loading')}</p>;
-  if (account.isError) return <p role="alert" className={styles.problem}>{t('loadFailed', { detail: account.error.detail })}</p>;
+  if (account.isError)
+    return (
+      <p role="alert" className={styles.problem}>
+        {t('loadFailed', { detail: account.error.detail })}
+      </p>
+    );
   const value = { ...account.data, ...draft };
   return (
     <section className={styles.card} aria-labelledby="profile-title">
@@ -52,11 +65,19 @@ function Profile() {
       >
         <label className={`${styles.field} ${styles.wide}`}>
           {t('name')}
-          <input value={value.name} maxLength={120} autoComplete="name" onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+          <input
+            value={value.name}
+            maxLength={120}
+            autoComplete="name"
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          />
         </label>
         <label className={styles.field}>
           {t('language')}
-          <select value={value.language ?? ''} onChange={(e) => setDraft({ ...draft, language: e.target.value || null })}>
+          <select
+            value={value.language ?? ''}
+            onChange={(e) => setDraft({ ...draft, language: e.target.value || null })}
+          >
             <option value="">{t('notChosen')}</option>
             {LANGUAGES.map((l) => (
               <option key={l} value={l} lang={l}>
@@ -67,7 +88,10 @@ function Profile() {
         </label>
         <label className={styles.field}>
           {t('timeZone')}
-          <select value={value.timeZone ?? ''} onChange={(e) => setDraft({ ...draft, timeZone: e.target.value || null })}>
+          <select
+            value={value.timeZone ?? ''}
+            onChange={(e) => setDraft({ ...draft, timeZone: e.target.value || null })}
+          >
             <option value="">{t('notChosen')}</option>
             {zones.map((z) => (
               <option key={z} value={z}>
@@ -81,8 +105,16 @@ function Profile() {
         </button>
       </form>
       <p className={styles.muted}>{t('emailsUse')}</p>
-      <p aria-live="polite" className={save.isError ? styles.problem : styles.ok} role={save.isError ? 'alert' : undefined}>
-        {save.isSuccess ? t('saved') : save.isError ? t('notSaved', { detail: save.error.detail.replace(/^\w+: /, '') }) : ''}
+      <p
+        aria-live="polite"
+        className={save.isError ? styles.problem : styles.ok}
+        role={save.isError ? 'alert' : undefined}
+      >
+        {save.isSuccess
+          ? t('saved')
+          : save.isError
+            ? t('notSaved', { detail: save.error.detail.replace(/^\w+: /, '') })
+            : ''}
       </p>
     </section>
   );
@@ -92,9 +124,16 @@ function Sessions() {
   const t = useTranslations('people.account');
   const when = useWhen();
   const client = useQueryClient();
-  const sessions = useQuery<{ sessions: AccountSession[] }, ApiFailure>({ queryKey: SESSIONS, queryFn: ({ signal }) => callApi('/api/account/sessions', { signal }), retry: false });
+  const sessions = useQuery<{ sessions: AccountSession[] }, ApiFailure>({
+    queryKey: SESSIONS,
+    queryFn: ({ signal }) => callApi('/api/account/sessions', { signal }),
+    retry: false,
+  });
   const signOut = useMutation<void, ApiFailure, string | null>({
-    mutationFn: (id) => callApi(id === null ? '/api/account/sessions' : `/api/account/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id) =>
+      callApi(id === null ? '/api/account/sessions' : `/api/account/sessions/${encodeURIComponent(id)}`, {
+        method: 'DELETE',
+      }),
     onSettled: () => client.invalidateQueries({ queryKey: SESSIONS }),
   });
   const others = sessions.data?.sessions.filter((s) => !s.current).length ?? 0;
@@ -137,7 +176,13 @@ function Sessions() {
                       {s.current ? (
                         <span className={styles.badge}>{t('thisSession')}</span>
                       ) : (
-                        <button type="button" className="button" disabled={signOut.isPending} aria-label={t('signOutOf', { browser: s.browser, address: s.address })} onClick={() => signOut.mutate(s.id)}>
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={signOut.isPending}
+                          aria-label={t('signOutOf', { browser: s.browser, address: s.address })}
+                          onClick={() => signOut.mutate(s.id)}
+                        >
                           {t('signOut')}
                         </button>
                       )}
@@ -148,7 +193,12 @@ function Sessions() {
             </table>
           </div>
           <div className={styles.actions}>
-            <button type="button" className="button" disabled={others === 0 || signOut.isPending} onClick={() => signOut.mutate(null)}>
+            <button
+              type="button"
+              className="button"
+              disabled={others === 0 || signOut.isPending}
+              onClick={() => signOut.mutate(null)}
+            >
               {t('signOutOthers')}
             </button>
             <span aria-live="polite" className={signOut.isError ? styles.problem : styles.ok}>

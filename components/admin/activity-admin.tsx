@@ -65,8 +65,12 @@ export function ActivityAdmin() {
     queryFn: ({ signal }) => callApi(`/api/admin/activity?${queryOf(filter)}`, { signal }),
     retry: false,
   });
-  const field = (key: keyof Filter) => ({ value: draft[key], onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [key]: e.target.value }) });
-  const actionName = (action: string) => ((ACTIONS as readonly string[]).includes(action) ? t(`actions.${action as (typeof ACTIONS)[number]}`) : action);
+  const field = (key: keyof Filter) => ({
+    value: draft[key],
+    onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [key]: e.target.value }),
+  });
+  const actionName = (action: string) =>
+    (ACTIONS as readonly string[]).includes(action) ? t(`actions.${action as (typeof ACTIONS)[number]}`) : action;
   return (
     <section className={styles.card} aria-labelledby="activity-title">
       <h2 id="activity-title" className="visually-hidden">
@@ -146,7 +150,9 @@ export function ActivityAdmin() {
                       </>
                     )}
                   </td>
-                  <td data-label={t('action')}>{isRefusedSignIn(entry) ? t('signInRefused') : actionName(entry.action)}</td>
+                  <td data-label={t('action')}>
+                    {isRefusedSignIn(entry) ? t('signInRefused') : actionName(entry.action)}
+                  </td>
                   <td data-label={t('subject')}>{entry.subject === 'targets' ? t('targets') : entry.subject}</td>
                   <td className={styles.change}>
                     <ActivityChange entry={entry} />

@@ -29,7 +29,8 @@ const shown = (value: unknown): string =>
     : JSON.stringify(value);
 
 /** Whether the entry is a sign-in the dashboard refused (the Action column says so). */
-export const isRefusedSignIn = (entry: ActivityEntry) => entry.action === 'sign_in' && isRecord(entry.after) && entry.after.result === 'refused';
+export const isRefusedSignIn = (entry: ActivityEntry) =>
+  entry.action === 'sign_in' && isRecord(entry.after) && entry.after.result === 'refused';
 
 export function ActivityChange({ entry }: { entry: ActivityEntry }) {
   const t = useTranslations('people.activity');
@@ -47,31 +48,56 @@ export function ActivityChange({ entry }: { entry: ActivityEntry }) {
     if (changes.length === 0) return <div>{th('noChange')}</div>;
     return lines(
       changes.map((c) =>
-        th('change', { target: c.crop === null ? th(`general.${c.metric}`) : th(`crop.${c.metric}`, { crop: c.crop }), before: pct(c.before), after: pct(c.after) }),
+        th('change', {
+          target: c.crop === null ? th(`general.${c.metric}`) : th(`crop.${c.metric}`, { crop: c.crop }),
+          before: pct(c.before),
+          after: pct(c.after),
+        }),
       ),
     );
   }
   if (action === 'sign_in' && isRecord(after) && isMethod(after.method)) {
     const method = t(`changes.methods.${after.method}`);
-    return <div>{after.result === 'refused' ? t('changes.refusedWith', { method }) : t('changes.signedInWith', { method })}</div>;
+    return (
+      <div>
+        {after.result === 'refused' ? t('changes.refusedWith', { method }) : t('changes.signedInWith', { method })}
+      </div>
+    );
   }
   const sso = isRecord(after) && after.by === 'oidc' ? ` ${t('changes.bySingleSignOn')}` : '';
-  if (action === 'role_changed' && isRecord(before) && isRecord(after)) return <div>{`${t('changes.role', { before: role(before.role), after: role(after.role) })}${sso}`}</div>;
-  if ((action === 'person_invited' || action === 'person_joined') && isRecord(after)) return <div>{`${t('changes.as', { role: role(after.role) })}${sso}`}</div>;
-  if (action === 'person_removed' && isRecord(before)) return <div>{t('changes.was', { role: role(before.role) })}</div>;
+  if (action === 'role_changed' && isRecord(before) && isRecord(after))
+    return <div>{`${t('changes.role', { before: role(before.role), after: role(after.role) })}${sso}`}</div>;
+  if ((action === 'person_invited' || action === 'person_joined') && isRecord(after))
+    return <div>{`${t('changes.as', { role: role(after.role) })}${sso}`}</div>;
+  if (action === 'person_removed' && isRecord(before))
+    return <div>{t('changes.was', { role: role(before.role) })}</div>;
   if (action === 'sessions_revoked' && isRecord(after) && typeof after.sessions === 'number') {
     const count = t('changes.sessions', { count: after.sessions, countText: f.number(after.sessions) });
-    return <div>{after.others ? t('changes.allOthers', { sessions: count }) : typeof after.browser === 'string' ? t('changes.browser', { sessions: count, browser: after.browser }) : count}</div>;
+    return (
+      <div>
+        {after.others
+          ? t('changes.allOthers', { sessions: count })
+          : typeof after.browser === 'string'
+            ? t('changes.browser', { sessions: count, browser: after.browser })
+            : count}
+      </div>
+    );
   }
   if (action === 'connection_changed' && isRecord(before) && isRecord(after)) {
     return lines([
-      ...(before.clientId !== after.clientId ? [t('changes.clientId', { before: String(before.clientId), after: String(after.clientId) })] : []),
+      ...(before.clientId !== after.clientId
+        ? [t('changes.clientId', { before: String(before.clientId), after: String(after.clientId) })]
+        : []),
       t('changes.secretReplaced'),
     ]);
   }
   if ((action === 'view_created' || action === 'view_deleted') && isRecord(before ?? after)) {
     const view = (before ?? after) as Record_;
-    return <div>{view.isDefault ? t('changes.defaultView') : view.shared ? t('changes.sharedView') : t('changes.ownView')}</div>;
+    return (
+      <div>
+        {view.isDefault ? t('changes.defaultView') : view.shared ? t('changes.sharedView') : t('changes.ownView')}
+      </div>
+    );
   }
   return (
     <>

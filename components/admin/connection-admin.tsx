@@ -20,12 +20,25 @@ export function ConnectionAdmin() {
   const t = useTranslations('people.connection');
   const when = useWhen();
   const client = useQueryClient();
-  const connection = useQuery<ConnectionInfo, ApiFailure>({ queryKey: KEY, queryFn: ({ signal }) => callApi('/api/admin/connection', { signal }), retry: false });
-  const test = useMutation<ConnectionTest, ApiFailure>({ mutationFn: () => callApi('/api/admin/connection/test', { method: 'POST' }) });
+  const connection = useQuery<ConnectionInfo, ApiFailure>({
+    queryKey: KEY,
+    queryFn: ({ signal }) => callApi('/api/admin/connection', { signal }),
+    retry: false,
+  });
+  const test = useMutation<ConnectionTest, ApiFailure>({
+    mutationFn: () => callApi('/api/admin/connection/test', { method: 'POST' }),
+  });
   const [clientId, setClientId] = useState<string | null>(null);
   const [secret, setSecret] = useState('');
   const replace = useMutation<ConnectionInfo, ApiFailure>({
-    mutationFn: () => callApi('/api/admin/connection', { method: 'PUT', body: { clientSecret: secret, ...(clientId !== null && clientId !== connection.data?.clientId && { clientId }) } }),
+    mutationFn: () =>
+      callApi('/api/admin/connection', {
+        method: 'PUT',
+        body: {
+          clientSecret: secret,
+          ...(clientId !== null && clientId !== connection.data?.clientId && { clientId }),
+        },
+      }),
     onSuccess: (info) => {
       client.setQueryData(KEY, info);
       setSecret('');
@@ -35,7 +48,12 @@ export function ConnectionAdmin() {
   });
 
   if (connection.isPending) return <p className={styles.muted}>{t('loading')}</p>;
-  if (connection.isError) return <p role="alert" className={styles.problem}>{t('loadFailed', { detail: connection.error.detail })}</p>;
+  if (connection.isError)
+    return (
+      <p role="alert" className={styles.problem}>
+        {t('loadFailed', { detail: connection.error.detail })}
+      </p>
+    );
   const info = connection.data;
   return (
     <>
@@ -50,7 +68,10 @@ export function ConnectionAdmin() {
           <dd>
             {info.secretSetAt
               ? info.secretSetBy
-                ? t('setOnBy', { date: when(info.secretSetAt), person: info.secretSetBy.name || info.secretSetBy.email })
+                ? t('setOnBy', {
+                    date: when(info.secretSetAt),
+                    person: info.secretSetBy.name || info.secretSetBy.email,
+                  })
                 : t('setOn', { date: when(info.secretSetAt) })
               : t('notSet')}
           </dd>
@@ -60,7 +81,13 @@ export function ConnectionAdmin() {
             {test.isPending ? t('testing') : t('test')}
           </button>
           <span aria-live="polite" className={test.data?.ok ? styles.ok : styles.problem}>
-            {test.isSuccess ? (test.data.ok ? t('accepted') : t('refused', { detail: test.data.detail })) : test.isError ? t('testFailed', { detail: test.error.detail }) : ''}
+            {test.isSuccess
+              ? test.data.ok
+                ? t('accepted')
+                : t('refused', { detail: test.data.detail })
+              : test.isError
+                ? t('testFailed', { detail: test.error.detail })
+                : ''}
           </span>
         </div>
       </section>
@@ -76,18 +103,38 @@ export function ConnectionAdmin() {
         >
           <label className={`${styles.field} ${styles.wide}`}>
             {t('clientId')}
-            <input value={clientId ?? info.clientId} maxLength={256} spellCheck={false} onChange={(e) => setClientId(e.target.value)} />
+            <input
+              value={clientId ?? info.clientId}
+              maxLength={256}
+              spellCheck={false}
+              onChange={(e) => setClientId(e.target.value)}
+            />
           </label>
           <label className={`${styles.field} ${styles.wide}`}>
             {t('newSecret')}
-            <input type="password" autoComplete="off" value={secret} maxLength={1024} onChange={(e) => (setSecret(e.target.value), replace.reset())} aria-invalid={replace.isError || undefined} />
+            <input
+              type="password"
+              autoComplete="off"
+              value={secret}
+              maxLength={1024}
+              onChange={(e) => (setSecret(e.target.value), replace.reset())}
+              aria-invalid={replace.isError || undefined}
+            />
           </label>
           <button type="submit" className="button" disabled={secret === '' || replace.isPending}>
             {replace.isPending ? t('replacing') : t('replace')}
           </button>
         </form>
-        <p aria-live="polite" className={replace.isError ? styles.problem : styles.ok} role={replace.isError ? 'alert' : undefined}>
-          {replace.isSuccess ? t('replaced') : replace.isError ? t('notReplaced', { detail: replace.error.detail.replace(/^\w+: /, '') }) : ''}
+        <p
+          aria-live="polite"
+          className={replace.isError ? styles.problem : styles.ok}
+          role={replace.isError ? 'alert' : undefined}
+        >
+          {replace.isSuccess
+            ? t('replaced')
+            : replace.isError
+              ? t('notReplaced', { detail: replace.error.detail.replace(/^\w+: /, '') })
+              : ''}
         </p>
       </section>
     </>

@@ -19,7 +19,11 @@ const KEY = ['admin', 'people'] as const;
 export function PeopleAdmin({ me }: { me: string }) {
   const t = useTranslations('people.admin');
   const client = useQueryClient();
-  const people = useQuery<{ people: MemberEntry[] }, ApiFailure>({ queryKey: KEY, queryFn: ({ signal }) => callApi('/api/admin/people', { signal }), retry: false });
+  const people = useQuery<{ people: MemberEntry[] }, ApiFailure>({
+    queryKey: KEY,
+    queryFn: ({ signal }) => callApi('/api/admin/people', { signal }),
+    retry: false,
+  });
   const [link, setLink] = useState<{ label: string; url: string } | null>(null);
   const [said, setSaid] = useState<{ ok: boolean; text: string } | null>(null);
   const settled = () => client.invalidateQueries({ queryKey: KEY });
@@ -36,15 +40,24 @@ export function PeopleAdmin({ me }: { me: string }) {
     <>
       <InviteForm
         onInvited={(email, url, emailed) => (
-          setLink(url ? { label: emailed ? t('inviteLinkEmailed', { email }) : t('inviteLinkFor', { email }), url } : null),
-          setSaid({ ok: true, text: url ? (emailed ? t('invitedEmailed', { email }) : t('invited', { email })) : t('added', { email }) }),
+          setLink(
+            url ? { label: emailed ? t('inviteLinkEmailed', { email }) : t('inviteLinkFor', { email }), url } : null,
+          ),
+          setSaid({
+            ok: true,
+            text: url ? (emailed ? t('invitedEmailed', { email }) : t('invited', { email })) : t('added', { email }),
+          }),
           void settled()
         )}
       />
       {link && <CopyLink label={link.label} url={link.url} />}
       <section className={styles.card} aria-labelledby="people-title">
         <h2 id="people-title">{t('peopleTitle')}</h2>
-        <p aria-live="polite" className={said?.ok ? styles.ok : styles.problem} role={said && !said.ok ? 'alert' : undefined}>
+        <p
+          aria-live="polite"
+          className={said?.ok ? styles.ok : styles.problem}
+          role={said && !said.ok ? 'alert' : undefined}
+        >
           {said?.text ?? ''}
         </p>
         {people.isPending ? (
@@ -67,7 +80,14 @@ export function PeopleAdmin({ me }: { me: string }) {
               </thead>
               <tbody>
                 {people.data.people.map((person) => (
-                  <PersonRow key={person.id} person={person} me={person.email === me} busy={act.isPending} run={run} onLink={setLink} />
+                  <PersonRow
+                    key={person.id}
+                    person={person}
+                    me={person.email === me}
+                    busy={act.isPending}
+                    run={run}
+                    onLink={setLink}
+                  />
                 ))}
               </tbody>
             </table>
@@ -108,7 +128,10 @@ function PersonRow({ person, me, busy, run, onLink }: RowProps) {
           disabled={busy}
           onChange={(e) => {
             const role = e.target.value as RoleName;
-            run(() => callApi(path, { method: 'PATCH', body: { role } }), t('roleChanged', { name: who, role: roles(role) }));
+            run(
+              () => callApi(path, { method: 'PATCH', body: { role } }),
+              t('roleChanged', { name: who, role: roles(role) }),
+            );
           }}
         >
           {ROLE_NAMES.map((role) => (
@@ -135,11 +158,22 @@ function PersonRow({ person, me, busy, run, onLink }: RowProps) {
             className="button"
             disabled={busy}
             aria-label={person.disabled ? t('enableOf', { name: who }) : t('disableOf', { name: who })}
-            onClick={() => run(() => callApi(path, { method: 'PATCH', body: { disabled: !person.disabled } }), person.disabled ? t('enabled', { name: who }) : t('disabledNow', { name: who }))}
+            onClick={() =>
+              run(
+                () => callApi(path, { method: 'PATCH', body: { disabled: !person.disabled } }),
+                person.disabled ? t('enabled', { name: who }) : t('disabledNow', { name: who }),
+              )
+            }
           >
             {person.disabled ? t('enable') : t('disable')}
           </button>
-          <button type="button" className="button" disabled={busy} aria-label={t('signOutOf', { name: who })} onClick={() => run(() => callApi(`${path}/sessions`, { method: 'DELETE' }), t('signedOut', { name: who }))}>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            aria-label={t('signOutOf', { name: who })}
+            onClick={() => run(() => callApi(`${path}/sessions`, { method: 'DELETE' }), t('signedOut', { name: who }))}
+          >
             {t('signOut')}
           </button>
           <button
@@ -148,10 +182,20 @@ function PersonRow({ person, me, busy, run, onLink }: RowProps) {
             disabled={busy || person.disabled}
             aria-label={t('resetOf', { name: who })}
             onClick={() =>
-              run(async () => {
-                const { resetUrl, emailed } = await callApi<{ resetUrl: string; emailed: boolean }>(`${path}/reset`, { method: 'POST' });
-                onLink({ label: emailed ? t('resetLinkEmailed', { email: person.email }) : t('resetLinkFor', { email: person.email }), url: resetUrl });
-              }, t('resetIssued', { name: who }))
+              run(
+                async () => {
+                  const { resetUrl, emailed } = await callApi<{ resetUrl: string; emailed: boolean }>(`${path}/reset`, {
+                    method: 'POST',
+                  });
+                  onLink({
+                    label: emailed
+                      ? t('resetLinkEmailed', { email: person.email })
+                      : t('resetLinkFor', { email: person.email }),
+                    url: resetUrl,
+                  });
+                },
+                t('resetIssued', { name: who }),
+              )
             }
           >
             {t('reset')}
@@ -159,7 +203,12 @@ function PersonRow({ person, me, busy, run, onLink }: RowProps) {
           {removing ? (
             <span role="group" aria-label={t('removeQuestion', { name: who })} className={styles.actions}>
               {t('removeQuestion', { name: who })}
-              <button type="button" className="button" disabled={busy} onClick={() => run(() => callApi(path, { method: 'DELETE' }), t('removed', { name: who }))}>
+              <button
+                type="button"
+                className="button"
+                disabled={busy}
+                onClick={() => run(() => callApi(path, { method: 'DELETE' }), t('removed', { name: who }))}
+              >
                 {t('remove')}
               </button>
               <button type="button" className="button" onClick={() => setRemoving(false)}>
@@ -167,7 +216,13 @@ function PersonRow({ person, me, busy, run, onLink }: RowProps) {
               </button>
             </span>
           ) : (
-            <button type="button" className="button" disabled={busy} aria-label={t('removeOf', { name: who })} onClick={() => setRemoving(true)}>
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              aria-label={t('removeOf', { name: who })}
+              onClick={() => setRemoving(true)}
+            >
               {t('remove')}
             </button>
           )}
@@ -202,7 +257,14 @@ function InviteForm({ onInvited }: { onInvited: (email: string, url: string | nu
       >
         <label className={`${styles.field} ${styles.wide}`}>
           {t('email')}
-          <input type="email" value={email} required maxLength={320} onChange={(e) => (setEmail(e.target.value), invite.reset())} aria-invalid={invite.isError || undefined} />
+          <input
+            type="email"
+            value={email}
+            required
+            maxLength={320}
+            onChange={(e) => (setEmail(e.target.value), invite.reset())}
+            aria-invalid={invite.isError || undefined}
+          />
         </label>
         <label className={styles.field}>
           {t('role')}

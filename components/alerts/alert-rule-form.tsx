@@ -4,9 +4,26 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslations } from 'use-intl';
 import styles from '@/components/admin/admin.module.css';
-import { ALERT_DELIVERY, ALERT_SIGNALS, ALERT_TARGETS, ALERT_WHEN, MAX_ALERT_NAME, MAX_SEARCH, SILENT_BY, type AlertRule } from '@/lib/contract/alerts';
+import {
+  ALERT_DELIVERY,
+  ALERT_SIGNALS,
+  ALERT_TARGETS,
+  ALERT_WHEN,
+  MAX_ALERT_NAME,
+  MAX_SEARCH,
+  SILENT_BY,
+  type AlertRule,
+} from '@/lib/contract/alerts';
 import type { ApiFailure } from '@/lib/explorer/api-failure';
-import { changeBody, createBody, draftOf, emptyDraft, problemOf, type FieldProblem, type RuleDraft } from '@/lib/alerts/rule-draft';
+import {
+  changeBody,
+  createBody,
+  draftOf,
+  emptyDraft,
+  problemOf,
+  type FieldProblem,
+  type RuleDraft,
+} from '@/lib/alerts/rule-draft';
 import { callApi } from '@/lib/people/api-client';
 import own from './alerts.module.css';
 import { Field, Problem, type FieldIds } from './form-field';
@@ -21,7 +38,17 @@ const HOURS = Array.from({ length: 24 }, (_, h) => h);
  * A new rule, or a change to `rule`: what it watches, which batches, who gets it and over which channels, and
  * when. A refusal of the server is shown at the field it names, which gets the focus.
  */
-export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | null; me: string; admin: boolean; onDone: (said: string | null) => void }) {
+export function AlertRuleForm({
+  rule,
+  me,
+  admin,
+  onDone,
+}: {
+  rule: AlertRule | null;
+  me: string;
+  admin: boolean;
+  onDone: (said: string | null) => void;
+}) {
   const t = useTranslations('alerts.form');
   const base = useId();
   const client = useQueryClient();
@@ -49,7 +76,8 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
   // The field a refusal names takes the focus, so its line is read out next to it.
   useEffect(() => {
     if (!problem) return;
-    const target = problem.field === 'form' ? null : formRef.current?.querySelector<HTMLElement>(`[id="${base}${problem.field}"]`);
+    const target =
+      problem.field === 'form' ? null : formRef.current?.querySelector<HTMLElement>(`[id="${base}${problem.field}"]`);
     (target ?? formRef.current?.querySelector<HTMLElement>('[role="alert"]'))?.focus();
   }, [problem, base]);
 
@@ -77,14 +105,25 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
         }}
       >
         <Field ids={ids} field="name" label={t('name')}>
-          <input {...ids.describe('name')} value={draft.name} maxLength={MAX_ALERT_NAME * 2} autoFocus onChange={(e) => change({ name: e.target.value })} />
+          <input
+            {...ids.describe('name')}
+            value={draft.name}
+            maxLength={MAX_ALERT_NAME * 2}
+            autoFocus
+            onChange={(e) => change({ name: e.target.value })}
+          />
         </Field>
 
         <fieldset className={own.group}>
           <legend>{t('whenLegend')}</legend>
           <div className={own.row}>
             <Field ids={ids} field="when" label={t('when')} hint={rule ? t('whenFixed') : undefined}>
-              <select {...ids.describe('when', rule ? `${base}when-hint` : undefined)} value={draft.when} disabled={rule !== null} onChange={(e) => change({ when: e.target.value as RuleDraft['when'] })}>
+              <select
+                {...ids.describe('when', rule ? `${base}when-hint` : undefined)}
+                value={draft.when}
+                disabled={rule !== null}
+                onChange={(e) => change({ when: e.target.value as RuleDraft['when'] })}
+              >
                 {ALERT_WHEN.map((w) => (
                   <option key={w} value={w}>
                     {t(`whenOptions.${WHEN_KEYS[w]}`)}
@@ -94,7 +133,11 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
             </Field>
             {(draft.when === 'misses-target' || draft.when === 'control-signal') && (
               <Field ids={ids} field="target" label={draft.when === 'control-signal' ? t('chart') : t('target')}>
-                <select {...ids.describe('target')} value={draft.target} onChange={(e) => change({ target: e.target.value as RuleDraft['target'] })}>
+                <select
+                  {...ids.describe('target')}
+                  value={draft.target}
+                  onChange={(e) => change({ target: e.target.value as RuleDraft['target'] })}
+                >
                   {ALERT_TARGETS.map((v) => (
                     <option key={v} value={v}>
                       {draft.when === 'control-signal' ? t(`charts.${v}`) : t(`targets.${v}`)}
@@ -105,7 +148,11 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
             )}
             {draft.when === 'control-signal' && (
               <Field ids={ids} field="signal" label={t('signal')}>
-                <select {...ids.describe('signal')} value={draft.signal} onChange={(e) => change({ signal: e.target.value as RuleDraft['signal'] })}>
+                <select
+                  {...ids.describe('signal')}
+                  value={draft.signal}
+                  onChange={(e) => change({ signal: e.target.value as RuleDraft['signal'] })}
+                >
                   {ALERT_SIGNALS.map((v) => (
                     <option key={v} value={v}>
                       {t(`signals.${v}`)}
@@ -117,10 +164,24 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
             {draft.when === 'silent' && (
               <>
                 <Field ids={ids} field="silentDays" label={t('silentDays')}>
-                  <input {...ids.describe('silentDays')} className={own.short} type="number" inputMode="numeric" min={1} max={365} step={1} value={draft.silentDays} onChange={(e) => change({ silentDays: e.target.value })} />
+                  <input
+                    {...ids.describe('silentDays')}
+                    className={own.short}
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    max={365}
+                    step={1}
+                    value={draft.silentDays}
+                    onChange={(e) => change({ silentDays: e.target.value })}
+                  />
                 </Field>
                 <Field ids={ids} field="silentBy" label={t('silentBy')}>
-                  <select {...ids.describe('silentBy')} value={draft.silentBy} onChange={(e) => change({ silentBy: e.target.value as RuleDraft['silentBy'] })}>
+                  <select
+                    {...ids.describe('silentBy')}
+                    value={draft.silentBy}
+                    onChange={(e) => change({ silentBy: e.target.value as RuleDraft['silentBy'] })}
+                  >
                     {SILENT_BY.map((v) => (
                       <option key={v} value={v}>
                         {t(`silentByOptions.${v}`)}
@@ -137,7 +198,13 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
           <legend>{t('whichLegend')}</legend>
           <div className={own.row}>
             <Field ids={ids} field="crop" label={t('crop')} hint={t('cropHint')}>
-              <input {...ids.describe('crop', `${base}crop-hint`)} list={`${base}crops`} value={draft.crop} maxLength={200} onChange={(e) => change({ crop: e.target.value })} />
+              <input
+                {...ids.describe('crop', `${base}crop-hint`)}
+                list={`${base}crops`}
+                value={draft.crop}
+                maxLength={200}
+                onChange={(e) => change({ crop: e.target.value })}
+              />
             </Field>
             <datalist id={`${base}crops`}>
               {(crops.data ?? []).map((crop) => (
@@ -146,21 +213,43 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
             </datalist>
             {draft.when !== 'silent' && (
               <Field ids={ids} field="search" label={t('search')} hint={t('searchHint')}>
-                <input {...ids.describe('search', `${base}search-hint`)} type="search" value={draft.search} maxLength={MAX_SEARCH * 2} onChange={(e) => change({ search: e.target.value })} />
+                <input
+                  {...ids.describe('search', `${base}search-hint`)}
+                  type="search"
+                  value={draft.search}
+                  maxLength={MAX_SEARCH * 2}
+                  onChange={(e) => change({ search: e.target.value })}
+                />
               </Field>
             )}
           </div>
         </fieldset>
 
-        <RecipientsField ids={ids} admin={admin} me={me} recipients={draft.recipients} onChange={(recipients) => change({ recipients })} />
+        <RecipientsField
+          ids={ids}
+          admin={admin}
+          me={me}
+          recipients={draft.recipients}
+          onChange={(recipients) => change({ recipients })}
+        />
         <WebhooksField ids={ids} webhooks={draft.webhooks} onChange={(webhooks) => change({ webhooks })} />
 
-        <fieldset className={own.group} aria-describedby={ids.problem('delivery') ? `${base}delivery-problem` : undefined}>
+        <fieldset
+          className={own.group}
+          aria-describedby={ids.problem('delivery') ? `${base}delivery-problem` : undefined}
+        >
           <legend>{t('delivery')}</legend>
           <div className={own.choices}>
             {ALERT_DELIVERY.map((d) => (
               <label key={d} className={own.choice}>
-                <input type="radio" name={`${base}delivery`} id={d === draft.delivery ? `${base}delivery` : undefined} value={d} checked={draft.delivery === d} onChange={() => change({ delivery: d })} />
+                <input
+                  type="radio"
+                  name={`${base}delivery`}
+                  id={d === draft.delivery ? `${base}delivery` : undefined}
+                  value={d}
+                  checked={draft.delivery === d}
+                  onChange={() => change({ delivery: d })}
+                />
                 {t(`deliveries.${d}`)}
               </label>
             ))}
@@ -168,7 +257,11 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
           {draft.delivery === 'daily' && (
             <div className={own.row}>
               <Field ids={ids} field="digestHour" label={t('digestHour')} hint={t('digestHourHint')}>
-                <select {...ids.describe('digestHour', `${base}digestHour-hint`)} value={draft.digestHour} onChange={(e) => change({ digestHour: Number(e.target.value) })}>
+                <select
+                  {...ids.describe('digestHour', `${base}digestHour-hint`)}
+                  value={draft.digestHour}
+                  onChange={(e) => change({ digestHour: Number(e.target.value) })}
+                >
                   {HOURS.map((h) => (
                     <option key={h} value={h}>
                       {hourText(h)}
@@ -182,7 +275,12 @@ export function AlertRuleForm({ rule, me, admin, onDone }: { rule: AlertRule | n
         </fieldset>
 
         <label className={own.choice}>
-          <input type="checkbox" {...ids.describe('paused')} checked={draft.paused} onChange={(e) => change({ paused: e.target.checked })} />
+          <input
+            type="checkbox"
+            {...ids.describe('paused')}
+            checked={draft.paused}
+            onChange={(e) => change({ paused: e.target.checked })}
+          />
           {t('paused')}
         </label>
         <Problem ids={ids} field="paused" />

@@ -20,7 +20,21 @@ const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url.sli
  * One rule: what it watches, delivery, recipients and webhooks; the person's own choice (default, subscribed,
  * muted) and whether they receive it; edit, pause and delete for those who may.
  */
-export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { rule: AlertRule; people: PersonRef[]; me: string; canEdit: boolean; onEdit: () => void; onSaid: (said: { ok: boolean; text: string }) => void }) {
+export function AlertRuleItem({
+  rule,
+  people,
+  me,
+  canEdit,
+  onEdit,
+  onSaid,
+}: {
+  rule: AlertRule;
+  people: PersonRef[];
+  me: string;
+  canEdit: boolean;
+  onEdit: () => void;
+  onSaid: (said: { ok: boolean; text: string }) => void;
+}) {
   const t = useTranslations('alerts.list');
   const formats = useTranslations('alerts.form.formats');
   const words = useRuleWords();
@@ -41,7 +55,10 @@ export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { r
   const choose = useMutation<AlertRule, ApiFailure, SubscriptionState>({
     mutationFn: (state) => callApi(`${path}/subscription`, { method: 'PUT', body: { state } }),
     onSuccess: (saved, state) => {
-      client.setQueryData<AlertRuleList>(RULES_KEY, (list) => list && { rules: list.rules.map((r) => (r.id === saved.id ? saved : r)) });
+      client.setQueryData<AlertRuleList>(
+        RULES_KEY,
+        (list) => list && { rules: list.rules.map((r) => (r.id === saved.id ? saved : r)) },
+      );
       onSaid({ ok: true, text: t(`chose.${state}`, { name: rule.name }) });
     },
     onError: (error) => {
@@ -61,7 +78,9 @@ export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { r
       <div className={own.ruleHead}>
         <h3 id={`${id}name`}>{rule.name}</h3>
         {rule.paused && <span className={styles.warnBadge}>{t('paused')}</span>}
-        <span className={rule.receiving ? styles.badge : own.quietBadge}>{rule.receiving ? t('receiving') : t('notReceiving')}</span>
+        <span className={rule.receiving ? styles.badge : own.quietBadge}>
+          {rule.receiving ? t('receiving') : t('notReceiving')}
+        </span>
       </div>
       <p className={own.watches}>{words.watches(rule)}</p>
       <dl className={own.facts}>
@@ -72,7 +91,9 @@ export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { r
         <dt>{t('webhooks')}</dt>
         <dd>
           {rule.webhooks.length
-            ? rule.webhooks.map((w) => `${hostOf(w.url)} (${formats(w.format)}${w.secretSet ? `, ${t('signed')}` : ''})`).join(', ')
+            ? rule.webhooks
+                .map((w) => `${hostOf(w.url)} (${formats(w.format)}${w.secretSet ? `, ${t('signed')}` : ''})`)
+                .join(', ')
             : t('noWebhooks')}
         </dd>
         {rule.createdBy && (
@@ -114,14 +135,24 @@ export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { r
               className="button"
               disabled={act.isPending}
               aria-label={rule.paused ? t('resumeOf', { name: rule.name }) : t('pauseOf', { name: rule.name })}
-              onClick={() => run(() => callApi(path, { method: 'PATCH', body: { paused: !rule.paused } }), rule.paused ? t('resumed', { name: rule.name }) : t('pausedNow', { name: rule.name }))}
+              onClick={() =>
+                run(
+                  () => callApi(path, { method: 'PATCH', body: { paused: !rule.paused } }),
+                  rule.paused ? t('resumed', { name: rule.name }) : t('pausedNow', { name: rule.name }),
+                )
+              }
             >
               {rule.paused ? t('resume') : t('pause')}
             </button>
             {deleting ? (
               <span role="group" aria-label={t('deleteQuestion', { name: rule.name })} className={styles.actions}>
                 {t('deleteQuestion', { name: rule.name })}
-                <button type="button" className="button" disabled={act.isPending} onClick={() => run(() => callApi(path, { method: 'DELETE' }), t('deleted', { name: rule.name }))}>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={act.isPending}
+                  onClick={() => run(() => callApi(path, { method: 'DELETE' }), t('deleted', { name: rule.name }))}
+                >
                   {t('delete')}
                 </button>
                 <button type="button" className="button" onClick={() => setDeleting(false)}>
@@ -129,7 +160,12 @@ export function AlertRuleItem({ rule, people, me, canEdit, onEdit, onSaid }: { r
                 </button>
               </span>
             ) : (
-              <button type="button" className="button" aria-label={t('deleteOf', { name: rule.name })} onClick={() => setDeleting(true)}>
+              <button
+                type="button"
+                className="button"
+                aria-label={t('deleteOf', { name: rule.name })}
+                onClick={() => setDeleting(true)}
+              >
                 {t('delete')}
               </button>
             )}

@@ -47,7 +47,17 @@ export function AlertsBell({ org }: { org: string | null }) {
   const label = unread === null ? t('label') : unread === 0 ? t('none') : t('unread', { count: unread });
   return (
     <a href={withOrg('/alerts#history', org)} className={own.bell} aria-label={label} title={label}>
-      <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        width="20"
+        height="20"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
         <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
       </svg>

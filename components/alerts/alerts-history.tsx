@@ -26,7 +26,8 @@ export function AlertsHistory() {
   const marked = useRef(false);
   const read = useMutation({
     // The entries shown, so that one arriving meanwhile stays unread; all of them when some are not shown.
-    mutationFn: (ids: string[] | null) => callApi('/api/alerts/history/read', { method: 'POST', body: ids ? { ids } : {} }),
+    mutationFn: (ids: string[] | null) =>
+      callApi('/api/alerts/history/read', { method: 'POST', body: ids ? { ids } : {} }),
     onSuccess: () => window.dispatchEvent(new Event(ALERTS_READ_EVENT)),
   });
   const { mutate } = read;
@@ -93,7 +94,9 @@ function Outcome({ entry }: { entry: AlertHistoryEntry }) {
       return (
         <>
           <span className={own.quietBadge}>{t('sending')}</span>
-          {entry.error && <span className={own.reason}>{t('retrying', { count: entry.attempts, detail: entry.error })}</span>}
+          {entry.error && (
+            <span className={own.reason}>{t('retrying', { count: entry.attempts, detail: entry.error })}</span>
+          )}
         </>
       );
     default:
@@ -116,12 +119,22 @@ function What({ entry }: { entry: AlertHistoryEntry }) {
   switch (what.kind) {
     case 'batches': {
       const names = what.names.join(', ');
-      return t('whatBatches', { count: what.total, names: what.total > what.names.length ? t('whatMore', { names }) : names });
+      return t('whatBatches', {
+        count: what.total,
+        names: what.total > what.names.length ? t('whatMore', { names }) : names,
+      });
     }
     case 'control-signal':
-      return t(what.signal === 'limits' ? 'whatSignalLimits' : 'whatSignalRun', { crop: crop(what.crop), metric: t(`metrics.${what.metric}`), count: what.total });
+      return t(what.signal === 'limits' ? 'whatSignalLimits' : 'whatSignalRun', {
+        crop: crop(what.crop),
+        metric: t(`metrics.${what.metric}`),
+        count: what.total,
+      });
     case 'silent':
-      return t(what.by === 'crop' ? 'whatSilentCrop' : 'whatSilentScanner', { who: what.by === 'crop' ? crop(what.who) : what.who, days: what.days });
+      return t(what.by === 'crop' ? 'whatSilentCrop' : 'whatSilentScanner', {
+        who: what.by === 'crop' ? crop(what.who) : what.who,
+        days: what.days,
+      });
     case 'outage':
       return t('whatOutage', { since: when(what.since) });
   }
@@ -151,11 +164,17 @@ function HistoryRow({ entry, when }: { entry: AlertHistoryEntry; when: string })
         ) : (
           <span className={own.batchLinks}>
             {shown.map((id) => (
-              <a key={id} href={withOrg(`/batches?batch=${encodeURIComponent(id)}`)} aria-label={t('openBatch', { id })}>
+              <a
+                key={id}
+                href={withOrg(`/batches?batch=${encodeURIComponent(id)}`)}
+                aria-label={t('openBatch', { id })}
+              >
                 {id}
               </a>
             ))}
-            {entry.batchIds.length > shown.length && <span>{t('more', { count: entry.batchIds.length - shown.length })}</span>}
+            {entry.batchIds.length > shown.length && (
+              <span>{t('more', { count: entry.batchIds.length - shown.length })}</span>
+            )}
           </span>
         )}
       </td>

@@ -32,7 +32,13 @@ export function AlertsPage({ role, me }: { role: PageRole; me: string }) {
   return (
     <>
       {editing !== null && (
-        <AlertRuleForm key={editing === 'new' ? 'new' : editing.id} rule={editing === 'new' ? null : editing} me={me} admin={role === 'admin'} onDone={close} />
+        <AlertRuleForm
+          key={editing === 'new' ? 'new' : editing.id}
+          rule={editing === 'new' ? null : editing}
+          me={me}
+          admin={role === 'admin'}
+          onDone={close}
+        />
       )}
       <section className={styles.card} aria-labelledby="alert-rules-title">
         <div className={own.cardHead}>
@@ -52,7 +58,11 @@ export function AlertsPage({ role, me }: { role: PageRole; me: string }) {
           )}
         </div>
         <p className={styles.muted}>{canEdit ? t('introEditor') : t('introViewer')}</p>
-        <p aria-live="polite" className={said?.ok ? styles.ok : styles.problem} role={said && !said.ok ? 'alert' : undefined}>
+        <p
+          aria-live="polite"
+          className={said?.ok ? styles.ok : styles.problem}
+          role={said && !said.ok ? 'alert' : undefined}
+        >
           {said?.text ?? ''}
         </p>
         {rules.isPending ? (

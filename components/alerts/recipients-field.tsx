@@ -11,7 +11,19 @@ import { usePeople } from './use-alerts-api';
  * Who gets a rule: the organisation's people to tick, and addresses outside it, which only an administrator
  * may add (an editor may still take one off). Everyone else can subscribe on the list of rules.
  */
-export function RecipientsField({ ids, admin, me, recipients, onChange }: { ids: FieldIds; admin: boolean; me: string; recipients: string[]; onChange: (recipients: string[]) => void }) {
+export function RecipientsField({
+  ids,
+  admin,
+  me,
+  recipients,
+  onChange,
+}: {
+  ids: FieldIds;
+  admin: boolean;
+  me: string;
+  recipients: string[];
+  onChange: (recipients: string[]) => void;
+}) {
   const t = useTranslations('alerts.form');
   const people = usePeople();
   const [address, setAddress] = useState('');
@@ -19,7 +31,8 @@ export function RecipientsField({ ids, admin, me, recipients, onChange }: { ids:
   const known = new Set(members.map((p) => p.email.toLowerCase()));
   const outside = recipients.filter((r) => !known.has(r.toLowerCase()));
   const chosen = new Set(recipients.map((r) => r.toLowerCase()));
-  const toggle = (email: string, on: boolean) => onChange(on ? [...recipients, email] : recipients.filter((r) => r.toLowerCase() !== email.toLowerCase()));
+  const toggle = (email: string, on: boolean) =>
+    onChange(on ? [...recipients, email] : recipients.filter((r) => r.toLowerCase() !== email.toLowerCase()));
   const add = () => {
     const email = address.trim();
     if (email === '') return;
@@ -27,17 +40,32 @@ export function RecipientsField({ ids, admin, me, recipients, onChange }: { ids:
     setAddress('');
   };
   return (
-    <fieldset className={own.group} id={ids.id('recipients')} tabIndex={-1} aria-describedby={[`${ids.id('recipients')}-hint`, ids.problem('recipients') && `${ids.id('recipients')}-problem`].filter(Boolean).join(' ')}>
+    <fieldset
+      className={own.group}
+      id={ids.id('recipients')}
+      tabIndex={-1}
+      aria-describedby={[`${ids.id('recipients')}-hint`, ids.problem('recipients') && `${ids.id('recipients')}-problem`]
+        .filter(Boolean)
+        .join(' ')}
+    >
       <legend>{t('recipients')}</legend>
       <span id={`${ids.id('recipients')}-hint`} className={own.hint}>
         {t('recipientsHint', { count: recipients.length, max: MAX_ALERT_RECIPIENTS })}
       </span>
-      {people.isError && <span className={own.fieldProblem}>{t('peopleFailed', { detail: people.error.detail.replace(/^\w+: /, '') })}</span>}
+      {people.isError && (
+        <span className={own.fieldProblem}>
+          {t('peopleFailed', { detail: people.error.detail.replace(/^\w+: /, '') })}
+        </span>
+      )}
       <ul className={own.people}>
         {members.map((person) => (
           <li key={person.email}>
             <label className={own.choice}>
-              <input type="checkbox" checked={chosen.has(person.email.toLowerCase())} onChange={(e) => toggle(person.email, e.target.checked)} />
+              <input
+                type="checkbox"
+                checked={chosen.has(person.email.toLowerCase())}
+                onChange={(e) => toggle(person.email, e.target.checked)}
+              />
               <span>
                 {person.name || person.email}
                 {person.email.toLowerCase() === me.toLowerCase() && ` (${t('you')})`}

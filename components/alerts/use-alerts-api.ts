@@ -15,10 +15,18 @@ export const HISTORY_KEY = ['alerts', 'history'] as const;
 export const ALERTS_READ_EVENT = 'tsb:alerts-read';
 
 export const useRules = () =>
-  useQuery<AlertRuleList, ApiFailure>({ queryKey: RULES_KEY, queryFn: ({ signal }) => callApi('/api/alerts', { signal }), retry: false });
+  useQuery<AlertRuleList, ApiFailure>({
+    queryKey: RULES_KEY,
+    queryFn: ({ signal }) => callApi('/api/alerts', { signal }),
+    retry: false,
+  });
 
 export const useHistory = () =>
-  useQuery<AlertHistory, ApiFailure>({ queryKey: HISTORY_KEY, queryFn: ({ signal }) => callApi('/api/alerts/history', { signal }), retry: false });
+  useQuery<AlertHistory, ApiFailure>({
+    queryKey: HISTORY_KEY,
+    queryFn: ({ signal }) => callApi('/api/alerts/history', { signal }),
+    retry: false,
+  });
 
 export { usePeople } from '@/components/people/use-people';
 
@@ -39,11 +47,14 @@ export const useCrops = () =>
       const since = new Date(Date.now() - RECENT_DAYS * DAY_MS).toISOString().replace(/\.\d+Z$/, 'Z');
       const [targets, batches] = await Promise.allSettled([
         fetchTargets(signal),
-        callApi<{ data: { crop_type: string | null }[] }>(`/api/batches?start_date=${encodeURIComponent(since)}`, { signal }),
+        callApi<{ data: { crop_type: string | null }[] }>(`/api/batches?start_date=${encodeURIComponent(since)}`, {
+          signal,
+        }),
       ]);
       const crops = new Set<string>();
       if (targets.status === 'fulfilled') for (const crop of Object.keys(targets.value.targets.crops)) crops.add(crop);
-      if (batches.status === 'fulfilled') for (const { crop_type } of batches.value.data) if (crop_type) crops.add(crop_type);
+      if (batches.status === 'fulfilled')
+        for (const { crop_type } of batches.value.data) if (crop_type) crops.add(crop_type);
       return [...crops].sort((a, b) => a.localeCompare(b));
     },
   });

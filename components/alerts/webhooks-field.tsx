@@ -10,11 +10,27 @@ import own from './alerts.module.css';
  * A rule's webhooks: URL, payload format and the secret that signs each request. The secret is never shown
  * back: a saved one is said to be set, and stays unless a new one is typed (or the URL changes).
  */
-export function WebhooksField({ ids, webhooks, onChange }: { ids: FieldIds; webhooks: WebhookDraft[]; onChange: (webhooks: WebhookDraft[]) => void }) {
+export function WebhooksField({
+  ids,
+  webhooks,
+  onChange,
+}: {
+  ids: FieldIds;
+  webhooks: WebhookDraft[];
+  onChange: (webhooks: WebhookDraft[]) => void;
+}) {
   const t = useTranslations('alerts.form');
-  const set = (i: number, part: Partial<WebhookDraft>) => onChange(webhooks.map((w, j) => (j === i ? { ...w, ...part } : w)));
+  const set = (i: number, part: Partial<WebhookDraft>) =>
+    onChange(webhooks.map((w, j) => (j === i ? { ...w, ...part } : w)));
   return (
-    <fieldset className={own.group} id={ids.id('webhooks')} tabIndex={-1} aria-describedby={[`${ids.id('webhooks')}-hint`, ids.problem('webhooks') && `${ids.id('webhooks')}-problem`].filter(Boolean).join(' ')}>
+    <fieldset
+      className={own.group}
+      id={ids.id('webhooks')}
+      tabIndex={-1}
+      aria-describedby={[`${ids.id('webhooks')}-hint`, ids.problem('webhooks') && `${ids.id('webhooks')}-problem`]
+        .filter(Boolean)
+        .join(' ')}
+    >
       <legend>{t('webhooks')}</legend>
       <span id={`${ids.id('webhooks')}-hint`} className={own.hint}>
         {t('webhooksHint')}
@@ -26,10 +42,22 @@ export function WebhooksField({ ids, webhooks, onChange }: { ids: FieldIds; webh
             <legend>{t('webhookN', { n: i + 1 })}</legend>
             <div className={own.row}>
               <Field ids={ids} field={`webhooks.${i}.url`} label={t('url')}>
-                <input {...ids.describe(`webhooks.${i}.url`)} className={own.url} type="url" value={w.url} maxLength={2000} placeholder="https://" onChange={(e) => set(i, { url: e.target.value })} />
+                <input
+                  {...ids.describe(`webhooks.${i}.url`)}
+                  className={own.url}
+                  type="url"
+                  value={w.url}
+                  maxLength={2000}
+                  placeholder="https://"
+                  onChange={(e) => set(i, { url: e.target.value })}
+                />
               </Field>
               <Field ids={ids} field={`webhooks.${i}.format`} label={t('format')}>
-                <select {...ids.describe(`webhooks.${i}.format`)} value={w.format} onChange={(e) => set(i, { format: e.target.value as WebhookDraft['format'] })}>
+                <select
+                  {...ids.describe(`webhooks.${i}.format`)}
+                  value={w.format}
+                  onChange={(e) => set(i, { format: e.target.value as WebhookDraft['format'] })}
+                >
                   {WEBHOOK_FORMATS.map((f) => (
                     <option key={f} value={f}>
                       {t(`formats.${f}`)}
@@ -37,7 +65,12 @@ export function WebhooksField({ ids, webhooks, onChange }: { ids: FieldIds; webh
                   ))}
                 </select>
               </Field>
-              <Field ids={ids} field={`webhooks.${i}.secret`} label={t('secret')} hint={keeps ? t('secretSet') : w.secretSet && w.secret === '' ? t('secretDropped') : t('secretHint')}>
+              <Field
+                ids={ids}
+                field={`webhooks.${i}.secret`}
+                label={t('secret')}
+                hint={keeps ? t('secretSet') : w.secretSet && w.secret === '' ? t('secretDropped') : t('secretHint')}
+              >
                 <input
                   {...ids.describe(`webhooks.${i}.secret`, `${ids.id(`webhooks.${i}.secret`)}-hint`)}
                   type="password"
@@ -47,7 +80,12 @@ export function WebhooksField({ ids, webhooks, onChange }: { ids: FieldIds; webh
                   onChange={(e) => set(i, { secret: e.target.value })}
                 />
               </Field>
-              <button type="button" className="button" aria-label={t('removeWebhookN', { n: i + 1 })} onClick={() => onChange(webhooks.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className="button"
+                aria-label={t('removeWebhookN', { n: i + 1 })}
+                onClick={() => onChange(webhooks.filter((_, j) => j !== i))}
+              >
                 {t('remove')}
               </button>
             </div>
@@ -59,7 +97,12 @@ export function WebhooksField({ ids, webhooks, onChange }: { ids: FieldIds; webh
           type="button"
           className="button"
           disabled={webhooks.length >= MAX_ALERT_WEBHOOKS}
-          onClick={() => onChange([...webhooks, { key: webhookKey(), url: '', format: 'json', secret: '', secretSet: false, savedUrl: null }])}
+          onClick={() =>
+            onChange([
+              ...webhooks,
+              { key: webhookKey(), url: '', format: 'json', secret: '', secretSet: false, savedUrl: null },
+            ])
+          }
         >
           {t('addWebhook')}
         </button>

@@ -13,7 +13,6 @@ import type { PageRole } from './role-context';
 /** The pages a header links to; `current` is marked as the page shown. */
 export type HeaderPage = 'batches' | 'alerts' | 'people' | 'connection' | 'activity' | 'account';
 
-
 /** What the header shows of who is signed in (plain data, from the page's actor). */
 export type HeaderPerson = {
   name: string;
@@ -31,11 +30,26 @@ const ADMIN_PAGES = ['people', 'connection', 'activity'] as const;
  * (the administration pages for administrators only), their account, the alerts bell, the language and sign-out. Links carry
  * `org=` when the address names it, so the organisation stays the same from page to page.
  */
-export function AppHeader({ person, current, path, org }: { person: HeaderPerson; current: HeaderPage; path: string; org: string | null }) {
+export function AppHeader({
+  person,
+  current,
+  path,
+  org,
+}: {
+  person: HeaderPerson;
+  current: HeaderPage;
+  path: string;
+  org: string | null;
+}) {
   const t = useTranslations('people');
   const brand = useTranslations('common');
   const link = (page: HeaderPage, href: string, label: string) => (
-    <a key={page} href={withOrg(href, org)} aria-current={page === current ? 'page' : undefined} className={styles.link}>
+    <a
+      key={page}
+      href={withOrg(href, org)}
+      aria-current={page === current ? 'page' : undefined}
+      className={styles.link}
+    >
       {label}
     </a>
   );

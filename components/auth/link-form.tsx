@@ -10,7 +10,17 @@ const MIN_PASSWORD = 12;
  * Sets the person's password through a one-time link (an invite also sets their name), then opens the
  * organisation's batches signed in. A link used or expired meanwhile says so.
  */
-export function LinkForm({ token, kind, name: initialName, organisation }: { token: string; kind: 'invite' | 'reset'; name: string; organisation: string }) {
+export function LinkForm({
+  token,
+  kind,
+  name: initialName,
+  organisation,
+}: {
+  token: string;
+  kind: 'invite' | 'reset';
+  name: string;
+  organisation: string;
+}) {
   const t = useTranslations('people.link');
   const te = useTranslations('errors');
   const [name, setName] = useState(initialName);
@@ -24,7 +34,8 @@ export function LinkForm({ token, kind, name: initialName, organisation }: { tok
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (kind === 'invite' && name.trim() === '') return setProblem({ field: 'name', text: t('enterName') });
-    if (password.length < MIN_PASSWORD) return setProblem({ field: 'password', text: t('tooShort', { min: MIN_PASSWORD }) });
+    if (password.length < MIN_PASSWORD)
+      return setProblem({ field: 'password', text: t('tooShort', { min: MIN_PASSWORD }) });
     setBusy(true);
     setProblem(null);
     try {
@@ -40,20 +51,33 @@ export function LinkForm({ token, kind, name: initialName, organisation }: { tok
         return;
       }
       const detail = ((await response.json().catch(() => ({}))) as { detail?: string }).detail ?? '';
-      setProblem(response.status === 404 ? { field: null, text: t('gone') } : { field: detail.startsWith('name:') ? 'name' : 'password', text: detail.replace(/^\w+: /, '') });
+      setProblem(
+        response.status === 404
+          ? { field: null, text: t('gone') }
+          : { field: detail.startsWith('name:') ? 'name' : 'password', text: detail.replace(/^\w+: /, '') },
+      );
     } catch {
       setProblem({ field: null, text: te('unreachable') });
     }
     setBusy(false);
   }
 
-  const described = (field: 'name' | 'password') => (problem?.field === field ? { 'aria-invalid': true, 'aria-describedby': `${field}-problem` } : {});
+  const described = (field: 'name' | 'password') =>
+    problem?.field === field ? { 'aria-invalid': true, 'aria-describedby': `${field}-problem` } : {};
   return (
     <form className={styles.form} onSubmit={submit} method="post" noValidate>
       {kind === 'invite' && (
         <>
           <label htmlFor="name">{t('name')}</label>
-          <input id="name" name="name" autoComplete="name" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} {...described('name')} />
+          <input
+            id="name"
+            name="name"
+            autoComplete="name"
+            value={name}
+            maxLength={120}
+            onChange={(e) => setName(e.target.value)}
+            {...described('name')}
+          />
           {problem?.field === 'name' && (
             <p id="name-problem" className={styles.fieldError}>
               {problem.text}

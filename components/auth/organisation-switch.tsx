@@ -9,7 +9,15 @@ export type OrganisationChoice = { slug: string; name: string };
  * the address, so a link names it too), with nothing else of this page's state: another organisation's view
  * starts bare (its default view, on /batches).
  */
-export function OrganisationSwitch({ current, organisations, path }: { current: string; organisations: OrganisationChoice[]; path: string }) {
+export function OrganisationSwitch({
+  current,
+  organisations,
+  path,
+}: {
+  current: string;
+  organisations: OrganisationChoice[];
+  path: string;
+}) {
   const t = useTranslations('people.header');
   return (
     <label className="language-switch">

@@ -6,7 +6,8 @@ import styles from './role-gate.module.css';
 import { useRole, type PageRole } from './role-context';
 
 /** What a control does, for the sentence that says why the person's role does not allow it. */
-export type GatedAction = 'saveTargets' | 'restoreTargets' | 'shareView' | 'makeDefault' | 'changeShared' | 'scheduleReport';
+export type GatedAction =
+  'saveTargets' | 'restoreTargets' | 'shareView' | 'makeDefault' | 'changeShared' | 'scheduleReport';
 
 /** What a refused control gets: announced as unavailable (yet focusable, so its reason can be read), doing nothing. */
 export type GateProps = {

@@ -9,7 +9,15 @@ import styles from './single-sign-on.module.css';
  * OpenID Connect is configured. A plain link, not a form: the start answers with a redirect to the provider,
  * which the page's `form-action 'self'` policy would block after a form submission.
  */
-export function SingleSignOn({ provider, failure, next }: { provider: string | null; failure: SsoFailure | null; next: string }) {
+export function SingleSignOn({
+  provider,
+  failure,
+  next,
+}: {
+  provider: string | null;
+  failure: SsoFailure | null;
+  next: string;
+}) {
   const t = useTranslations('sso');
   const start = `/api/auth/oidc/start${next === '/batches' ? '' : `?next=${encodeURIComponent(next)}`}`;
   return (

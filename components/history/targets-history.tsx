@@ -33,7 +33,11 @@ export function TargetsHistory({ zone, onRestored }: { zone: string; onRestored:
   });
   const pct = (v: number | null) => (v === null ? t('none') : f.percentUpTo(v));
   const describe = (c: TargetChange) =>
-    t('change', { target: c.crop === null ? t(`general.${c.metric}`) : t(`crop.${c.metric}`, { crop: c.crop }), before: pct(c.before), after: pct(c.after) });
+    t('change', {
+      target: c.crop === null ? t(`general.${c.metric}`) : t(`crop.${c.metric}`, { crop: c.crop }),
+      before: pct(c.before),
+      after: pct(c.after),
+    });
 
   if (history.isPending) return <p className={styles.muted}>{t('loading')}</p>;
   if (history.isError) return <p role="alert">{t('loadFailed', { detail: history.error.detail })}</p>;

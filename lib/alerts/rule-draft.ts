@@ -79,7 +79,14 @@ export function draftOf(rule: AlertRule): RuleDraft {
     crop: rule.crop ?? '',
     search: rule.search ?? '',
     recipients: [...rule.recipients],
-    webhooks: rule.webhooks.map((w) => ({ key: webhookKey(), url: w.url, format: w.format, secret: '', secretSet: w.secretSet, savedUrl: w.url })),
+    webhooks: rule.webhooks.map((w) => ({
+      key: webhookKey(),
+      url: w.url,
+      format: w.format,
+      secret: '',
+      secretSet: w.secretSet,
+      savedUrl: w.url,
+    })),
     delivery: rule.delivery,
     digestHour: rule.digestHour,
     paused: rule.paused,
@@ -93,7 +100,11 @@ function days(text: string): number | undefined {
 }
 
 function webhooksOf(draft: RuleDraft): WebhookInput[] {
-  return draft.webhooks.map((w) => ({ url: w.url.trim(), format: w.format, ...(w.secret !== '' && { secret: w.secret }) }));
+  return draft.webhooks.map((w) => ({
+    url: w.url.trim(),
+    format: w.format,
+    ...(w.secret !== '' && { secret: w.secret }),
+  }));
 }
 
 /** The fields every kind shares, and those of the draft's own kind only. */
@@ -124,7 +135,21 @@ export const changeBody = (draft: RuleDraft): AlertRuleChange => fieldsOf(draft)
 /** Where in the form a refusal belongs: a field's name, `webhooks.<i>.<part>`, or `form` for the rest. */
 export type FieldProblem = { field: string; message: string };
 
-const FIELDS = new Set(['name', 'when', 'target', 'signal', 'crop', 'search', 'silentDays', 'silentBy', 'recipients', 'webhooks', 'delivery', 'digestHour', 'paused']);
+const FIELDS = new Set([
+  'name',
+  'when',
+  'target',
+  'signal',
+  'crop',
+  'search',
+  'silentDays',
+  'silentBy',
+  'recipients',
+  'webhooks',
+  'delivery',
+  'digestHour',
+  'paused',
+]);
 
 /**
  * The field a 422's `detail` names (`webhooks[1].secret: a webhook secret has at least 16 characters`), as the
@@ -133,8 +158,15 @@ const FIELDS = new Set(['name', 'when', 'target', 'signal', 'crop', 'search', 's
 export function problemOf(detail: string, draft: RuleDraft): FieldProblem {
   const match = /^([A-Za-z]+)(?:\[(\d+)\])?(?:\.([A-Za-z]+))?: ([\s\S]*)$/.exec(detail);
   if (!match || !FIELDS.has(match[1]!)) return { field: 'form', message: detail };
-  const [, field, index, part, message] = match as unknown as [string, string, string | undefined, string | undefined, string];
-  if (field === 'webhooks' && index !== undefined) return { field: `webhooks.${index}.${part === 'format' || part === 'secret' ? part : 'url'}`, message };
+  const [, field, index, part, message] = match as unknown as [
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+    string,
+  ];
+  if (field === 'webhooks' && index !== undefined)
+    return { field: `webhooks.${index}.${part === 'format' || part === 'secret' ? part : 'url'}`, message };
   if (field === 'recipients' && index !== undefined) {
     const address = draft.recipients[Number(index)];
     return { field, message: address ? `${address}: ${message}` : message };

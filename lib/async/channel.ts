@@ -11,7 +11,8 @@ export class Channel<T> {
   private writers: (() => void)[] = [];
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity: must be a whole number of at least 1');
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError('capacity: must be a whole number of at least 1');
   }
 
   /** Waits for room, then queues `item`. Throws the signal's reason once it is aborted (nobody would read it). */

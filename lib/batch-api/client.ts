@@ -14,7 +14,14 @@ import {
   UnexpectedError,
 } from './errors';
 import { checkBatchList, checkBatchPage } from './fast-batch';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, TransientFailure, withRetries, type RetryPolicy, type TransientKind } from './retry';
+import {
+  DEFAULT_RETRY_POLICY,
+  parseRetryAfter,
+  TransientFailure,
+  withRetries,
+  type RetryPolicy,
+  type TransientKind,
+} from './retry';
 import {
   BatchListSchema,
   BatchPageSchema,
@@ -68,7 +75,12 @@ export type RequestOptions = {
 export type RetryNotice = { attempt: number; delayMs: number; kind: TransientKind };
 
 /** Answers worth another attempt, by status. */
-const TRANSIENT: Record<number, TransientKind> = { 429: 'rate-limited', 502: 'gateway', 503: 'unavailable', 504: 'gateway' };
+const TRANSIENT: Record<number, TransientKind> = {
+  429: 'rate-limited',
+  502: 'gateway',
+  503: 'unavailable',
+  504: 'gateway',
+};
 
 /** Tokens without `expires_in` are trusted until the service refuses them; with it, renewed a little early. */
 const EXPIRY_SKEW_MS = 5_000;
@@ -113,18 +125,29 @@ export class BatchApiClient {
   async page(query: BatchQuery, cursor?: string | null, options: RequestOptions = {}): Promise<BatchPage> {
     const filters = validateQuery(query);
     if (cursor !== undefined && cursor !== null) {
-      if (this.version === 'v1') throw new InvalidInputError('cursor: v1 returns everything at once and takes no cursor', { field: 'cursor' });
-      if (cursor === '' || cursor.length > MAX_CURSOR_LENGTH) throw new InvalidInputError('cursor: not a cursor this service issued', { field: 'cursor' });
+      if (this.version === 'v1')
+        throw new InvalidInputError('cursor: v1 returns everything at once and takes no cursor', { field: 'cursor' });
+      if (cursor === '' || cursor.length > MAX_CURSOR_LENGTH)
+        throw new InvalidInputError('cursor: not a cursor this service issued', { field: 'cursor' });
     }
     if (this.version === 'v1') {
       const data = await this.get('/v1/batches', filters, BatchListSchema, options, checkBatchList);
       return { data, next_token: null };
     }
-    return this.get('/v2/batches', { ...filters, next_token: cursor ?? undefined }, BatchPageSchema, options, checkBatchPage);
+    return this.get(
+      '/v2/batches',
+      { ...filters, next_token: cursor ?? undefined },
+      BatchPageSchema,
+      options,
+      checkBatchPage,
+    );
   }
 
   /** Every page of the range in order, passing each cursor back unchanged (docs/batch-data-service.md#paging). */
-  async *pages(query: BatchQuery, options: RequestOptions & { cursor?: string | null } = {}): AsyncGenerator<BatchPage> {
+  async *pages(
+    query: BatchQuery,
+    options: RequestOptions & { cursor?: string | null } = {},
+  ): AsyncGenerator<BatchPage> {
     let cursor = options.cursor ?? null;
     do {
       const page = await this.page(query, cursor, options);
@@ -150,11 +173,16 @@ export class BatchApiClient {
     };
     const response = await send(this.transport, { method: 'POST', path, form });
     if (response.status === 401) {
-      throw new AuthenticationError(`${path} refused the client credentials`, { status: 401, serviceDetail: describeDetail(safeJson(response.text))?.text });
+      throw new AuthenticationError(`${path} refused the client credentials`, {
+        status: 401,
+        serviceDetail: describeDetail(safeJson(response.text))?.text,
+      });
     }
     const token = parseWith(TokenResponseSchema, ensureOk(path, response, {}), 'token response', response.status);
     const issuedAt = Date.now();
-    const expiresAt = token.expires_in ? issuedAt + Math.max(token.expires_in * 1000 - EXPIRY_SKEW_MS, (token.expires_in * 1000) / 2) : null;
+    const expiresAt = token.expires_in
+      ? issuedAt + Math.max(token.expires_in * 1000 - EXPIRY_SKEW_MS, (token.expires_in * 1000) / 2)
+      : null;
     return { token: token.access_token, expiresAt, issuedAt };
   }
 
@@ -210,14 +238,19 @@ export class BatchApiClient {
         const response = await this.exchange(path, query, token.token, signal);
         exchangeMs = this.now() - sent;
         if (response.status === 401) {
-          if (renewed) throw new TokenRejectedError(`${path} refused an access token renewed for this very request`, { status: 401 });
+          if (renewed)
+            throw new TokenRejectedError(`${path} refused an access token renewed for this very request`, {
+              status: 401,
+            });
           renewed = true;
           token = await transient(this.tokens.renew(this.tokenKey, token, () => this.fetchToken()));
           continue;
         }
         const kind = TRANSIENT[response.status];
         if (kind !== undefined) {
-          throw new TransientFailure(unavailableAnswer(path, response, kind, describeDetail(safeJson(response.text)), this.retry.maxDelayMs));
+          throw new TransientFailure(
+            unavailableAnswer(path, response, kind, describeDetail(safeJson(response.text)), this.retry.maxDelayMs),
+          );
         }
         return parseWith(schema, ensureOk(path, response, query), 'response', response.status, fast);
       }
@@ -241,7 +274,13 @@ export class BatchApiClient {
         this.options.onRetry?.({ ...retry, path });
         onRetry?.(retry);
       };
-      const result = await withRetries(tryAgain, { policy: this.retry, signal, onRetry: told, random: this.random, elapsed });
+      const result = await withRetries(tryAgain, {
+        policy: this.retry,
+        signal,
+        onRetry: told,
+        random: this.random,
+        elapsed,
+      });
       leave('ok');
       return result;
     } catch (error) {
@@ -254,7 +293,12 @@ export class BatchApiClient {
   }
 
   /** One GET; a connection that failed or dropped is a TransientFailure, any answer is returned as it is. */
-  private exchange(path: string, query: Record<string, string | undefined>, bearer: string, signal?: AbortSignal): Promise<RawResponse> {
+  private exchange(
+    path: string,
+    query: Record<string, string | undefined>,
+    bearer: string,
+    signal?: AbortSignal,
+  ): Promise<RawResponse> {
     return transient(send(this.transport, { method: 'GET', path, query, bearer, signal }));
   }
 }
@@ -276,14 +320,24 @@ async function transient<T>(work: Promise<T>): Promise<T> {
  * A transient answer (see TRANSIENT) as its error, with the service's Retry-After and sentence; `adviceMs` is
  * the wait suggested to people when the service gave none.
  */
-function unavailableAnswer(path: string, response: RawResponse, kind: TransientKind, detail: ServiceDetail | undefined, adviceMs: number) {
+function unavailableAnswer(
+  path: string,
+  response: RawResponse,
+  kind: TransientKind,
+  detail: ServiceDetail | undefined,
+  adviceMs: number,
+) {
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-  return new ServiceUnavailableError(`${path} answered ${response.status}`, Math.ceil((retryAfterMs ?? adviceMs) / 1000), {
-    status: response.status,
-    kind,
-    retryAfterMs,
-    serviceDetail: detail?.text,
-  });
+  return new ServiceUnavailableError(
+    `${path} answered ${response.status}`,
+    Math.ceil((retryAfterMs ?? adviceMs) / 1000),
+    {
+      status: response.status,
+      kind,
+      retryAfterMs,
+      serviceDetail: detail?.text,
+    },
+  );
 }
 
 /**
@@ -320,7 +374,13 @@ function safeJson(text: string): unknown {
 /** A hand-written equivalent of a schema (see fast-batch.ts): its output, or undefined for "ask zod". */
 type FastCheck<T> = (value: unknown) => T | undefined;
 
-function parseWith<S extends core.$ZodType>(schema: S, value: unknown, what: string, status: number, fast?: FastCheck<core.output<S>>): core.output<S> {
+function parseWith<S extends core.$ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+  status: number,
+  fast?: FastCheck<core.output<S>>,
+): core.output<S> {
   const checked = fast?.(value);
   if (checked !== undefined) return checked;
   const parsed = safeParse(schema, value);

@@ -8,13 +8,7 @@ export type TransientKind = 'unavailable' | 'rate-limited' | 'gateway' | 'connec
 
 /** Every failure of the upstream client is one of these; `code` is what callers map to their own answer. */
 export type BatchApiErrorCode =
-  | 'auth_failed'
-  | 'token_rejected'
-  | 'invalid_input'
-  | 'unavailable'
-  | 'timeout'
-  | 'bad_response'
-  | 'unexpected';
+  'auth_failed' | 'token_rejected' | 'invalid_input' | 'unavailable' | 'timeout' | 'bad_response' | 'unexpected';
 
 export type BatchApiErrorOptions = CodedErrorOptions & {
   /** The HTTP status the service answered; undefined when it did not answer or we refused before asking. */
@@ -121,7 +115,8 @@ function locField(loc: unknown): string | undefined {
   return path.length ? path.join('.') : undefined;
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
 /** A list of messages, as frameworks that answer by field give each field (Django REST, Rails). */
 const messages = (value: unknown): string | undefined =>
   Array.isArray(value) && value.length > 0 && value.every((v) => text(v)) ? value.join(' ') : undefined;
@@ -141,7 +136,8 @@ function describeItem(item: unknown): ServiceDetail {
   if (message !== undefined) return { text: field ? `${field}: ${message}` : message, field };
   if (field) return { text: `${field}: refused`, field };
   const entries = Object.entries(record);
-  if (entries.length === 1 && entries[0]![0] === 'code' && text(entries[0]![1])) return { text: entries[0]![1] as string };
+  if (entries.length === 1 && entries[0]![0] === 'code' && text(entries[0]![1]))
+    return { text: entries[0]![1] as string };
   if (entries.length > 0 && entries.every(([, v]) => messages(v) !== undefined)) {
     return { text: entries.map(([k, v]) => `${k}: ${messages(v)}`).join('; '), field: entries[0]![0] };
   }

@@ -45,7 +45,8 @@ type Exchange = { status: number; statusText: string; headers: Headers; payload:
 function agentFor(input: Parameters<typeof fetch>[0], init: RequestInit): { url: URL; agent: HttpAgent } | undefined {
   const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : null;
   const agent = url ? agents[url.protocol as keyof typeof agents] : undefined;
-  if (!url || !agent || (init.body !== undefined && init.body !== null && typeof init.body !== 'string')) return undefined;
+  if (!url || !agent || (init.body !== undefined && init.body !== null && typeof init.body !== 'string'))
+    return undefined;
   return { url, agent };
 }
 
@@ -57,26 +58,34 @@ function exchange(url: URL, agent: HttpAgent, init: RequestInit): Promise<Exchan
 
   return new Promise<Exchange>((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(url, { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined }, (response) => {
-      const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400 && init.redirect !== 'manual') {
-        response.resume();
-        return reject(new TypeError(`fetch failed: redirect (${status}) not allowed`));
-      }
-      const chunks: Buffer<ArrayBuffer>[] = [];
-      const stream = decoded(response);
-      stream.on('data', (chunk: Buffer<ArrayBuffer>) => chunks.push(chunk));
-      stream.on('error', reject);
-      response.on('error', reject);
-      // A connection that closes before the body's end (truncated answer, reset) is a failure, not a short body.
-      response.on('close', () => {
-        if (!response.complete) reject(new TypeError('fetch failed: the connection closed before the body ended'));
-      });
-      stream.on('end', () => {
-        const payload = NULL_BODY_STATUS.has(status) ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-        resolve({ status, statusText: response.statusMessage ?? '', headers: headersOf(response), payload });
-      });
-    });
+    const request = send(
+      url,
+      { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        if (status >= 300 && status < 400 && init.redirect !== 'manual') {
+          response.resume();
+          return reject(new TypeError(`fetch failed: redirect (${status}) not allowed`));
+        }
+        const chunks: Buffer<ArrayBuffer>[] = [];
+        const stream = decoded(response);
+        stream.on('data', (chunk: Buffer<ArrayBuffer>) => chunks.push(chunk));
+        stream.on('error', reject);
+        response.on('error', reject);
+        // A connection that closes before the body's end (truncated answer, reset) is a failure, not a short body.
+        response.on('close', () => {
+          if (!response.complete) reject(new TypeError('fetch failed: the connection closed before the body ended'));
+        });
+        stream.on('end', () => {
+          const payload = NULL_BODY_STATUS.has(status)
+            ? null
+            : chunks.length === 1
+              ? chunks[0]!
+              : Buffer.concat(chunks);
+          resolve({ status, statusText: response.statusMessage ?? '', headers: headersOf(response), payload });
+        });
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

@@ -154,7 +154,8 @@ export class OrderedLoad {
         yield inCreationOrder(first.data);
         return;
       }
-      const ordered = first.data.length > 0 && continuesInOrder(first.data, undefined) && Number.isFinite(msOf(first.data.at(-1)!));
+      const ordered =
+        first.data.length > 0 && continuesInOrder(first.data, undefined) && Number.isFinite(msOf(first.data.at(-1)!));
       // Out of order, the first page's batches may be anywhere in the range: its parts fetch them again.
       if (ordered) this.planAfterFirst(whole, first.data);
       else this.planParts(planParts(whole, this.slotsCount, first.data, this.now()), false);
@@ -340,7 +341,15 @@ export class OrderedLoad {
     if (parts.length < 2) return false;
     this.held -= held.length;
     this.insertAfter(slot, this.slotsFor(parts, slot.ownsBelow, false).slice(1));
-    Object.assign(slot, { range: parts[0]!, ownsBelow: partBoundsMs(parts[1]!).start, pages: [], walked: 0, last: undefined, lastMs: -Infinity, tie: new Set() });
+    Object.assign(slot, {
+      range: parts[0]!,
+      ownsBelow: partBoundsMs(parts[1]!).start,
+      pages: [],
+      walked: 0,
+      last: undefined,
+      lastMs: -Infinity,
+      tie: new Set(),
+    });
     this.notify();
     return true;
   }

@@ -112,7 +112,10 @@ export class RangeLoad {
     if (this.finished) return [];
     if (!this.started) return this.options.parts ?? [this.query];
     const parts = [...this.active, ...this.queue, ...[...this.unsent.keys()].filter((p) => !this.active.has(p))];
-    return mergeParts(parts.map((p) => this.rest(p)), maxUnfinishedParts(this.slots));
+    return mergeParts(
+      parts.map((p) => this.rest(p)),
+      maxUnfinishedParts(this.slots),
+    );
   }
 
   /** The batches in chunks as pages arrive, each batch once. Chunks are never empty. */

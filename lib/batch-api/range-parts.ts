@@ -43,7 +43,6 @@ export function splitPart(part: RangePart, count: number, known: { lo?: number; 
   return parts;
 }
 
-
 /** Earliest and latest creation instants among some batches (planning bounds for open ends). */
 export function spanOf(batches: readonly { batch_creation_date: string }[]): { lo?: number; hi?: number } {
   let lo: number | undefined;
@@ -92,7 +91,12 @@ export function partCount(start: number, max: number, estimatedPages?: number): 
  * more than keep each MIN_PAGES_PER_PART pages long, since each new part ends in a partial page and the
  * pages walked are fetched again. Below 2, cutting costs more than it saves.
  */
-export function recutCount(spare: number, walked: number, span: { lo: number; hi: number }, bounds: { from?: number; to?: number }): number {
+export function recutCount(
+  spare: number,
+  walked: number,
+  span: { lo: number; hi: number },
+  bounds: { from?: number; to?: number },
+): number {
   const from = bounds.from ?? span.lo;
   const to = bounds.to ?? span.hi;
   const most = spare + 1;
@@ -111,7 +115,11 @@ export function partBounds(part: RangePart): { from?: number; to?: number } {
  * way) and the range's span is known from it: the span of the range over the span of one page. Undefined when
  * it cannot be told (no order, one instant, a newest-first page with an open start).
  */
-export function estimatePages(whole: RangePart, first: readonly { batch_creation_date: string }[], now: number): number | undefined {
+export function estimatePages(
+  whole: RangePart,
+  first: readonly { batch_creation_date: string }[],
+  now: number,
+): number | undefined {
   if (first.length < 2) return undefined;
   const seen = spanOf(first);
   if (seen.lo === undefined || seen.hi === undefined || seen.hi <= seen.lo) return undefined;
@@ -152,14 +160,24 @@ export function oldestFirst(batches: readonly { batch_creation_date: string }[])
  * only shows the recent end: equal parts over that, and behind it parts that widen 4× per step, each cut in
  * four, then one open part.
  */
-export function planParts(whole: RangePart, count: number, first: readonly { batch_creation_date: string }[], now: number): RangePart[] {
+export function planParts(
+  whole: RangePart,
+  count: number,
+  first: readonly { batch_creation_date: string }[],
+  now: number,
+): RangePart[] {
   const seen = spanOf(first);
   const hi = Math.max(now, seen.hi ?? 0);
-  if (whole.start_date !== undefined || seen.lo === undefined || oldestFirst(first)) return splitPart(whole, count, { lo: seen.lo, hi });
+  if (whole.start_date !== undefined || seen.lo === undefined || oldestFirst(first))
+    return splitPart(whole, count, { lo: seen.lo, hi });
   const recent = splitPart(dateRange(iso(seen.lo), whole.end_date), count, { hi });
   const older: RangePart[] = [];
   let end = seen.lo;
-  for (let step = 0, width = Math.max(hi - seen.lo, DAY_MS); step < STEPS_BACK && end - width >= FLOOR_MS; step++, width *= 4) {
+  for (
+    let step = 0, width = Math.max(hi - seen.lo, DAY_MS);
+    step < STEPS_BACK && end - width >= FLOOR_MS;
+    step++, width *= 4
+  ) {
     older.unshift(...splitPart(dateRange(iso(end - width), iso(end)), PARTS_PER_STEP));
     end -= width;
   }

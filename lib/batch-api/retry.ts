@@ -132,7 +132,13 @@ export async function withRetries<T>(attempt: () => Promise<T>, options: RetryOp
         throw new ServiceUnavailableError(
           `${failure.message} (gave up after ${n} attempt${n === 1 ? '' : 's'} in ${elapsed} ms)`,
           failure.retryAfterS,
-          { status: failure.status, kind: failure.kind, retryAfterMs: failure.retryAfterMs, serviceDetail: failure.serviceDetail, cause: failure },
+          {
+            status: failure.status,
+            kind: failure.kind,
+            retryAfterMs: failure.retryAfterMs,
+            serviceDetail: failure.serviceDetail,
+            cause: failure,
+          },
         );
       }
       options.onRetry?.({ attempt: n, delayMs: delay, kind: error.kind });

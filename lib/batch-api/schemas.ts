@@ -7,7 +7,11 @@ export const BatchListSchema = z.array(BatchSchema);
 /** A v2 page; `next_token` null or absent means the last page (docs/batch-data-service.md#paging). */
 export const BatchPageSchema = z.object({
   data: BatchListSchema,
-  next_token: z.string().min(1).nullish().transform((v) => v ?? null),
+  next_token: z
+    .string()
+    .min(1)
+    .nullish()
+    .transform((v) => v ?? null),
 });
 export type BatchPage = z.infer<typeof BatchPageSchema>;
 

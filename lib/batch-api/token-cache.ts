@@ -94,7 +94,11 @@ export class TokenCache {
    * A new token (shared with any fetch already under way in this process). `shared: false` skips waiting for
    * another instance's fetch: a sign-in proves the credentials with a request of its own.
    */
-  fetchNew(key: string, fetchToken: () => Promise<CachedToken>, options: { after?: number; shared?: boolean } = {}): Promise<CachedToken> {
+  fetchNew(
+    key: string,
+    fetchToken: () => Promise<CachedToken>,
+    options: { after?: number; shared?: boolean } = {},
+  ): Promise<CachedToken> {
     const pending = this.inFlight.get(key);
     if (pending) return pending;
     const promise = (async () => {

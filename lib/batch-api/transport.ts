@@ -88,7 +88,14 @@ async function exchange(options: TransportOptions, request: Request): Promise<Ra
   if (request.form) headers['content-type'] = 'application/x-www-form-urlencoded';
   const started = performance.now();
   const report = (status: number | null, error?: string, rawBody?: string) =>
-    options.onCall?.({ method: request.method, path: request.path, status, durationMs: performance.now() - started, error, rawBody });
+    options.onCall?.({
+      method: request.method,
+      path: request.path,
+      status,
+      durationMs: performance.now() - started,
+      error,
+      rawBody,
+    });
 
   try {
     const init: RequestInit = {
@@ -111,11 +118,18 @@ async function exchange(options: TransportOptions, request: Request): Promise<Ra
     }
     if (timeout.signal.aborted) {
       report(null, 'timeout');
-      throw new TimeoutError(`${request.method} ${request.path}: no complete answer within ${options.timeoutMs} ms`, options.timeoutMs);
+      throw new TimeoutError(
+        `${request.method} ${request.path}: no complete answer within ${options.timeoutMs} ms`,
+        options.timeoutMs,
+      );
     }
     report(null, 'connection');
-    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    throw new ServiceUnavailableError(`${request.method} ${request.path}: connection failed (${reason})`, 5, { cause: error, kind: 'connection' });
+    const reason =
+      error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    throw new ServiceUnavailableError(`${request.method} ${request.path}: connection failed (${reason})`, 5, {
+      cause: error,
+      kind: 'connection',
+    });
   } finally {
     clearTimeout(timer);
   }

@@ -68,7 +68,13 @@ export type AlertWhat =
   /** Batches that missed their targets or had warnings: how many, and the names of the first five. */
   | { kind: 'batches'; total: number; names: string[] }
   /** A crop's control chart: its metric, the signal, and how many batches signal. */
-  | { kind: 'control-signal'; crop: string; metric: 'germination' | 'usable' | 'cv'; signal: 'limits' | 'run'; total: number }
+  | {
+      kind: 'control-signal';
+      crop: string;
+      metric: 'germination' | 'usable' | 'cv';
+      signal: 'limits' | 'run';
+      total: number;
+    }
   /** No batch for `days` days from a crop or a scanning person (`who`). */
   | { kind: 'silent'; by: 'crop' | 'scanner'; who: string; days: number }
   /** The Batch Data Service has not answered since `since` (told to the administrators). */
@@ -119,7 +125,12 @@ export type ReportScheduleInput = {
   recipients: string[];
   language?: 'en' | 'de' | 'nl';
 };
-export type ReportSchedule = ReportScheduleInput & { viewId: string; nextRunAt: string; lastRunAt: string | null; lastResult: string | null };
+export type ReportSchedule = ReportScheduleInput & {
+  viewId: string;
+  nextRunAt: string;
+  lastRunAt: string | null;
+  lastResult: string | null;
+};
 
 export type WebhookInput = { url: string; format: WebhookFormat; secret?: string };
 /** `POST /api/alerts`. A `silent` rule needs `silentDays`. */

@@ -26,8 +26,22 @@ export type Batch = {
 
 /** The service's field names in its own order: CSV headers, the detail dialog and tables use this order. */
 export const BATCH_FIELDS: readonly (keyof Batch)[] = [
-  'batch_id', 'batch_name', 'batch_creation_date', 'crop_type', 'number_of_images', 'total_cells_per_tray',
-  'avg_germinated_seedlings', 'avg_non_germinated_seedlings', 'avg_germination_rate', 'avg_usable_seedlings',
-  'avg_non_usable_cells', 'avg_usable_seedling_rate', 'avg_coefficient_of_variation', 'avg_median_seedling_size_mm2',
-  'scanned_by_email', 'analysis_link', 'comment', 'warnings',
+  'batch_id',
+  'batch_name',
+  'batch_creation_date',
+  'crop_type',
+  'number_of_images',
+  'total_cells_per_tray',
+  'avg_germinated_seedlings',
+  'avg_non_germinated_seedlings',
+  'avg_germination_rate',
+  'avg_usable_seedlings',
+  'avg_non_usable_cells',
+  'avg_usable_seedling_rate',
+  'avg_coefficient_of_variation',
+  'avg_median_seedling_size_mm2',
+  'scanned_by_email',
+  'analysis_link',
+  'comment',
+  'warnings',
 ];

@@ -17,7 +17,11 @@ export type MemberEntry = {
 };
 
 /** `GET /api/admin/connection`: never the secret. */
-export type ConnectionInfo = { clientId: string; secretSetAt: string | null; secretSetBy: { email: string; name: string } | null };
+export type ConnectionInfo = {
+  clientId: string;
+  secretSetAt: string | null;
+  secretSetBy: { email: string; name: string } | null;
+};
 
 /** `POST /api/admin/connection/test`: a real sign-in at the service, its verdict in words. */
 export type ConnectionTest = { ok: boolean; detail: string };
@@ -45,7 +49,18 @@ export type AccountSession = {
 };
 
 /** `GET /api/account`. */
-export type AccountInfo = { email: string; name: string; language: string | null; timeZone: string | null; defaultOrganisation: string | null };
+export type AccountInfo = {
+  email: string;
+  name: string;
+  language: string | null;
+  timeZone: string | null;
+  defaultOrganisation: string | null;
+};
 
 /** `GET /api/links/<token>`: what a valid invite or reset link is for. */
-export type LinkInfo = { kind: 'invite' | 'reset'; email: string; name: string; organisation: { slug: string; name: string } };
+export type LinkInfo = {
+  kind: 'invite' | 'reset';
+  email: string;
+  name: string;
+  organisation: { slug: string; name: string };
+};

@@ -6,8 +6,24 @@ import { MAX_PART_CHARS, PAIRS, SIDES } from './parts';
 import { storableTextProblem } from './storable-text';
 import { dateRange, type DateRange } from './range';
 import type { Problem, StreamLine } from './stream';
-import { cropNameProblem, hasTwoDecimalsAtMost, MAX_CROP_TARGETS, type TargetPair, type Targets, type TargetSave, type TargetSettings } from './targets';
-import { MAX_VIEW_NAME, MAX_VIEW_QUERY, viewQueryProblem, type SavedView, type SavedViewList, type ViewChange, type ViewCreate } from './views';
+import {
+  cropNameProblem,
+  hasTwoDecimalsAtMost,
+  MAX_CROP_TARGETS,
+  type TargetPair,
+  type Targets,
+  type TargetSave,
+  type TargetSettings,
+} from './targets';
+import {
+  MAX_VIEW_NAME,
+  MAX_VIEW_QUERY,
+  viewQueryProblem,
+  type SavedView,
+  type SavedViewList,
+  type ViewChange,
+  type ViewCreate,
+} from './views';
 
 /*
  * The contract's schemas: what the server checks everything against that it is sent (the service's batches, our
@@ -18,7 +34,9 @@ import { MAX_VIEW_NAME, MAX_VIEW_QUERY, viewQueryProblem, type SavedView, type S
  */
 
 /** A decimal travels as a string with exactly two digits after the point, or null (docs/batch-data-service.md#batches). */
-const DecimalString = z.string().check(z.regex(/^-?\d+\.\d{2}$/, 'expected a decimal string with two digits after the point'));
+const DecimalString = z
+  .string()
+  .check(z.regex(/^-?\d+\.\d{2}$/, 'expected a decimal string with two digits after the point'));
 
 /** A UTC instant written by the service's date rules (docs/batch-data-service.md#dates). */
 export const UtcDateString = z.string().check(
@@ -56,7 +74,6 @@ export const BatchSchema = z.object({
   warnings: z.boolean(),
 });
 
-
 /**
  * A span of creation instants, each end optional and inclusive, written by the service's date rules: what the
  * service filters on, what our API takes, and what the range loader cuts into parts.
@@ -65,7 +82,6 @@ export const DateRangeSchema = z.object({
   start_date: z.optional(UtcDateString),
   end_date: z.optional(UtcDateString),
 });
-
 
 /** Parses `parts`; `maxParts` is the most a load can leave unfinished (see maxUnfinishedParts). */
 export function partsSchema(maxParts: number) {
@@ -76,14 +92,25 @@ export function partsSchema(maxParts: number) {
       for (const [i, pair] of text.split(PAIRS).entries()) {
         const sides = pair.split(SIDES);
         if (sides.length !== 2) {
-          ctx.issues.push({ code: 'custom', message: `part ${i + 1} must be start${SIDES}end (either side may be empty)`, input: text });
+          ctx.issues.push({
+            code: 'custom',
+            message: `part ${i + 1} must be start${SIDES}end (either side may be empty)`,
+            input: text,
+          });
           return z.NEVER;
         }
-        for (const [side, value] of [['start_date', sides[0]!], ['end_date', sides[1]!]] as const) {
+        for (const [side, value] of [
+          ['start_date', sides[0]!],
+          ['end_date', sides[1]!],
+        ] as const) {
           if (value === '') continue;
           const date = UtcDateString.safeParse(value);
           if (!date.success) {
-            ctx.issues.push({ code: 'custom', message: `part ${i + 1} ${side}: ${date.error.issues[0]!.message}`, input: text });
+            ctx.issues.push({
+              code: 'custom',
+              message: `part ${i + 1} ${side}: ${date.error.issues[0]!.message}`,
+              input: text,
+            });
             return z.NEVER;
           }
         }
@@ -97,7 +124,6 @@ export function partsSchema(maxParts: number) {
     }),
   );
 }
-
 
 /** What the browser needs to explain a failure: our status, our sentence, and the service's advice in seconds. */
 export const ProblemSchema = z.object({
@@ -124,12 +150,13 @@ function streamLineSchema<B extends z.ZodMiniType<Batch>>(batch: B) {
 /** One line of `/api/batches/stream`, every batch checked field by field (the server's output, tests). */
 export const StreamLineSchema = streamLineSchema(BatchSchema);
 
-
-const Percent = z.number({ error: 'must be a number from 0 to 100' }).check(
-  z.minimum(0, 'must be from 0 to 100'),
-  z.maximum(100, 'must be from 0 to 100'),
-  z.refine(hasTwoDecimalsAtMost, 'must have at most two decimals'),
-);
+const Percent = z
+  .number({ error: 'must be a number from 0 to 100' })
+  .check(
+    z.minimum(0, 'must be from 0 to 100'),
+    z.maximum(100, 'must be from 0 to 100'),
+    z.refine(hasTwoDecimalsAtMost, 'must have at most two decimals'),
+  );
 /** A percent of its own, or null: none (absent reads as none). */
 const OwnPercent = z._default(z.nullable(Percent), null);
 
@@ -145,7 +172,8 @@ export const TargetsSchema = z.strictObject({
     z.record(z.string(), TargetPairSchema).check(
       z.superRefine((crops, ctx) => {
         const names = Object.keys(crops);
-        if (names.length > MAX_CROP_TARGETS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_CROP_TARGETS} crops` });
+        if (names.length > MAX_CROP_TARGETS)
+          ctx.addIssue({ code: 'custom', message: `at most ${MAX_CROP_TARGETS} crops` });
         for (const name of names) {
           const problem = cropNameProblem(name);
           if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [name] });
@@ -178,10 +206,11 @@ export const TargetSaveSchema = z.strictObject({
   targets: TargetsSchema,
   // Checked as a time here, so that no string of the client's ever reaches the database's date parser.
   expectedUpdatedAt: z.optional(
-    z.nullable(z.iso.datetime({ offset: true, error: 'must be the updatedAt the edit started from, an ISO 8601 time, or null' })),
+    z.nullable(
+      z.iso.datetime({ offset: true, error: 'must be the updatedAt the edit started from, an ISO 8601 time, or null' }),
+    ),
   ),
 });
-
 
 /** Refuses text the settings store could not keep as sent (lib/contract/storable-text.ts). */
 const storable = (options?: { controls?: boolean }) =>
@@ -192,7 +221,12 @@ const storable = (options?: { controls?: boolean }) =>
 
 export const ViewNameSchema = z
   .string({ error: 'must be a text' })
-  .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(MAX_VIEW_NAME, `must be at most ${MAX_VIEW_NAME} characters`), storable());
+  .check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(MAX_VIEW_NAME, `must be at most ${MAX_VIEW_NAME} characters`),
+    storable(),
+  );
 
 /** What follows `?` on /batches (a leading `?` is dropped), its parameters only the explorer's own. */
 export const ViewQuerySchema = z.string({ error: 'must be a text, the query string of /batches' }).check(
@@ -223,12 +257,22 @@ export const SavedViewListSchema = z.object({ views: z.array(SavedViewSchema) })
 
 const flag = () => z.optional(z.boolean({ error: 'must be true or false' }));
 
-export const ViewCreateSchema = z.strictObject({ name: ViewNameSchema, query: ViewQuerySchema, isDefault: flag(), shared: flag() });
+export const ViewCreateSchema = z.strictObject({
+  name: ViewNameSchema,
+  query: ViewQuerySchema,
+  isDefault: flag(),
+  shared: flag(),
+});
 
 /** A rename, a change of default, sharing or not, or several. */
 export const ViewChangeSchema = z
   .strictObject({ name: z.optional(ViewNameSchema), isDefault: flag(), shared: flag() })
-  .check(z.refine((c) => c.name !== undefined || c.isDefault !== undefined || c.shared !== undefined, 'must name a new name, isDefault or shared'));
+  .check(
+    z.refine(
+      (c) => c.name !== undefined || c.isDefault !== undefined || c.shared !== undefined,
+      'must name a new name, isDefault or shared',
+    ),
+  );
 
 /* The hand-written types and the schemas' outputs are the same types (a mismatch fails the typecheck). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

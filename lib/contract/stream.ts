@@ -27,7 +27,8 @@ export function encodeStreamLine(line: StreamLine): string {
 export class BrokenStreamLine extends Error {}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const onlyKeys = (o: Record<string, unknown>, allowed: readonly string[]) => Object.keys(o).every((k) => allowed.includes(k));
+const onlyKeys = (o: Record<string, unknown>, allowed: readonly string[]) =>
+  Object.keys(o).every((k) => allowed.includes(k));
 const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
 
 /**
@@ -39,16 +40,29 @@ function lineOf(v: unknown): StreamLine | null {
   if (!isObject(v)) return null;
   if ('batches' in v) {
     const { batches, pending } = v;
-    if (!onlyKeys(v, ['batches', 'pending']) || !Array.isArray(batches) || (pending !== undefined && typeof pending !== 'string')) return null;
+    if (
+      !onlyKeys(v, ['batches', 'pending']) ||
+      !Array.isArray(batches) ||
+      (pending !== undefined && typeof pending !== 'string')
+    )
+      return null;
     for (const b of batches) if (!isObject(b) || typeof b.batch_id !== 'string') return null;
     return v as StreamLine;
   }
-  if ('done' in v) return onlyKeys(v, ['done', 'count']) && v.done === true && isInt(v.count) && v.count >= 0 ? (v as StreamLine) : null;
+  if ('done' in v)
+    return onlyKeys(v, ['done', 'count']) && v.done === true && isInt(v.count) && v.count >= 0
+      ? (v as StreamLine)
+      : null;
   if ('error' in v) {
     const { error, remaining } = v;
     if (!onlyKeys(v, ['error', 'remaining']) || typeof remaining !== 'string' || !isObject(error)) return null;
     const { status, detail, retryAfterS } = error;
-    if (!isInt(status) || typeof detail !== 'string' || !(retryAfterS === null || (isInt(retryAfterS) && retryAfterS > 0))) return null;
+    if (
+      !isInt(status) ||
+      typeof detail !== 'string' ||
+      !(retryAfterS === null || (isInt(retryAfterS) && retryAfterS > 0))
+    )
+      return null;
     return { error: { status, detail, retryAfterS }, remaining };
   }
   return null;

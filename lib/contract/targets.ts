@@ -36,13 +36,18 @@ export function hasTwoDecimalsAtMost(v: number): boolean {
   return Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
 }
 
-const isPercent = (v: unknown) => v === null || (typeof v === 'number' && v >= 0 && v <= 100 && hasTwoDecimalsAtMost(v));
+const isPercent = (v: unknown) =>
+  v === null || (typeof v === 'number' && v >= 0 && v <= 100 && hasTwoDecimalsAtMost(v));
 
 /** Whether targets read from a link hold what TargetsSchema would keep (the browser's check: it carries no zod). */
 export function validTargets(t: Targets): boolean {
   const pairs = [t.general, ...Object.values(t.crops)];
   const names = Object.keys(t.crops);
-  return names.length <= MAX_CROP_TARGETS && names.every((n) => cropNameProblem(n) === null) && pairs.every((p) => isPercent(p.germination) && isPercent(p.usable) && isPercent(p.cv));
+  return (
+    names.length <= MAX_CROP_TARGETS &&
+    names.every((n) => cropNameProblem(n) === null) &&
+    pairs.every((p) => isPercent(p.germination) && isPercent(p.usable) && isPercent(p.cv))
+  );
 }
 
 /** Why a crop name cannot be kept, or null. Checked on the record rather than its keys, so the issue names the crop. */
@@ -103,7 +108,8 @@ const num = (v: number | null) => (v === null ? '' : String(v));
 /** Crops whose names no target can be kept for (cropNameProblem) are left out: a lone surrogate would not even encode. */
 export function formatTargetsParam(targets: Targets): string {
   const t = normalTargets(targets);
-  const entry = (name: string, p: TargetPair) => `${name}:${num(p.germination)}/${num(p.usable)}${p.cv === null ? '' : `/${num(p.cv)}`}`;
+  const entry = (name: string, p: TargetPair) =>
+    `${name}:${num(p.germination)}/${num(p.usable)}${p.cv === null ? '' : `/${num(p.cv)}`}`;
   const crops = Object.entries(t.crops).filter(([name]) => cropNameProblem(name) === null);
   return [entry(GENERAL, t.general), ...crops.map(([name, p]) => entry(encodeName(name), p))].join(';');
 }

@@ -62,7 +62,10 @@ export function defaultViewTarget(viewQuery: string, params: URLSearchParams): s
  * page say it opened it (a link naming `opened` on its own, or a view changed since, says nothing).
  */
 export function openedAsDefault(viewQuery: string, params: URLSearchParams): boolean {
-  return params.getAll(OPENED).join() === 'default' && `/batches?${queryString(withoutOrg(params))}` === defaultViewTarget(viewQuery, new URLSearchParams());
+  return (
+    params.getAll(OPENED).join() === 'default' &&
+    `/batches?${queryString(withoutOrg(params))}` === defaultViewTarget(viewQuery, new URLSearchParams())
+  );
 }
 
 /** Who keeps a view: a person, or null when the organisation does (its owner was removed). */
@@ -103,7 +106,8 @@ function ownerOf(v: unknown): ViewOwner | undefined {
 export function readSavedView(v: unknown): SavedView | null {
   if (typeof v !== 'object' || v === null) return null;
   const o = v as Record<string, unknown>;
-  if (!VIEW_TEXTS.every((k) => typeof o[k] === 'string') || !VIEW_FLAGS.every((k) => typeof o[k] === 'boolean')) return null;
+  if (!VIEW_TEXTS.every((k) => typeof o[k] === 'string') || !VIEW_FLAGS.every((k) => typeof o[k] === 'boolean'))
+    return null;
   const owner = ownerOf(o.owner);
   if (owner === undefined) return null;
   const { id, name, query, isDefault, shared, mine, createdAt, updatedAt } = o as SavedView;

@@ -21,7 +21,6 @@ export function bucketStart(ms: number, bucket: Bucket, zone: Zone): number {
 /** Longer than any day, week or month (DST included) and shorter than two of them: start + this is in the next one. */
 const STEP_INTO_NEXT: Record<Bucket, number> = { day: 1.5 * DAY_MS, week: 7.5 * DAY_MS, month: 32 * DAY_MS };
 
-
 /**
  * The bucket of a range `days` long: days up to two months, weeks up to a year and a half, months beyond:
  * 8 to 78 points a line, enough to see a trend and few enough to read each point.
@@ -51,10 +50,15 @@ export function bucketDays(start: number, end: number, zone: Zone): { from: stri
 
 /** Index of the last `starts` entry ≤ t (−1 when before the first). */
 function indexOf(starts: readonly number[], t: number): number {
-  let lo = 0, hi = starts.length - 1, found = -1;
+  let lo = 0,
+    hi = starts.length - 1,
+    found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (starts[mid]! <= t) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    if (starts[mid]! <= t) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
   return found;
 }
@@ -71,20 +75,34 @@ export function median(values: readonly number[] | Float64Array): number | null 
  * How a set of batches is summed up for a metric: rates as the mean weighted by cells per tray (as the summary
  * cards are), CV and size as the median (a few failed sizings must not drag a mean).
  */
-export const AGGREGATE_KIND: Record<Metric, 'mean' | 'median'> = { germination: 'mean', usable: 'mean', cv: 'median', size: 'median' };
+export const AGGREGATE_KIND: Record<Metric, 'mean' | 'median'> = {
+  germination: 'mean',
+  usable: 'mean',
+  cv: 'median',
+  size: 'median',
+};
 
 /** Collects a metric's values and cell weights, then reads the aggregate of AGGREGATE_KIND. */
 class Accumulator {
-  w = 0; s = 0; n = 0; count = 0;
+  w = 0;
+  s = 0;
+  n = 0;
+  count = 0;
   values: number[] | null;
-  constructor(private readonly metric: Metric) { this.values = METRIC_INFO[metric].rate ? null : []; }
+  constructor(private readonly metric: Metric) {
+    this.values = METRIC_INFO[metric].rate ? null : [];
+  }
   add(r: Row, fallback: number) {
     this.count++;
     const v = METRIC_INFO[this.metric].value(r);
     if (v === null) return;
     this.n++;
     if (this.values) this.values.push(v);
-    else { const w = r.cells ?? fallback; this.w += w; this.s += w * v; }
+    else {
+      const w = r.cells ?? fallback;
+      this.w += w;
+      this.s += w * v;
+    }
   }
   result(): number | null {
     if (this.values) return median(this.values);
@@ -126,8 +144,13 @@ export function overTime(
   window: { from: number; to: number } | null,
   missing: readonly Span[] = [],
 ): TimeSeries {
-  let lo = window?.from ?? Infinity, hi = window?.to ?? -Infinity;
-  if (!window) for (const r of rows) { if (r.time < lo) lo = r.time; if (r.time >= hi) hi = r.time + 1; }
+  let lo = window?.from ?? Infinity,
+    hi = window?.to ?? -Infinity;
+  if (!window)
+    for (const r of rows) {
+      if (r.time < lo) lo = r.time;
+      if (r.time >= hi) hi = r.time + 1;
+    }
   if (!(lo < hi)) return { bucket: 'day', starts: [], ends: [], gaps: [], crops: [], all: [], allCounts: [] };
   const bucket = bucketFor((hi - lo) / DAY_MS);
   const { starts, ends } = bucketsOf(lo, hi, bucket, zone);
@@ -154,7 +177,11 @@ export function overTime(
     }))
     .sort((a, b) => b.count - a.count || a.crop.localeCompare(b.crop));
   return {
-    bucket, starts, ends, gaps, crops,
+    bucket,
+    starts,
+    ends,
+    gaps,
+    crops,
     all: all.map((a, i) => (gaps[i] ? null : a.result())),
     allCounts: all.map((a) => a.n),
   };
@@ -178,7 +205,8 @@ export type Histogram = { metric: Metric; width: number; bins: HistogramBin[]; m
  */
 export function histogram(rows: readonly Row[], metric: Metric, targets: Targets, bins?: number): Histogram {
   const info = METRIC_INFO[metric];
-  let min = Infinity, max = -Infinity;
+  let min = Infinity,
+    max = -Infinity;
   const values: number[] = [];
   for (const r of rows) {
     const v = info.value(r);
@@ -193,7 +221,13 @@ export function histogram(rows: readonly Row[], metric: Metric, targets: Targets
   const lo = Math.floor(min / width) * width;
   const top = info.rate ? 100 : Math.floor(max / width) * width + width;
   const n = Math.max(1, Math.round((top - lo) / width));
-  const out: HistogramBin[] = Array.from({ length: n }, (_, i) => ({ lo: round(lo + i * width), hi: round(lo + (i + 1) * width), count: 0, misses: 0, meets: 0 }));
+  const out: HistogramBin[] = Array.from({ length: n }, (_, i) => ({
+    lo: round(lo + i * width),
+    hi: round(lo + (i + 1) * width),
+    count: 0,
+    misses: 0,
+    meets: 0,
+  }));
   const targetOf = new Map<string | null, number | null>();
   for (const r of rows) {
     const v = info.value(r);
@@ -250,6 +284,12 @@ export function perCrop(rows: readonly Row[], metric: Metric, targets: Targets):
     a.add(r, fallback);
   }
   return [...acc.entries()]
-    .map(([crop, a]) => ({ crop, value: a.result(), count: a.count, n: a.n, target: metricTarget(targets, cropOfKey(crop), metric) }))
+    .map(([crop, a]) => ({
+      crop,
+      value: a.result(),
+      count: a.count,
+      n: a.n,
+      target: metricTarget(targets, cropOfKey(crop), metric),
+    }))
     .sort((a, b) => b.count - a.count || a.crop.localeCompare(b.crop));
 }

@@ -60,7 +60,12 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
       ordered = mergeInCreationOrder(ordered, added);
       added = [];
     }
-    options.publish({ rows: ordered, complete, remaining: complete ? null : remaining, pending: complete ? '' : pending });
+    options.publish({
+      rows: ordered,
+      complete,
+      remaining: complete ? null : remaining,
+      pending: complete ? '' : pending,
+    });
   };
   const add = (batches: Batch[]) => {
     const first = ids.size === 0;
@@ -90,7 +95,10 @@ export async function loadRange(range: DateRange, options: LoadOptions): Promise
   try {
     let response: Response;
     try {
-      response = await fetcher(withOrg(`/api/batches/stream?${params}`), { signal: abort.signal, headers: { accept: 'text/x-ndjson' } });
+      response = await fetcher(withOrg(`/api/batches/stream?${params}`), {
+        signal: abort.signal,
+        headers: { accept: 'text/x-ndjson' },
+      });
     } catch (error) {
       throw abort.signal.aborted ? error : ApiFailure.client('unreachable');
     }

@@ -35,7 +35,8 @@ export function yearBefore(day: string): string {
 }
 
 /** Days from `from` to `to`, both counted. */
-const dayCount = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+const dayCount = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 
 /** The instant a wall-clock time (ms since the day's midnight) of a day has in the zone; never before the day starts. */
 function instantAt(day: string, timeOfDay: number, zone: Zone): number {
@@ -60,7 +61,13 @@ const inclusiveEnd = (exclusive: number) => new Date(exclusive - 1).toISOString(
  * same time of day on the matching day (Monday 00:00 to Wednesday 14:05 against Monday 00:00 to Wednesday 14:05
  * of the week before), never with a whole period.
  */
-export function comparisonWindow(kind: Comparison, from: string | undefined, to: string | undefined, zone: Zone, now: number): ComparisonWindow | null {
+export function comparisonWindow(
+  kind: Comparison,
+  from: string | undefined,
+  to: string | undefined,
+  zone: Zone,
+  now: number,
+): ComparisonWindow | null {
   if (!from) return null;
   const today = formatDay(now, zone);
   const last = to ?? today;

@@ -31,7 +31,8 @@ export function parseBins(text: string | undefined): BinDrill[] {
   for (const part of text.split(';')) {
     const m = BIN.exec(part);
     if (!m || !(METRICS as readonly string[]).includes(m[1]!)) continue;
-    const lo = Number(m[2]), hi = Number(m[3]);
+    const lo = Number(m[2]),
+      hi = Number(m[3]);
     if (lo < hi && !out.some((b) => b.metric === m[1])) out.push({ metric: m[1] as Metric, lo, hi });
   }
   return out;
@@ -76,14 +77,22 @@ export function describeBucket(days: DaysDrill, bucket: Bucket, { f, t }: Speech
 }
 
 /** The row filter of the drill-downs: bins, an instant span (the days in the zone), a scanner. */
-export type RowDrill = { bins: readonly BinDrill[]; within: { from: number; to: number } | null; scanner: string | undefined };
+export type RowDrill = {
+  bins: readonly BinDrill[];
+  within: { from: number; to: number } | null;
+  scanner: string | undefined;
+};
 
 export const NO_DRILL: RowDrill = { bins: [], within: null, scanner: undefined };
 
 /** The drill-downs of the URL as a row filter: bins, the days of a bucket (in the view's zone), a scanner. */
 export function rowDrillOf(state: { bins?: string; days?: string; scanner?: string; tz: string }): RowDrill {
   const days = parseDays(state.days);
-  return { bins: parseBins(state.bins), within: days ? daysToMs(days.from, days.to, state.tz) : null, scanner: state.scanner };
+  return {
+    bins: parseBins(state.bins),
+    within: days ? daysToMs(days.from, days.to, state.tz) : null,
+    scanner: state.scanner,
+  };
 }
 
 export function isDrilled(d: RowDrill): boolean {
@@ -100,13 +109,18 @@ export function passesDrill(r: Row, d: RowDrill): boolean {
 export type Chip = { key: string; label: string };
 
 /** The chips of the drill-downs in the URL (and the crop filter), in the order a person reads them. */
-export function drillChips(state: { crop?: string; bins?: string; days?: string; scanner?: string }, say: Speech): Chip[] {
+export function drillChips(
+  state: { crop?: string; bins?: string; days?: string; scanner?: string },
+  say: Speech,
+): Chip[] {
   const { f, t } = say;
   const chips: Chip[] = [];
   if (state.crop !== undefined) chips.push({ key: 'crop', label: t('chips.crop', { crop: cropName(state.crop, t) }) });
   const days = parseDays(state.days);
   if (days) chips.push({ key: 'days', label: describeDays(days, f) });
-  for (const b of parseBins(state.bins)) chips.push({ key: `bin:${b.metric}`, label: describeBin(b.metric, b.lo, b.hi, say) });
-  if (state.scanner !== undefined) chips.push({ key: 'scanner', label: t('chips.scanner', { scanner: scannerLabel(state.scanner, t) }) });
+  for (const b of parseBins(state.bins))
+    chips.push({ key: `bin:${b.metric}`, label: describeBin(b.metric, b.lo, b.hi, say) });
+  if (state.scanner !== undefined)
+    chips.push({ key: 'scanner', label: t('chips.scanner', { scanner: scannerLabel(state.scanner, t) }) });
   return chips;
 }

@@ -23,7 +23,15 @@ export type ViewCompleteness = {
 
 /** `2026-11-23 14:02` in `zone` (UTC named), for a note in a file read anywhere. */
 function stamp(ms: number, zone: Zone): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  })
     .formatToParts(ms)
     .reduce<Record<string, string>>((out, p) => ({ ...out, [p.type]: p.value }), {});
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${zone}`;
@@ -34,15 +42,18 @@ function stamp(ms: number, zone: Zone): string {
  * confirmed by the service (as of when); null when the view is complete and current.
  */
 export function incompleteNote(view: ViewCompleteness): string | null {
-  if (!view.complete) return `INCOMPLETE: ${view.loaded} batches loaded; not loaded: ${describeSpans(view.missing, view.zone, Infinity)}`;
-  if (view.asOf !== undefined) return `AS OF ${stamp(view.asOf, view.zone)}: ${view.loaded} batches as loaded then, not yet refreshed; they may have changed since`;
+  if (!view.complete)
+    return `INCOMPLETE: ${view.loaded} batches loaded; not loaded: ${describeSpans(view.missing, view.zone, Infinity)}`;
+  if (view.asOf !== undefined)
+    return `AS OF ${stamp(view.asOf, view.zone)}: ${view.loaded} batches as loaded then, not yet refreshed; they may have changed since`;
   return null;
 }
 
 /** `batches-….csv` → `batches-…-INCOMPLETE.csv` (or `-AS-OF-1402`, any extension) when the view is incomplete or a copy. */
 export function exportName(name: string, view: ViewCompleteness): string {
   if (!view.complete) return name.replace(/(\.[a-z]+)$/, '-INCOMPLETE$1');
-  if (view.asOf !== undefined) return name.replace(/(\.[a-z]+)$/, `-AS-OF-${stamp(view.asOf, view.zone).slice(11, 16).replace(':', '')}$1`);
+  if (view.asOf !== undefined)
+    return name.replace(/(\.[a-z]+)$/, `-AS-OF-${stamp(view.asOf, view.zone).slice(11, 16).replace(':', '')}$1`);
   return name;
 }
 

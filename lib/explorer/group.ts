@@ -29,11 +29,21 @@ function cvsOf(rows: readonly Row[]): number[] {
 
 type Keyed = { key: string; label: string; drill: Partial<ExplorerState>; rows: Row[] };
 
-function describeGroup(grouping: Grouping, crop: string, scanner: string, days: DaysDrill, say: Speech): { label: string; drill: Partial<ExplorerState> } {
+function describeGroup(
+  grouping: Grouping,
+  crop: string,
+  scanner: string,
+  days: DaysDrill,
+  say: Speech,
+): { label: string; drill: Partial<ExplorerState> } {
   const { t } = say;
   if (grouping === 'crop') return { label: cropName(crop, t), drill: { crop } };
   if (grouping === 'scanner') return { label: scannerLabel(scanner, t), drill: { scanner } };
-  if (grouping === 'crop-week') return { label: t('grouped.cropAndWeek', { crop: cropName(crop, t), week: describeBucket(days, 'week', say) }), drill: { crop, days: formatDays(days) } };
+  if (grouping === 'crop-week')
+    return {
+      label: t('grouped.cropAndWeek', { crop: cropName(crop, t), week: describeBucket(days, 'week', say) }),
+      drill: { crop, days: formatDays(days) },
+    };
   return { label: describeBucket(days, grouping, say), drill: { days: formatDays(days) } };
 }
 
@@ -44,9 +54,16 @@ function describeGroup(grouping: Grouping, crop: string, scanner: string, days: 
  * in the zone. Rows are expected in creation order (a week's bounds are then worked out once, not per row).
  * Groups are named in the reader's language (`say`).
  */
-export function groupRows(rows: readonly Row[], grouping: Grouping, zone: Zone, targets: Targets, say: Speech): Group[] {
+export function groupRows(
+  rows: readonly Row[],
+  grouping: Grouping,
+  zone: Zone,
+  targets: Targets,
+  say: Speech,
+): Group[] {
   const groups = new Map<string, Keyed>();
-  const bucket: Bucket | null = grouping === 'week' || grouping === 'crop-week' ? 'week' : grouping === 'month' ? 'month' : null;
+  const bucket: Bucket | null =
+    grouping === 'week' || grouping === 'crop-week' ? 'week' : grouping === 'month' ? 'month' : null;
   let bounds = { start: NaN, end: NaN };
   let days: DaysDrill = { from: '', to: '' };
   for (const r of rows) {
@@ -57,7 +74,14 @@ export function groupRows(rows: readonly Row[], grouping: Grouping, zone: Zone, 
     }
     const crop = r.crop ?? NO_CROP;
     const scanner = r.scanner ?? NO_SCANNER;
-    const key = grouping === 'crop' ? crop : grouping === 'scanner' ? scanner : grouping === 'crop-week' ? `${crop}\u0000${days.from}` : days.from;
+    const key =
+      grouping === 'crop'
+        ? crop
+        : grouping === 'scanner'
+          ? scanner
+          : grouping === 'crop-week'
+            ? `${crop}\u0000${days.from}`
+            : days.from;
     let g = groups.get(key);
     // Labels and drill-downs once per group, not once per row (100,000 rows fall in a few hundred groups).
     if (!g) groups.set(key, (g = { key, ...describeGroup(grouping, crop, scanner, days, say), rows: [] }));
@@ -81,7 +105,8 @@ export function sortGroups(groups: readonly Group[], field: GroupSortField, dir:
   const sign = dir === 'asc' ? 1 : -1;
   if (field === 'key') return groups.slice().sort((a, b) => sign * byKey(a, b));
   return groups.slice().sort((a, b) => {
-    const x = a[field], y = b[field];
+    const x = a[field],
+      y = b[field];
     if (x === y) return byKey(a, b);
     if (x === null) return 1;
     if (y === null) return -1;
@@ -96,7 +121,13 @@ export function nextGroupDir(field: GroupSortField, current: GroupSortField, dir
 }
 
 /** The CSV's first column: named for spreadsheets, in English in every language like the other columns. */
-const GROUP_HEADERS: Record<Grouping, string> = { crop: 'Crop', week: 'Week', month: 'Month', scanner: 'Scanner', 'crop-week': 'Crop and week' };
+const GROUP_HEADERS: Record<Grouping, string> = {
+  crop: 'Crop',
+  week: 'Week',
+  month: 'Month',
+  scanner: 'Scanner',
+  'crop-week': 'Crop and week',
+};
 export const groupHeader = (grouping: Grouping) => GROUP_HEADERS[grouping];
 
 const round = (v: number | null, digits: number) => (v === null ? null : Number(v.toFixed(digits)));
@@ -106,22 +137,48 @@ const round = (v: number | null, digits: number) => (v === null ? null : Number(
  * mark), rates in percent with two decimals, shares of batches too, then the batches below each kind of target;
  * the INCOMPLETE note first when given.
  */
-export function groupsToCsv(groups: readonly Group[], grouping: Grouping, dialect: CsvDialect = API_DIALECT, note?: string | null): string {
+export function groupsToCsv(
+  groups: readonly Group[],
+  grouping: Grouping,
+  dialect: CsvDialect = API_DIALECT,
+  note?: string | null,
+): string {
   // The first field of every row is text (the note, a header, a group's label).
   const text = (v: string, i = 0) => csvCell(v, i === 0);
   const num = (v: number | null) => (v === null ? '' : csvNumber(String(v).replace('.', dialect.decimal)));
   const header = [
-    groupHeader(grouping), 'batches', 'germination_rate_weighted_pct', 'usable_seedling_rate_weighted_pct', 'median_cv_pct', 'below_target', 'below_target_share_pct', 'with_warnings_share_pct',
+    groupHeader(grouping),
+    'batches',
+    'germination_rate_weighted_pct',
+    'usable_seedling_rate_weighted_pct',
+    'median_cv_pct',
+    'below_target',
+    'below_target_share_pct',
+    'with_warnings_share_pct',
     ...MISS_KINDS.map((k) => `below_${k}_target`),
   ];
   const parts = [BOM];
   if (note) parts.push(readerLine([text(note)], dialect));
-  parts.push(readerLine(header.map((h, i) => text(h, i)), dialect));
+  parts.push(
+    readerLine(
+      header.map((h, i) => text(h, i)),
+      dialect,
+    ),
+  );
   for (const g of groups) {
     const share = (v: number | null) => round(v === null ? null : v * 100, 2);
     // Per kind of target: empty where no batch of the group is judged by one.
     const byKind = MISS_KINDS.map((k) => (g.judgedBy[k] ? g.belowBy[k] : null));
-    const figures = [g.count, round(g.germination, 2), round(g.usable, 2), round(g.cv, 2), g.below, share(g.belowShare), share(g.warningShare), ...byKind];
+    const figures = [
+      g.count,
+      round(g.germination, 2),
+      round(g.usable, 2),
+      round(g.cv, 2),
+      g.below,
+      share(g.belowShare),
+      share(g.warningShare),
+      ...byKind,
+    ];
     parts.push(readerLine([text(g.label), ...figures.map(num)], dialect));
   }
   return parts.join('');

@@ -34,20 +34,36 @@ export function niceWidth(lo: number, hi: number, bins = 30): number {
 
 export const METRIC_INFO: Record<Metric, MetricInfo> = {
   germination: {
-    id: 'germination', unit: '%', rate: true, better: 'higher',
-    binWidth: () => 2.5, value: (r) => r.germination,
+    id: 'germination',
+    unit: '%',
+    rate: true,
+    better: 'higher',
+    binWidth: () => 2.5,
+    value: (r) => r.germination,
   },
   usable: {
-    id: 'usable', unit: '%', rate: true, better: 'higher',
-    binWidth: () => 2.5, value: (r) => r.usable,
+    id: 'usable',
+    unit: '%',
+    rate: true,
+    better: 'higher',
+    binWidth: () => 2.5,
+    value: (r) => r.usable,
   },
   cv: {
-    id: 'cv', unit: '%', rate: false, better: 'lower',
-    binWidth: (lo, hi) => niceWidth(lo, hi), value: (r) => r.cv,
+    id: 'cv',
+    unit: '%',
+    rate: false,
+    better: 'lower',
+    binWidth: (lo, hi) => niceWidth(lo, hi),
+    value: (r) => r.cv,
   },
   size: {
-    id: 'size', unit: 'mm²', rate: false, better: null,
-    binWidth: (lo, hi) => niceWidth(lo, hi), value: (r) => r.size,
+    id: 'size',
+    unit: 'mm²',
+    rate: false,
+    better: null,
+    binWidth: (lo, hi) => niceWidth(lo, hi),
+    value: (r) => r.size,
   },
 };
 
@@ -67,7 +83,8 @@ export function formatJudged(metric: Metric, v: number, target: number | null, f
   const misses = missesTarget(metric, v, target);
   for (let digits = 2; digits < 6; digits++) {
     const rounded = Math.round(v * 10 ** digits) / 10 ** digits;
-    if (missesTarget(metric, rounded, target) === misses && (rounded !== target || !misses)) return formatValue(metric, v, f, digits);
+    if (missesTarget(metric, rounded, target) === misses && (rounded !== target || !misses))
+      return formatValue(metric, v, f, digits);
   }
   return formatValue(metric, v, f, 6);
 }
@@ -118,7 +135,13 @@ export function targetKind(metric: Metric): 'target' | 'threshold' {
  * An axis from about `lo` to `hi` with round ticks (a step of 1, 2, 2.5 or 5 times a power of ten, about
  * `count` of them), kept within `floor`–`ceiling`.
  */
-export function niceAxis(lo: number, hi: number, count = 5, floor = -Infinity, ceiling = Infinity): { domain: [number, number]; ticks: number[] } {
+export function niceAxis(
+  lo: number,
+  hi: number,
+  count = 5,
+  floor = -Infinity,
+  ceiling = Infinity,
+): { domain: [number, number]; ticks: number[] } {
   if (!(hi > lo)) hi = lo + 1;
   const raw = (hi - lo) / count;
   const power = 10 ** Math.floor(Math.log10(raw));

@@ -78,12 +78,18 @@ export function describeSpan(span: Span, zone: Zone, words: SpanWords = ENGLISH_
   if (span.from === -Infinity && span.to === Infinity) return words.whole;
   if (span.from === -Infinity) return words.upTo(day(span.to));
   if (span.to === Infinity) return words.from(day(span.from));
-  const a = day(span.from), b = day(span.to);
+  const a = day(span.from),
+    b = day(span.to);
   return a === b ? a : words.between(a, b);
 }
 
 /** The missing spans as one phrase, at most `max` of them named. */
-export function describeSpans(spans: readonly Span[], zone: Zone, max = 3, words: SpanWords = ENGLISH_SPAN_WORDS): string {
+export function describeSpans(
+  spans: readonly Span[],
+  zone: Zone,
+  max = 3,
+  words: SpanWords = ENGLISH_SPAN_WORDS,
+): string {
   const named = spans.slice(0, max).map((s) => describeSpan(s, zone, words));
   const more = spans.length - named.length;
   return more > 0 ? words.more(named.join(', '), more) : named.join(', ');

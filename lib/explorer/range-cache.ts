@@ -68,7 +68,15 @@ async function packed(value: unknown): Promise<ArrayBuffer> {
     await writer.write(encoder.encode('['));
     for (let i = 0; i < value.length; i += SLICE) {
       if (i > 0) await breathe();
-      await writer.write(encoder.encode((i > 0 ? ',' : '') + value.slice(i, i + SLICE).map((v) => JSON.stringify(v)).join(',')));
+      await writer.write(
+        encoder.encode(
+          (i > 0 ? ',' : '') +
+            value
+              .slice(i, i + SLICE)
+              .map((v) => JSON.stringify(v))
+              .join(','),
+        ),
+      );
     }
     await writer.write(encoder.encode(']'));
   } else {
@@ -82,18 +90,29 @@ async function packed(value: unknown): Promise<ArrayBuffer> {
 export async function seal(key: CryptoKey, aad: string, value: unknown): Promise<Sealed> {
   const data = await packed(value);
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  return { iv, data: await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(aad) }, key, data) };
+  return {
+    iv,
+    data: await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(aad) }, key, data),
+  };
 }
 
 /** The value `seal` sealed; throws when the key, the IV, the additional data or a single byte differs. */
 export async function unseal<T>(key: CryptoKey, aad: string, sealed: Sealed): Promise<T> {
   const iv = new Uint8Array(sealed.iv);
-  const packed = await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(aad) }, key, sealed.data);
+  const packed = await crypto.subtle.decrypt(
+    { name: 'AES-GCM', iv, additionalData: encoder.encode(aad) },
+    key,
+    sealed.data,
+  );
   return new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'))).json() as Promise<T>;
 }
 
 /** Which entries to evict, least recently used first, so that at most `limits` remain (`keep` stays if it can). */
-export function evictions(metas: readonly EntryMeta[], limits: Pick<Limits, 'entries' | 'totalBytes'>, keep?: string): string[] {
+export function evictions(
+  metas: readonly EntryMeta[],
+  limits: Pick<Limits, 'entries' | 'totalBytes'>,
+  keep?: string,
+): string[] {
   const order = [...metas].sort((a, b) => a.usedAt - b.usedAt || (a.id < b.id ? -1 : 1));
   let count = order.length;
   let bytes = order.reduce((sum, m) => sum + m.bytes, 0);
@@ -147,7 +166,10 @@ export class RangeCache {
       await this.store.remove([id]);
       return false;
     }
-    await this.store.put({ id, scope: session.scope, keyId: session.keyId, savedAt, usedAt: this.now(), bytes, count: batches.length }, sealed);
+    await this.store.put(
+      { id, scope: session.scope, keyId: session.keyId, savedAt, usedAt: this.now(), bytes, count: batches.length },
+      sealed,
+    );
     const metas = await this.store.all();
     // Entries of this organisation sealed under an older key can never be read again.
     const dead = metas.filter((m) => m.scope === session.scope && m.keyId !== session.keyId).map((m) => m.id);

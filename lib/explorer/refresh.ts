@@ -15,5 +15,8 @@ export function rowsOf(batches: readonly Batch[]): Row[] {
  */
 export function mergeRefreshed(copy: readonly Row[], fresh: readonly Row[]): Row[] {
   const seen = new Set(fresh.map((r) => r.id));
-  return mergeInCreationOrder(fresh, copy.filter((r) => !seen.has(r.id)));
+  return mergeInCreationOrder(
+    fresh,
+    copy.filter((r) => !seen.has(r.id)),
+  );
 }

@@ -2,7 +2,7 @@ import { BATCH_FIELDS, type Batch } from '../contract';
 import { formatUtcDate } from '../utc-date';
 
 /**
- * The loaded batches of a range, column by column (issue 16, target 4: a million batches in the browser).
+ * The loaded batches of a range, column by column (a million batches in the browser).
  *
  * Why columns: one object per batch (the batch as parsed plus a Row with its numbers and a lower-cased Search
  * haystack) held 81–103 MB at 100,000 batches in Chromium, so a million would not fit under 600 MB. Measured side by
@@ -38,8 +38,14 @@ export const ODD = -2147483647;
 const CHUNK = 4096;
 
 const DECIMALS = [
-  'avg_germinated_seedlings', 'avg_non_germinated_seedlings', 'avg_germination_rate', 'avg_usable_seedlings',
-  'avg_non_usable_cells', 'avg_usable_seedling_rate', 'avg_coefficient_of_variation', 'avg_median_seedling_size_mm2',
+  'avg_germinated_seedlings',
+  'avg_non_germinated_seedlings',
+  'avg_germination_rate',
+  'avg_usable_seedlings',
+  'avg_non_usable_cells',
+  'avg_usable_seedling_rate',
+  'avg_coefficient_of_variation',
+  'avg_median_seedling_size_mm2',
 ] as const;
 export type DecimalField = (typeof DECIMALS)[number];
 const DECIMAL_INDEX = Object.fromEntries(DECIMALS.map((f, k) => [f, k])) as Record<DecimalField, number>;
@@ -127,13 +133,23 @@ export class RowStore {
 
   private grow(min: number) {
     const cap = Math.max(min, this.capacity * 2, 1024);
-    const f64 = (a: Float64Array) => { const b = new Float64Array(cap); b.set(a); return b; };
-    const i32 = (a: Int32Array) => { const b = new Int32Array(cap); b.set(a); return b; };
+    const f64 = (a: Float64Array) => {
+      const b = new Float64Array(cap);
+      b.set(a);
+      return b;
+    };
+    const i32 = (a: Int32Array) => {
+      const b = new Int32Array(cap);
+      b.set(a);
+      return b;
+    };
     this.time = f64(this.time);
     this.decimals = this.decimals.map(i32);
     this.cells = i32(this.cells);
     this.images = i32(this.images);
-    const w = new Uint8Array(cap); w.set(this.warned); this.warned = w;
+    const w = new Uint8Array(cap);
+    w.set(this.warned);
+    this.warned = w;
     this.crop = i32(this.crop);
     this.scanner = i32(this.scanner);
     this.comment = i32(this.comment);
@@ -162,7 +178,8 @@ export class RowStore {
     this.names.push(b.batch_name);
     const ms = Date.parse(b.batch_creation_date);
     this.time[i] = ms;
-    if (!Number.isFinite(ms) || formatUtcDate(ms) !== b.batch_creation_date) this.keepOdd(i, 'batch_creation_date', b.batch_creation_date);
+    if (!Number.isFinite(ms) || formatUtcDate(ms) !== b.batch_creation_date)
+      this.keepOdd(i, 'batch_creation_date', b.batch_creation_date);
     for (let k = 0; k < DECIMALS.length; k++) {
       const field = DECIMALS[k]!;
       const v = b[field];
@@ -177,8 +194,10 @@ export class RowStore {
     this.scanner[i] = this.interned(i, 'scanned_by_email', this.scanners, b.scanned_by_email);
     this.comment[i] = this.interned(i, 'comment', this.comments, b.comment);
     const link = b.analysis_link;
-    const folder = typeof link === 'string' && link.endsWith(b.batch_id) ? link.slice(0, link.length - b.batch_id.length) : null;
-    this.linkFolder[i] = link === null ? -1 : folder !== null ? this.folders.id(folder) : this.keepOdd(i, 'analysis_link', link);
+    const folder =
+      typeof link === 'string' && link.endsWith(b.batch_id) ? link.slice(0, link.length - b.batch_id.length) : null;
+    this.linkFolder[i] =
+      link === null ? -1 : folder !== null ? this.folders.id(folder) : this.keepOdd(i, 'analysis_link', link);
     this.length = i + 1;
     if (this.length % CHUNK === 0) this.nameTexts.push(this.nameText(i + 1 - CHUNK, i + 1));
     return new StoredRow(this, i);
@@ -240,7 +259,11 @@ export class RowStore {
   }
   linkOf(i: number): string | null {
     const id = this.linkFolder[i]!;
-    return id === -1 ? null : id === ODD ? (this.oddOf(i, 'analysis_link') as string) : this.folders.values[id]! + this.ids[i]!;
+    return id === -1
+      ? null
+      : id === ODD
+        ? (this.oddOf(i, 'analysis_link') as string)
+        : this.folders.values[id]! + this.ids[i]!;
   }
   createdOf(i: number): string {
     const odd = this.oddOf(i, 'batch_creation_date');
@@ -253,17 +276,28 @@ export class RowStore {
   }
   private read(i: number, field: keyof Batch): unknown {
     switch (field) {
-      case 'batch_id': return this.ids[i];
-      case 'batch_name': return this.names[i];
-      case 'batch_creation_date': return this.createdOf(i);
-      case 'crop_type': return this.cropOf(i);
-      case 'number_of_images': return this.imagesOf(i);
-      case 'total_cells_per_tray': return this.cellsOf(i);
-      case 'scanned_by_email': return this.scannerOf(i);
-      case 'analysis_link': return this.linkOf(i);
-      case 'comment': return this.commentOf(i);
-      case 'warnings': return this.warnings(i);
-      default: return this.decimal(i, field);
+      case 'batch_id':
+        return this.ids[i];
+      case 'batch_name':
+        return this.names[i];
+      case 'batch_creation_date':
+        return this.createdOf(i);
+      case 'crop_type':
+        return this.cropOf(i);
+      case 'number_of_images':
+        return this.imagesOf(i);
+      case 'total_cells_per_tray':
+        return this.cellsOf(i);
+      case 'scanned_by_email':
+        return this.scannerOf(i);
+      case 'analysis_link':
+        return this.linkOf(i);
+      case 'comment':
+        return this.commentOf(i);
+      case 'warnings':
+        return this.warnings(i);
+      default:
+        return this.decimal(i, field);
     }
   }
 
@@ -315,12 +349,23 @@ export class RowStore {
     for (const word of words) {
       const hit = new Uint8Array(n);
       this.markNames(word, hit);
-      for (const [table, column] of [[this.crops, this.crop], [this.scanners, this.scanner], [this.comments, this.comment]] as const) {
+      for (const [table, column] of [
+        [this.crops, this.crop],
+        [this.scanners, this.scanner],
+        [this.comments, this.comment],
+      ] as const) {
         const values = table.matching(word);
-        if (values) for (let i = 0; i < n; i++) { const id = column[i]!; if (id >= 0 && values[id]) hit[i] = 1; }
+        if (values)
+          for (let i = 0; i < n; i++) {
+            const id = column[i]!;
+            if (id >= 0 && values[id]) hit[i] = 1;
+          }
       }
-      const odd = [...this.odd].filter(([k]) => [FIELD_INDEX.crop_type, FIELD_INDEX.scanned_by_email, FIELD_INDEX.comment].includes(k % 18));
-      for (const [k, v] of odd) if (typeof v === 'string' && v.toLowerCase().includes(word)) hit[Math.floor(k / 18)] = 1;
+      const odd = [...this.odd].filter(([k]) =>
+        [FIELD_INDEX.crop_type, FIELD_INDEX.scanned_by_email, FIELD_INDEX.comment].includes(k % 18),
+      );
+      for (const [k, v] of odd)
+        if (typeof v === 'string' && v.toLowerCase().includes(word)) hit[Math.floor(k / 18)] = 1;
       if (all) for (let i = 0; i < n; i++) all[i]! &= hit[i]!;
       else all = hit;
     }
@@ -348,7 +393,15 @@ export class RowStore {
    * whole numbers, NULL for none; ODD marks a value kept aside, to be read through the row's getters.
    */
   columns() {
-    return { germination: this.decimals[2]!, usable: this.decimals[5]!, cv: this.decimals[6]!, cells: this.cells, warned: this.warned, crop: this.crop, crops: this.crops.values };
+    return {
+      germination: this.decimals[2]!,
+      usable: this.decimals[5]!,
+      cv: this.decimals[6]!,
+      cells: this.cells,
+      warned: this.warned,
+      crop: this.crop,
+      crops: this.crops.values,
+    };
   }
   /** The crop id of row `i` (-1: none, ODD: see cropOf). */
   cropId(i: number): number {
@@ -361,7 +414,8 @@ export class RowStore {
     const lower = this.names.map((s) => s.toLowerCase());
     const sorted = lower.slice().sort();
     const rankOf = new Map<string, number>();
-    for (let k = 0, rank = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) rankOf.set(sorted[k]!, rank++);
+    for (let k = 0, rank = 0; k < sorted.length; k++)
+      if (k === 0 || sorted[k] !== sorted[k - 1]) rankOf.set(sorted[k]!, rank++);
     const ranks = new Uint32Array(lower.length);
     for (let k = 0; k < lower.length; k++) ranks[k] = rankOf.get(lower[k]!)!;
     this.nameOrder = { length: this.length, ranks };
@@ -371,22 +425,51 @@ export class RowStore {
 
 /** A loaded batch: an index into its store, read through getters (see Row in rows.ts). */
 export class StoredRow {
-  constructor(readonly store: RowStore, readonly index: number) {}
+  constructor(
+    readonly store: RowStore,
+    readonly index: number,
+  ) {}
   /** The batch as a new plain object: for whole-batch uses (the detail dialog, files); loops read the getters. */
-  get batch(): Batch { return this.store.batch(this.index); }
-  get id(): string { return this.store.id(this.index); }
-  get name(): string { return this.store.name(this.index); }
-  get crop(): string | null { return this.store.cropOf(this.index); }
-  get scanner(): string | null { return this.store.scannerOf(this.index); }
-  get warnings(): boolean { return this.store.warnings(this.index); }
-  get time(): number { return this.store.time_(this.index); }
-  get germination(): number | null { return this.store.numberAt(this.index, 2); }
-  get usable(): number | null { return this.store.numberAt(this.index, 5); }
-  get cells(): number | null { return this.store.cellsOf(this.index); }
+  get batch(): Batch {
+    return this.store.batch(this.index);
+  }
+  get id(): string {
+    return this.store.id(this.index);
+  }
+  get name(): string {
+    return this.store.name(this.index);
+  }
+  get crop(): string | null {
+    return this.store.cropOf(this.index);
+  }
+  get scanner(): string | null {
+    return this.store.scannerOf(this.index);
+  }
+  get warnings(): boolean {
+    return this.store.warnings(this.index);
+  }
+  get time(): number {
+    return this.store.time_(this.index);
+  }
+  get germination(): number | null {
+    return this.store.numberAt(this.index, 2);
+  }
+  get usable(): number | null {
+    return this.store.numberAt(this.index, 5);
+  }
+  get cells(): number | null {
+    return this.store.cellsOf(this.index);
+  }
   /** Coefficient of variation of seedling size, %. */
-  get cv(): number | null { return this.store.numberAt(this.index, 6); }
+  get cv(): number | null {
+    return this.store.numberAt(this.index, 6);
+  }
   /** Median seedling size, mm². */
-  get size(): number | null { return this.store.numberAt(this.index, 7); }
+  get size(): number | null {
+    return this.store.numberAt(this.index, 7);
+  }
   /** One field exactly as the service wrote it. */
-  field<K extends keyof Batch>(field: K): Batch[K] { return this.store.field(this.index, field); }
+  field<K extends keyof Batch>(field: K): Batch[K] {
+    return this.store.field(this.index, field);
+  }
 }

@@ -111,7 +111,8 @@ export function filterRows(rows: readonly Row[], f: RowFilter): readonly Row[] {
 export function compareCreation(a: Row, b: Row): number {
   const d = a.time - b.time;
   if (d !== 0) return d;
-  const x = a.id, y = b.id;
+  const x = a.id,
+    y = b.id;
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
@@ -119,8 +120,11 @@ export function compareCreation(a: Row, b: Row): number {
 export function mergeInCreationOrder(ordered: readonly Row[], added: Row[]): Row[] {
   added.sort(compareCreation);
   const out = new Array<Row>(ordered.length + added.length);
-  let i = 0, j = 0, k = 0;
-  while (i < ordered.length && j < added.length) out[k++] = compareCreation(ordered[i]!, added[j]!) <= 0 ? ordered[i++]! : added[j++]!;
+  let i = 0,
+    j = 0,
+    k = 0;
+  while (i < ordered.length && j < added.length)
+    out[k++] = compareCreation(ordered[i]!, added[j]!) <= 0 ? ordered[i++]! : added[j++]!;
   while (i < ordered.length) out[k++] = ordered[i++]!;
   while (j < added.length) out[k++] = added[j++]!;
   return out;
@@ -215,7 +219,9 @@ function textKeys(rows: readonly Row[], field: 'batch_name' | 'crop_type'): Floa
  * sort by rank places the rows: stable, and no comparator called millions of times.
  */
 function orderByKeys(rows: readonly Row[], keys: Float64Array, sign: 1 | -1): Row[] {
-  return orderByCounting(rows, keys, sign, 1) ?? orderByCounting(rows, keys, sign, 100) ?? orderByRanks(rows, keys, sign);
+  return (
+    orderByCounting(rows, keys, sign, 1) ?? orderByCounting(rows, keys, sign, 100) ?? orderByRanks(rows, keys, sign)
+  );
 }
 
 /**
@@ -225,7 +231,8 @@ function orderByKeys(rows: readonly Row[], keys: Float64Array, sign: 1 | -1): Ro
  */
 function orderByCounting(rows: readonly Row[], keys: Float64Array, sign: 1 | -1, scale: number): Row[] | null {
   const n = rows.length;
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let p = 0; p < n; p++) {
     const x = keys[p]!;
     if (x !== x) continue;
@@ -268,7 +275,8 @@ function orderByRanks(rows: readonly Row[], keys: Float64Array, sign: 1 | -1): R
     const x = keys[p]!;
     let rank = m;
     if (x === x) {
-      let lo = 0, hi = m - 1;
+      let lo = 0,
+        hi = m - 1;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
         if (sorted[mid]! < x) lo = mid + 1;
@@ -300,8 +308,17 @@ export function sortRows(rows: readonly Row[], field: SortField, dir: 'asc' | 'd
   const sign = dir === 'asc' ? 1 : -1;
   if (field === 'batch_name' || field === 'crop_type') return orderByKeys(rows, textKeys(rows, field), sign);
   // NaN stands for null.
-  const key = field === 'target' ? targetLookup(targets, 'germination') : field === 'below' ? missKey(targets) : (r: Row) => numericKey(r, field);
-  return orderByKeys(rows, keysOf(rows, (r) => key(r) ?? NaN), sign);
+  const key =
+    field === 'target'
+      ? targetLookup(targets, 'germination')
+      : field === 'below'
+        ? missKey(targets)
+        : (r: Row) => numericKey(r, field);
+  return orderByKeys(
+    rows,
+    keysOf(rows, (r) => key(r) ?? NaN),
+    sign,
+  );
 }
 
 export type Summary = {
@@ -321,10 +338,14 @@ export type Summary = {
 
 /** Mean tray size of the rows that know it: the weight of a batch whose tray size is unknown. */
 export function meanCells(rows: readonly Row[]): number {
-  let n = 0, sum = 0;
+  let n = 0,
+    sum = 0;
   for (const r of rows) {
     const cells = r.cells;
-    if (cells !== null) { n++; sum += cells; }
+    if (cells !== null) {
+      n++;
+      sum += cells;
+    }
   }
   return n ? sum / n : 1;
 }
@@ -339,12 +360,23 @@ export function summarize(rows: readonly Row[], targets: Targets): Summary {
   const fallback = meanCells(rows);
   const misses = missLookup(targets);
   const tally = new Float64Array(64); // rows by their MISSED and JUDGED_BY bits
-  let gw = 0, gs = 0, uw = 0, us = 0, warned = 0;
+  let gw = 0,
+    gs = 0,
+    uw = 0,
+    us = 0,
+    warned = 0;
   for (const r of rows) {
     const w = r.cells ?? fallback;
-    const germination = r.germination, usable = r.usable;
-    if (germination !== null) { gw += w; gs += w * germination; }
-    if (usable !== null) { uw += w; us += w * usable; }
+    const germination = r.germination,
+      usable = r.usable;
+    if (germination !== null) {
+      gw += w;
+      gs += w * germination;
+    }
+    if (usable !== null) {
+      uw += w;
+      us += w * usable;
+    }
     if (r.warnings) warned++;
     tally[misses(r)]!++;
   }
@@ -376,27 +408,42 @@ function summaryOf(count: number, { gw, gs, uw, us, warned }: Sums, tally: Float
  */
 function summarizeColumns(rows: readonly Row[], store: RowStore, targets: Targets): Summary {
   const c = store.columns();
-  let n = 0, sum = 0;
+  let n = 0,
+    sum = 0;
   for (let p = 0; p < rows.length; p++) {
     const v = c.cells[rows[p]!.index]!;
-    if (v > ODD) { n++; sum += v; }
-    else if (v === ODD) { n++; sum += rows[p]!.cells!; }
+    if (v > ODD) {
+      n++;
+      sum += v;
+    } else if (v === ODD) {
+      n++;
+      sum += rows[p]!.cells!;
+    }
   }
   const fallback = n ? sum / n : 1;
   const misses = missLookup(targets);
   const tally = new Float64Array(64); // rows by their MISSED and JUDGED_BY bits
-  let gw = 0, gs = 0, uw = 0, us = 0, warned = 0;
+  let gw = 0,
+    gs = 0,
+    uw = 0,
+    us = 0,
+    warned = 0;
   for (let p = 0; p < rows.length; p++) {
-    const r = rows[p]!, i = r.index;
-    const cells = c.cells[i]!, g = c.germination[i]!, u = c.usable[i]!;
+    const r = rows[p]!,
+      i = r.index;
+    const cells = c.cells[i]!,
+      g = c.germination[i]!,
+      u = c.usable[i]!;
     const w = cells > ODD ? cells : cells === NULL ? fallback : (r.cells ?? fallback);
     if (g !== NULL) {
       const germination = g === ODD ? r.germination! : g / 100;
-      gw += w; gs += w * germination;
+      gw += w;
+      gs += w * germination;
     }
     if (u !== NULL) {
       const usable = u === ODD ? r.usable! : u / 100;
-      uw += w; us += w * usable;
+      uw += w;
+      us += w * usable;
     }
     const warn = c.warned[i]!;
     if (warn === 1 || (warn === 2 && r.warnings)) warned++;

@@ -68,7 +68,8 @@ export type Period = { from: number; to: number };
 
 /** Centre, MR̄, σ̂ and the 3σ̂ limits of `values` (in time order). */
 export function limitsOf(values: readonly number[]): Limits {
-  let sum = 0, ranges = 0;
+  let sum = 0,
+    ranges = 0;
   for (let i = 0; i < values.length; i++) {
     sum += values[i]!;
     if (i > 0) ranges += Math.abs(values[i]! - values[i - 1]!);
@@ -81,7 +82,10 @@ export function limitsOf(values: readonly number[]): Limits {
 
 function baselineOf(points: readonly SpcPoint[], period: Period | null): { baseline: Baseline; values: number[] } {
   const values: number[] = [];
-  let first = -1, last = -1, warned = 0, clean = 0;
+  let first = -1,
+    last = -1,
+    warned = 0,
+    clean = 0;
   for (let i = 0; i < points.length; i++) {
     const p = points[i]!;
     if (!p.row.warnings) clean++;
@@ -97,8 +101,13 @@ function baselineOf(points: readonly SpcPoint[], period: Period | null): { basel
 }
 
 /** Marks the batches breaking rule 1 and (with 'runs') rule 2 in place; returns how many break each and either. */
-export function judge(points: SpcPoint[], limits: Pick<Limits, 'centre' | 'ucl' | 'lcl'>, rules: Rules): Pick<ControlChart, 'beyond' | 'run' | 'outOfControl'> {
-  let start = 0, side = 0;
+export function judge(
+  points: SpcPoint[],
+  limits: Pick<Limits, 'centre' | 'ucl' | 'lcl'>,
+  rules: Rules,
+): Pick<ControlChart, 'beyond' | 'run' | 'outOfControl'> {
+  let start = 0,
+    side = 0;
   for (let i = 0; i < points.length; i++) {
     const p = points[i]!;
     p.beyond = p.value > limits.ucl || p.value < limits.lcl;
@@ -113,7 +122,9 @@ export function judge(points: SpcPoint[], limits: Pick<Limits, 'centre' | 'ucl' 
       for (let j = length === RUN ? start : i; j <= i; j++) points[j]!.run = true;
     }
   }
-  let beyond = 0, run = 0, outOfControl = 0;
+  let beyond = 0,
+    run = 0,
+    outOfControl = 0;
   for (const p of points) {
     if (p.beyond) beyond++;
     if (p.run) run++;
@@ -123,7 +134,13 @@ export function judge(points: SpcPoint[], limits: Pick<Limits, 'centre' | 'ucl' 
 }
 
 /** The control chart of one crop's rows (in creation order). */
-export function controlChart(crop: string, rows: readonly Row[], metric: Metric, period: Period | null, rules: Rules = 'limits'): ControlChart {
+export function controlChart(
+  crop: string,
+  rows: readonly Row[],
+  metric: Metric,
+  period: Period | null,
+  rules: Rules = 'limits',
+): ControlChart {
   const info = METRIC_INFO[metric];
   const points: SpcPoint[] = [];
   for (const row of rows) {
@@ -138,10 +155,17 @@ export function controlChart(crop: string, rows: readonly Row[], metric: Metric,
 }
 
 /** A control chart per crop (NO_CROP for batches without one), the crop with the most batches first (ties: by name, NO_CROP last). */
-export function controlCharts(rows: readonly Row[], metric: Metric, period: Period | null, rules: Rules = 'limits'): ControlChart[] {
+export function controlCharts(
+  rows: readonly Row[],
+  metric: Metric,
+  period: Period | null,
+  rules: Rules = 'limits',
+): ControlChart[] {
   const charts = [...rowsByCrop(rows)].map(([crop, list]) => controlChart(crop, list, metric, period, rules));
   const named = (c: ControlChart) => (c.crop === NO_CROP ? 1 : 0);
-  return charts.sort((a, b) => b.points.length - a.points.length || named(a) - named(b) || a.crop.localeCompare(b.crop));
+  return charts.sort(
+    (a, b) => b.points.length - a.points.length || named(a) - named(b) || a.crop.localeCompare(b.crop),
+  );
 }
 
 /**
@@ -154,8 +178,10 @@ export function drawnLine(points: readonly SpcPoint[], buckets = 600): { i: numb
   const out: { i: number; value: number }[] = [];
   const size = points.length / buckets;
   for (let b = 0; b < buckets; b++) {
-    const from = Math.floor(b * size), to = Math.floor((b + 1) * size);
-    let lo = from, hi = from;
+    const from = Math.floor(b * size),
+      to = Math.floor((b + 1) * size);
+    let lo = from,
+      hi = from;
     for (let i = from + 1; i < to; i++) {
       if (points[i]!.value < points[lo]!.value) lo = i;
       if (points[i]!.value > points[hi]!.value) hi = i;

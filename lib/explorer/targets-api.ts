@@ -15,9 +15,11 @@ const unreachable = () => ApiFailure.client('unreachable');
 
 /** The organisation's saved targets and when they last changed. */
 export async function fetchTargets(signal?: AbortSignal): Promise<TargetSettings> {
-  const response = await fetch(withOrg(PATH), { signal, headers: { accept: 'application/json' } }).catch((error: unknown) => {
-    throw signal?.aborted ? error : unreachable();
-  });
+  const response = await fetch(withOrg(PATH), { signal, headers: { accept: 'application/json' } }).catch(
+    (error: unknown) => {
+      throw signal?.aborted ? error : unreachable();
+    },
+  );
   return answer(response);
 }
 

@@ -5,9 +5,18 @@ import { ALL, isRangeEnd, isRangeStart, NOW } from './range/rolling';
 import { zoneOfParam } from './zones';
 
 export const SORTABLE = [
-  'batch_creation_date', 'batch_name', 'crop_type', 'avg_germination_rate', 'avg_usable_seedling_rate',
-  'total_cells_per_tray', 'avg_coefficient_of_variation', 'avg_median_seedling_size_mm2', 'number_of_images', 'warnings',
-  'target', 'below',
+  'batch_creation_date',
+  'batch_name',
+  'crop_type',
+  'avg_germination_rate',
+  'avg_usable_seedling_rate',
+  'total_cells_per_tray',
+  'avg_coefficient_of_variation',
+  'avg_median_seedling_size_mm2',
+  'number_of_images',
+  'warnings',
+  'target',
+  'below',
 ] as const;
 export type SortField = (typeof SORTABLE)[number];
 
@@ -17,7 +26,16 @@ export type Grouping = (typeof GROUPINGS)[number];
 /** What the summary and the over-time chart compare the range with (absent: nothing). */
 export const COMPARISONS = ['previous', 'last-year'] as const;
 export type Comparison = (typeof COMPARISONS)[number];
-export const GROUP_SORTABLE = ['key', 'count', 'germination', 'usable', 'cv', 'below', 'belowShare', 'warningShare'] as const;
+export const GROUP_SORTABLE = [
+  'key',
+  'count',
+  'germination',
+  'usable',
+  'cv',
+  'below',
+  'belowShare',
+  'warningShare',
+] as const;
 export type GroupSortField = (typeof GROUP_SORTABLE)[number];
 
 /**
@@ -30,9 +48,18 @@ export type GroupSortField = (typeof GROUP_SORTABLE)[number];
  */
 type Reader<T> = (raw: string | undefined) => T;
 
-const text = (max: number): Reader<string | undefined> => (raw) => (raw !== undefined && raw.length <= max ? raw : undefined);
-const withDefault = <T extends string>(read: Reader<T | undefined>, fallback: T): Reader<T> => (raw) => read(raw) ?? fallback;
-const oneOf = <T extends string>(values: readonly T[]): Reader<T | undefined> => (raw) => (values as readonly string[]).includes(raw!) ? (raw as T) : undefined;
+const text =
+  (max: number): Reader<string | undefined> =>
+  (raw) =>
+    raw !== undefined && raw.length <= max ? raw : undefined;
+const withDefault =
+  <T extends string>(read: Reader<T | undefined>, fallback: T): Reader<T> =>
+  (raw) =>
+    read(raw) ?? fallback;
+const oneOf =
+  <T extends string>(values: readonly T[]): Reader<T | undefined> =>
+  (raw) =>
+    (values as readonly string[]).includes(raw!) ? (raw as T) : undefined;
 const direction = withDefault(oneOf(['asc', 'desc'] as const), 'desc');
 /** A number as `Number()` reads it (an empty text is 0), from 0 to 100. */
 const percent: Reader<number | undefined> = (raw) => {
@@ -44,7 +71,10 @@ const percent: Reader<number | undefined> = (raw) => {
  * An end of the range (lib/explorer/range/rolling.ts): a real calendar day as YYYY-MM-DD or a rolling end such as
  * `now-7d`; absent, All time's (`all`, `now`). null when present but not one (reported, not dropped).
  */
-const end = (valid: (raw: string) => boolean, absent: string): Reader<string | null> => (raw) => (raw === undefined ? absent : valid(raw) ? raw : null);
+const end =
+  (valid: (raw: string) => boolean, absent: string): Reader<string | null> =>
+  (raw) =>
+    raw === undefined ? absent : valid(raw) ? raw : null;
 
 const READERS = {
   from: end(isRangeStart, ALL),
@@ -100,7 +130,8 @@ export const EXPLORER_KEYS = Object.keys(READERS) as (keyof ExplorerState)[];
  * stand for today; see resolveRange), or an end that is neither a real calendar day nor a rolling end (`value`
  * as the URL has it).
  */
-export type DateError = { kind: 'order'; from: string; to: string } | { kind: 'invalid'; field: 'from' | 'to'; value: string };
+export type DateError =
+  { kind: 'order'; from: string; to: string } | { kind: 'invalid'; field: 'from' | 'to'; value: string };
 
 export type ParsedState = { state: ExplorerState; dateError: DateError | null };
 
@@ -123,7 +154,8 @@ export function readState(params: URLSearchParams): ParsedState {
     else if (value !== undefined || raw !== undefined) state[key] = value;
   }
   const read = state as ExplorerState;
-  if (broken) return { state: read, dateError: { kind: 'invalid', field: broken, value: params.getAll(broken).at(-1) ?? '' } };
+  if (broken)
+    return { state: read, dateError: { kind: 'invalid', field: broken, value: params.getAll(broken).at(-1) ?? '' } };
   return { state: read, dateError: null };
 }
 
@@ -159,7 +191,10 @@ export const OPENED = 'opened';
  * zone the page reads it in, and without the default view's one-shot `opened`. The other parameters stay as
  * they are, a broken day included, to be explained.
  */
-export function explicitQuery(params: URLSearchParams, state: Pick<ExplorerState, 'from' | 'to' | 'tz'>): string | null {
+export function explicitQuery(
+  params: URLSearchParams,
+  state: Pick<ExplorerState, 'from' | 'to' | 'tz'>,
+): string | null {
   const rangeMissing = !params.has('from') || !params.has('to');
   if (!rangeMissing && params.get('tz') === state.tz && !params.has(OPENED)) return null;
   const next = new URLSearchParams(params);

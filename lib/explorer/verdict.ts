@@ -18,7 +18,8 @@ export type Verdict = {
 };
 
 /** The figure a target of `metric` judges. */
-export const judgedFigure = (row: Row, metric: TargetMetric): number | null => (metric === 'germination' ? row.germination : metric === 'usable' ? row.usable : row.cv);
+export const judgedFigure = (row: Row, metric: TargetMetric): number | null =>
+  metric === 'germination' ? row.germination : metric === 'usable' ? row.usable : row.cv;
 
 export function verdict(row: Row, targets: Targets, metric: TargetMetric): Verdict {
   const crop = row.crop;
@@ -39,7 +40,11 @@ type VerdictKey = `${TargetMetric}.${Said}`;
  * `say` is the `explorer.verdict` messages' translator, `percent` writes the target as a percent in the reader's
  * notation (`80%`, `80 %`).
  */
-export function sayVerdict(v: Verdict, say: (key: VerdictKey, values: { crop: string; target: string }) => string, percent: (n: number) => string): string {
+export function sayVerdict(
+  v: Verdict,
+  say: (key: VerdictKey, values: { crop: string; target: string }) => string,
+  percent: (n: number) => string,
+): string {
   const values = { crop: v.crop ?? '', target: v.target === null ? '' : percent(v.target) };
   if (v.kind === 'none') return say(`${v.metric}.none`, values);
   return say(`${v.metric}.${v.kind}${v.crop === null ? 'General' : ''}`, values);
@@ -47,5 +52,8 @@ export function sayVerdict(v: Verdict, say: (key: VerdictKey, values: { crop: st
 
 /** The judged figure in percent, with as many decimals as it takes not to contradict its verdict (digitsBesideTarget). */
 export function verdictFigure(v: Verdict, percent: (value: number | null, digits?: number) => string): string {
-  return percent(v.value, v.value === null ? 1 : digitsBesideTarget(v.value, v.target, v.metric === 'cv' ? 'lower' : 'higher'));
+  return percent(
+    v.value,
+    v.value === null ? 1 : digitsBesideTarget(v.value, v.target, v.metric === 'cv' ? 'lower' : 'higher'),
+  );
 }

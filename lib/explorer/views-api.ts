@@ -34,11 +34,19 @@ export async function fetchViews(signal?: AbortSignal): Promise<SavedView[]> {
 
 /** Names `query` (the explorer's query string): the asker's own, or `shared` with the organisation; 409 when the name is taken. */
 export async function createView(name: string, query: string, shared = false): Promise<SavedView> {
-  return viewOf(await call(PATH, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, query, shared }) }));
+  return viewOf(
+    await call(PATH, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ name, query, shared }) }),
+  );
 }
 
 export async function changeView(id: string, change: ViewChange): Promise<SavedView> {
-  return viewOf(await call(`${PATH}/${encodeURIComponent(id)}`, { method: 'PATCH', headers: JSON_HEADERS, body: JSON.stringify(change) }));
+  return viewOf(
+    await call(`${PATH}/${encodeURIComponent(id)}`, {
+      method: 'PATCH',
+      headers: JSON_HEADERS,
+      body: JSON.stringify(change),
+    }),
+  );
 }
 
 export async function deleteView(id: string): Promise<void> {

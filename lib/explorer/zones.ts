@@ -13,7 +13,8 @@ export const UTC: Zone = 'UTC';
 let listed: Map<string, Zone> | undefined;
 
 /** An IANA name under one of today's areas (`Asia/Kolkata`, `Europe/Kyiv`), not a backward link like `US/Pacific`. */
-const CURRENT_NAME = /^(Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)(\/[A-Z][A-Za-z0-9_+-]*)+$/;
+const CURRENT_NAME =
+  /^(Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)(\/[A-Z][A-Za-z0-9_+-]*)+$/;
 
 /** Every zone name Intl lists, by its lower-case spelling. */
 function listedZones(): Map<string, Zone> {
@@ -59,8 +60,15 @@ function formatIn(zone: Zone): Intl.DateTimeFormat {
   let f = formats.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', era: 'short',
-      year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone: zone,
+      hourCycle: 'h23',
+      era: 'short',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     formats.set(zone, f);
   }

@@ -24,7 +24,9 @@ export type ExportRow = Pick<Row, 'time' | 'field'>;
 const figure = (v: string | null) => (v === null ? null : Number(v));
 /** The targets a batch misses (targets/misses.ts), from its fields as the service wrote them. */
 function exportMisses(r: ExportRow, targets: Targets): number {
-  const g = figure(r.field('avg_germination_rate')), u = figure(r.field('avg_usable_seedling_rate')), cv = figure(r.field('avg_coefficient_of_variation'));
+  const g = figure(r.field('avg_germination_rate')),
+    u = figure(r.field('avg_usable_seedling_rate')),
+    cv = figure(r.field('avg_coefficient_of_variation'));
   return missesOf(g, u, cv, cropTargets(targets, r.field('crop_type')));
 }
 
@@ -43,30 +45,78 @@ export type ExportColumn = {
   value: (row: ExportRow, ctx: ExportContext) => CellValue;
 };
 
-const withUnit = (id: ColumnId, unit?: string) => ({ words }: { words: ExportWords }) => (unit ? `${words.columns[id]} (${unit})` : words.columns[id]);
+const withUnit =
+  (id: ColumnId, unit?: string) =>
+  ({ words }: { words: ExportWords }) =>
+    unit ? `${words.columns[id]} (${unit})` : words.columns[id];
 const decimal = (n: number | null) => (n === null ? null : String(n));
 
 /** Every column of the table, in its order, as the exports write them. */
 export const EXPORT_COLUMNS: readonly ExportColumn[] = [
-  { id: 'date', type: 'date', header: ({ zone, words }) => `${words.columns.date} (${zone})`, width: 20, value: (r) => r.time },
+  {
+    id: 'date',
+    type: 'date',
+    header: ({ zone, words }) => `${words.columns.date} (${zone})`,
+    width: 20,
+    value: (r) => r.time,
+  },
   { id: 'name', type: 'text', header: withUnit('name'), width: 36, value: (r) => r.field('batch_name') },
   { id: 'crop', type: 'text', header: withUnit('crop'), width: 20, value: (r) => r.field('crop_type') },
-  { id: 'germination', type: 'number', header: withUnit('germination', '%'), width: 15, value: (r) => r.field('avg_germination_rate') },
   {
-    id: 'target', type: 'number', header: withUnit('target', '%'), width: 11,
+    id: 'germination',
+    type: 'number',
+    header: withUnit('germination', '%'),
+    width: 15,
+    value: (r) => r.field('avg_germination_rate'),
+  },
+  {
+    id: 'target',
+    type: 'number',
+    header: withUnit('target', '%'),
+    width: 11,
     value: (r, { targets }) => decimal(targetFor(targets, r.field('crop_type'), 'germination')),
   },
   {
-    id: 'below', type: 'text', header: withUnit('below'), width: 24,
-    value: (r, { targets, words }) => missedKinds(exportMisses(r, targets)).map((k) => words.targetKinds[k]).join(', ') || null,
+    id: 'below',
+    type: 'text',
+    header: withUnit('below'),
+    width: 24,
+    value: (r, { targets, words }) =>
+      missedKinds(exportMisses(r, targets))
+        .map((k) => words.targetKinds[k])
+        .join(', ') || null,
   },
-  { id: 'usable', type: 'number', header: withUnit('usable', '%'), width: 12, value: (r) => r.field('avg_usable_seedling_rate') },
+  {
+    id: 'usable',
+    type: 'number',
+    header: withUnit('usable', '%'),
+    width: 12,
+    value: (r) => r.field('avg_usable_seedling_rate'),
+  },
   { id: 'cells', type: 'int', header: withUnit('cells'), width: 11, value: (r) => r.field('total_cells_per_tray') },
-  { id: 'cv', type: 'number', header: withUnit('cv', '%'), width: 12, value: (r) => r.field('avg_coefficient_of_variation') },
-  { id: 'size', type: 'number', header: withUnit('size', 'mm²'), width: 17, value: (r) => r.field('avg_median_seedling_size_mm2') },
+  {
+    id: 'cv',
+    type: 'number',
+    header: withUnit('cv', '%'),
+    width: 12,
+    value: (r) => r.field('avg_coefficient_of_variation'),
+  },
+  {
+    id: 'size',
+    type: 'number',
+    header: withUnit('size', 'mm²'),
+    width: 17,
+    value: (r) => r.field('avg_median_seedling_size_mm2'),
+  },
   { id: 'images', type: 'int', header: withUnit('images'), width: 9, value: (r) => r.field('number_of_images') },
   { id: 'warnings', type: 'yes-no', header: withUnit('warnings'), width: 10, value: (r) => r.field('warnings') },
-  { id: 'germinated', type: 'number', header: withUnit('germinated'), width: 16, value: (r) => r.field('avg_germinated_seedlings') },
+  {
+    id: 'germinated',
+    type: 'number',
+    header: withUnit('germinated'),
+    width: 16,
+    value: (r) => r.field('avg_germinated_seedlings'),
+  },
   { id: 'scanner', type: 'text', header: withUnit('scanner'), width: 28, value: (r) => r.field('scanned_by_email') },
   { id: 'analysis', type: 'link', header: withUnit('analysis'), width: 40, value: (r) => r.field('analysis_link') },
   { id: 'comment', type: 'text', header: withUnit('comment'), width: 40, value: (r) => r.field('comment') },

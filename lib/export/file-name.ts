@@ -18,7 +18,12 @@ export type ExportFileView = { organisation?: string; from?: string; to?: string
 /** The most characters a crop, or the organisation's name, adds to a name. */
 const CROP_CHARS = 40;
 
-const ENDINGS: Record<ExportFileKind, string> = { xlsx: '.xlsx', csv: '.csv', 'api-csv': '-api-fields.csv', pdf: '-report.pdf' };
+const ENDINGS: Record<ExportFileKind, string> = {
+  xlsx: '.xlsx',
+  csv: '.csv',
+  'api-csv': '-api-fields.csv',
+  pdf: '-report.pdf',
+};
 
 /**
  * Text as a part of a file name that Windows, macOS and Linux all accept and no shell misreads: letters and digits
@@ -26,7 +31,10 @@ const ENDINGS: Record<ExportFileKind, string> = { xlsx: '.xlsx', csv: '.csv', 'a
  * either end; empty when nothing is left.
  */
 export function fileNamePart(text: string, most = CROP_CHARS): string {
-  const kept = text.normalize('NFC').replace(/[^\p{L}\p{M}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
+  const kept = text
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
   return Array.from(kept).slice(0, most).join('').replace(/-+$/, '');
 }
 
@@ -64,5 +72,7 @@ export function attachmentHeader(name: string): string {
     .replace(/["\\]/g, '-')
     .replace(/-{2,}/g, '-')
     .replace(/^-+/, '');
-  return ascii === name ? `attachment; filename="${name}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return ascii === name
+    ? `attachment; filename="${name}"`
+    : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

@@ -8,7 +8,13 @@ import { BOM, type CsvDialect } from './dialect';
  * numbers, dates and Yes/No are written by us and a spreadsheet reads them as what they are (a negative
  * number first in its row aside, see lib/csv.ts). `leading`: the first cell of its row.
  */
-export function readerCell(col: ExportColumn, value: CellValue, ctx: ExportContext, dialect: CsvDialect, leading = false): string {
+export function readerCell(
+  col: ExportColumn,
+  value: CellValue,
+  ctx: ExportContext,
+  dialect: CsvDialect,
+  leading = false,
+): string {
   if (value === null) return '';
   switch (col.type) {
     case 'date':
@@ -32,10 +38,27 @@ export function readerLine(cells: readonly string[], dialect: CsvDialect): strin
  * separator and decimal mark, the shown columns with their headers, the shown rows in their order. A note
  * (the INCOMPLETE line) comes first when given.
  */
-export function rowsToReaderCsv(rows: readonly ExportRow[], columns: readonly ExportColumn[], ctx: ExportContext, dialect: CsvDialect, note?: string): string {
+export function rowsToReaderCsv(
+  rows: readonly ExportRow[],
+  columns: readonly ExportColumn[],
+  ctx: ExportContext,
+  dialect: CsvDialect,
+  note?: string,
+): string {
   const parts: string[] = [BOM];
   if (note) parts.push(readerLine([csvCell(note, true)], dialect));
-  parts.push(readerLine(columns.map((c, i) => csvCell(c.header(ctx), i === 0)), dialect));
-  for (const r of rows) parts.push(readerLine(columns.map((c, i) => readerCell(c, c.value(r, ctx), ctx, dialect, i === 0)), dialect));
+  parts.push(
+    readerLine(
+      columns.map((c, i) => csvCell(c.header(ctx), i === 0)),
+      dialect,
+    ),
+  );
+  for (const r of rows)
+    parts.push(
+      readerLine(
+        columns.map((c, i) => readerCell(c, c.value(r, ctx), ctx, dialect, i === 0)),
+        dialect,
+      ),
+    );
   return parts.join('');
 }

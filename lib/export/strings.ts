@@ -24,4 +24,3 @@ export const exportWords = (messages: { export: EnExport; explorer: EnExplorer }
   targetKinds: messages.explorer.targetKinds,
   belowKinds: messages.explorer.filters.belowKinds,
 });
-

@@ -22,5 +22,12 @@ export type TableWorkbook = {
 export function writeTableWorkbook(workbook: Pick<Workbook, 'addWorksheet'>, t: TableWorkbook): void {
   const data = startDataSheet(workbook, t.columns, t.ctx, t.note);
   for (const r of t.rows) data.add(r);
-  addViewSheet(workbook, { ...t.view, ...t.ctx, columns: t.columns, batches: t.rows.length, made: t.made, incomplete: t.note });
+  addViewSheet(workbook, {
+    ...t.view,
+    ...t.ctx,
+    columns: t.columns,
+    batches: t.rows.length,
+    made: t.made,
+    incomplete: t.note,
+  });
 }

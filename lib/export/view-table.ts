@@ -31,13 +31,28 @@ export const viewColumns = (state: Pick<ExplorerState, 'hide'>): ExportColumn[] 
 
 /** The table column a sort field belongs to. */
 const SORT_COLUMN: Partial<Record<SortField, ColumnId>> = {
-  batch_creation_date: 'date', batch_name: 'name', crop_type: 'crop', avg_germination_rate: 'germination', target: 'target', below: 'below',
-  avg_usable_seedling_rate: 'usable', total_cells_per_tray: 'cells', avg_coefficient_of_variation: 'cv',
-  avg_median_seedling_size_mm2: 'size', number_of_images: 'images', warnings: 'warnings',
+  batch_creation_date: 'date',
+  batch_name: 'name',
+  crop_type: 'crop',
+  avg_germination_rate: 'germination',
+  target: 'target',
+  below: 'below',
+  avg_usable_seedling_rate: 'usable',
+  total_cells_per_tray: 'cells',
+  avg_coefficient_of_variation: 'cv',
+  avg_median_seedling_size_mm2: 'size',
+  number_of_images: 'images',
+  warnings: 'warnings',
 };
 
 /** The analysis bar's word for each grouping (`analysis.bar.*`). */
-const GROUPING_WORD = { crop: 'crop', week: 'week', month: 'month', scanner: 'scanner', 'crop-week': 'cropWeek' } as const satisfies Record<Grouping, string>;
+const GROUPING_WORD = {
+  crop: 'crop',
+  week: 'week',
+  month: 'month',
+  scanner: 'scanner',
+  'crop-week': 'cropWeek',
+} as const satisfies Record<Grouping, string>;
 
 /** The words a View sheet is written in: the analysis's speech, the print report's, the export's (column names). */
 export type ViewWords = { say: Speech; print: PrintT; words: ExportWords };
@@ -46,7 +61,14 @@ export type ViewWords = { say: Speech; print: PrintT; words: ExportWords };
 export type ViewSheetOf = Omit<ExportView, 'columns' | 'batches' | 'made' | 'incomplete' | keyof ExportContext>;
 
 /** The View sheet's description of a view: its range, filters, drill-downs, sort, grouping and the targets in force. */
-export function viewSheetOf(state: ExplorerState, organisation: string, targets: Targets, crops: readonly string[], words: ViewWords, search = state.q): ViewSheetOf {
+export function viewSheetOf(
+  state: ExplorerState,
+  organisation: string,
+  targets: Targets,
+  crops: readonly string[],
+  words: ViewWords,
+  search = state.q,
+): ViewSheetOf {
   const sortColumn = SORT_COLUMN[state.sort];
   return {
     ...state,

@@ -44,14 +44,17 @@ type SheetRelsWriter = {
 };
 
 const HYPERLINK = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink';
-const OPEN = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">';
+const OPEN =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">';
 /** Relationships written at once. */
 const SLICE = 2000;
 
-const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const attr = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 function xmlOf(rId: number, r: string | Relationship): string {
-  if (typeof r === 'string') return `<Relationship Id="rId${rId}" Type="${HYPERLINK}" Target="${attr(r)}" TargetMode="External"/>`;
+  if (typeof r === 'string')
+    return `<Relationship Id="rId${rId}" Type="${HYPERLINK}" Target="${attr(r)}" TargetMode="External"/>`;
   const mode = r.TargetMode ? ` TargetMode="${r.TargetMode}"` : '';
   return `<Relationship Id="rId${rId}" Type="${r.Type}" Target="${r.TargetMode ? attr(r.Target) : r.Target}"${mode}/>`;
 }
@@ -61,9 +64,19 @@ function xmlOf(rId: number, r: string | Relationship): string {
  * before the workbook is. Returns null (and changes nothing) when exceljs is not the one this was written for.
  */
 export function deferSheetLinks(sheet: Worksheet): { write(signal?: AbortSignal): Promise<void> } | null {
-  const writer = sheet as unknown as { _sheetRelsWriter?: SheetRelsWriter; _writeHyperlinks?: () => void; stream?: StreamBufLike };
+  const writer = sheet as unknown as {
+    _sheetRelsWriter?: SheetRelsWriter;
+    _writeHyperlinks?: () => void;
+    stream?: StreamBufLike;
+  };
   const rels = writer._sheetRelsWriter;
-  if (!rels || typeof rels._writeRelationship !== 'function' || typeof rels.addHyperlink !== 'function' || typeof rels.commit !== 'function') return null;
+  if (
+    !rels ||
+    typeof rels._writeRelationship !== 'function' ||
+    typeof rels.addHyperlink !== 'function' ||
+    typeof rels.commit !== 'function'
+  )
+    return null;
   if (typeof writer._writeHyperlinks !== 'function' || rels.count !== 0) return null;
   // A hyperlink's relationship as its target alone; anything else (none in our sheets) as it is.
   const kept: (string | Relationship)[] = [];

@@ -1,6 +1,13 @@
 import type { CellValue as XlsxValue, Row as XlsxRow, Workbook, Worksheet } from 'exceljs';
 import { safeHttpUrl } from '../safe-url';
-import { wallClockIn, type CellType, type CellValue, type ExportColumn, type ExportContext, type ExportRow } from './columns';
+import {
+  wallClockIn,
+  type CellType,
+  type CellValue,
+  type ExportColumn,
+  type ExportContext,
+  type ExportRow,
+} from './columns';
 import { viewLines, type ExportView } from './view-sheet';
 
 /*
@@ -37,16 +44,31 @@ export function xlsxValue(col: ExportColumn, value: CellValue, ctx: ExportContex
  * Starts the data sheet: the INCOMPLETE note first when given, the header frozen and filterable, columns typed
  * and sized. Returns how to add a row (committed at once).
  */
-export function startDataSheet(workbook: AnyWorkbook, columns: readonly ExportColumn[], ctx: ExportContext, note: string | null) {
+export function startDataSheet(
+  workbook: AnyWorkbook,
+  columns: readonly ExportColumn[],
+  ctx: ExportContext,
+  note: string | null,
+) {
   const headerRow = note ? 2 : 1;
   // Printed (or saved as PDF for a meeting) landscape, every column on the page's width.
   const sheet = workbook.addWorksheet(ctx.words.sheets.data, {
     views: [{ state: 'frozen', ySplit: headerRow }],
-    pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: `${headerRow}:${headerRow}` },
+    pageSetup: {
+      orientation: 'landscape',
+      fitToPage: true,
+      fitToWidth: 1,
+      fitToHeight: 0,
+      printTitlesRow: `${headerRow}:${headerRow}`,
+    },
   });
   // Wide enough for the bold header (a header is about 1.2 characters wide per letter), else the column's own.
   const width = (c: ExportColumn) => Math.max(c.width, Math.ceil(c.header(ctx).length * 1.2) + 2);
-  sheet.columns = columns.map((c) => ({ key: c.id, width: width(c), style: NUM_FMT[c.type] ? { numFmt: NUM_FMT[c.type] } : {} }));
+  sheet.columns = columns.map((c) => ({
+    key: c.id,
+    width: width(c),
+    style: NUM_FMT[c.type] ? { numFmt: NUM_FMT[c.type] } : {},
+  }));
   if (note) {
     const row = sheet.addRow([note]);
     row.font = { bold: true, color: { argb: 'FFC00000' } };
@@ -59,7 +81,8 @@ export function startDataSheet(workbook: AnyWorkbook, columns: readonly ExportCo
     if (NUM_FMT[c.type]) header.getCell(i + 1).alignment = { horizontal: 'right' };
   });
   header.commit();
-  if (columns.length > 0) sheet.autoFilter = { from: { row: headerRow, column: 1 }, to: { row: headerRow, column: columns.length } };
+  if (columns.length > 0)
+    sheet.autoFilter = { from: { row: headerRow, column: 1 }, to: { row: headerRow, column: columns.length } };
   const links = columns.flatMap((c, i) => (c.type === 'link' ? [i + 1] : []));
   return {
     sheet,

@@ -64,20 +64,42 @@ function cached<K, V>(make: (key: K) => V): (key: K) => V {
 }
 
 function makeFormats(locale: string): Formats {
-  const fixed = cached((digits: number) => new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  const fixed = cached(
+    (digits: number) => new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  );
   const upTo = cached((digits: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits }));
   // The unit style writes the value as given (93.45 stays 93.45 before rounding): dividing by 100 for the percent
   // style would round a tie such as 1.15 from 0.011499999999999999.
-  const percentOf = cached((digits: number) => new Intl.NumberFormat(locale, { style: 'unit', unit: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }));
-  const percentUpTo = cached((digits: number) => new Intl.NumberFormat(locale, { style: 'unit', unit: 'percent', maximumFractionDigits: digits }));
-  const signed = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'always' });
-  const signedPercent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'always' });
+  const percentOf = cached(
+    (digits: number) =>
+      new Intl.NumberFormat(locale, {
+        style: 'unit',
+        unit: 'percent',
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      }),
+  );
+  const percentUpTo = cached(
+    (digits: number) =>
+      new Intl.NumberFormat(locale, { style: 'unit', unit: 'percent', maximumFractionDigits: digits }),
+  );
+  const signed = new Intl.NumberFormat(locale, {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+    signDisplay: 'always',
+  });
+  const signedPercent = new Intl.NumberFormat(locale, {
+    style: 'percent',
+    maximumFractionDigits: 1,
+    signDisplay: 'always',
+  });
   const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
   const decimalMark = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
   // The locale's own digits (Arabic-Indic, Persian, Devanagari, …) read as 0–9: inputs show and accept them.
   const plain = new Intl.NumberFormat(locale, { useGrouping: false });
   const digits = new Map(Array.from({ length: 10 }, (_, d) => [plain.format(d), String(d)]));
-  const inZone = (options: Intl.DateTimeFormatOptions) => cached((zone: Zone) => new Intl.DateTimeFormat(locale, { ...options, timeZone: zone }));
+  const inZone = (options: Intl.DateTimeFormatOptions) =>
+    cached((zone: Zone) => new Intl.DateTimeFormat(locale, { ...options, timeZone: zone }));
   const dateTimeIn = inZone({ dateStyle: 'medium', timeStyle: 'short' });
   const dateIn = inZone({ dateStyle: 'medium' });
   const dayMonthIn = inZone({ day: 'numeric', month: 'short' });
@@ -109,7 +131,10 @@ function makeFormats(locale: string): Formats {
     dateRange: (from, to, zone) => dateIn(zone).formatRange(from, to),
     shortDate: (ms, zone) => shortDateIn(zone).format(ms),
     parseNumber: (text) => {
-      const t = [...text.trim()].map((c) => digits.get(c) ?? c).join('').replace(decimalMark, '.');
+      const t = [...text.trim()]
+        .map((c) => digits.get(c) ?? c)
+        .join('')
+        .replace(decimalMark, '.');
       return /^[-\u2212]?\d+(\.\d+)?$|^[-\u2212]?\.\d+$/.test(t) ? Number(t.replace(MINUS, '-')) : null;
     },
   };

@@ -49,7 +49,10 @@ const languageOf = (tag: string) => (tag.split('-')[0] ?? '').toLowerCase();
  * unless the switch chose another language: then the browser's tag of that language if it has one
  * (`de-AT`), else the language itself.
  */
-export function readerLocale(acceptLanguage: string | null | undefined, chosen: string | null | undefined): ReaderLocale {
+export function readerLocale(
+  acceptLanguage: string | null | undefined,
+  chosen: string | null | undefined,
+): ReaderLocale {
   const tags = acceptedTags(acceptLanguage);
   if (isLanguage(chosen)) {
     const own = tags.find((t) => languageOf(t) === chosen);
@@ -63,4 +66,5 @@ export function readerLocale(acceptLanguage: string | null | undefined, chosen: 
  * The locale plural rules and numbers inside messages follow: the reader's locale when it is of the
  * message's language, else the language (English plural rules for English text in a French browser).
  */
-export const messageLocale = ({ language, locale }: ReaderLocale) => (languageOf(locale) === language ? locale : language);
+export const messageLocale = ({ language, locale }: ReaderLocale) =>
+  languageOf(locale) === language ? locale : language;

@@ -38,11 +38,47 @@ import type { Language } from './languages';
  * English is the source and the type: a key missing in German or Dutch is a type error here, and a unit test
  * checks that every message has the same placeholders in every language.
  */
-const en = { alerts: enAlerts, analysis: enAnalysis, common: enCommon, errors: enErrors, explorer: enExplorer, export: enExport, people: enPeople, print: enPrint, reports: enReports, signIn: enSignIn, sso: enSso };
+const en = {
+  alerts: enAlerts,
+  analysis: enAnalysis,
+  common: enCommon,
+  errors: enErrors,
+  explorer: enExplorer,
+  export: enExport,
+  people: enPeople,
+  print: enPrint,
+  reports: enReports,
+  signIn: enSignIn,
+  sso: enSso,
+};
 export type Messages = typeof en;
 
 export const MESSAGES: Record<Language, Messages> = {
   en,
-  de: { alerts: deAlerts, analysis: deAnalysis, common: deCommon, errors: deErrors, explorer: deExplorer, export: deExport, people: dePeople, print: dePrint, reports: deReports, signIn: deSignIn, sso: deSso },
-  nl: { alerts: nlAlerts, analysis: nlAnalysis, common: nlCommon, errors: nlErrors, explorer: nlExplorer, export: nlExport, people: nlPeople, print: nlPrint, reports: nlReports, signIn: nlSignIn, sso: nlSso },
+  de: {
+    alerts: deAlerts,
+    analysis: deAnalysis,
+    common: deCommon,
+    errors: deErrors,
+    explorer: deExplorer,
+    export: deExport,
+    people: dePeople,
+    print: dePrint,
+    reports: deReports,
+    signIn: deSignIn,
+    sso: deSso,
+  },
+  nl: {
+    alerts: nlAlerts,
+    analysis: nlAnalysis,
+    common: nlCommon,
+    errors: nlErrors,
+    explorer: nlExplorer,
+    export: nlExport,
+    people: nlPeople,
+    print: nlPrint,
+    reports: nlReports,
+    signIn: nlSignIn,
+    sso: nlSso,
+  },
 };

@@ -5,7 +5,10 @@ import { withOrg } from '../org-param';
  * The browser's calls to our people, account, connection, history and link routes: JSON in and out, the page's
  * `org=` on every call, a refusal as an ApiFailure with the server's `{detail}`.
  */
-export async function callApi<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export async function callApi<T>(
+  path: string,
+  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
   const response = await fetch(withOrg(path), {
     method: init.method ?? 'GET',
     signal: init.signal,

@@ -15,7 +15,9 @@ export function targetChanges(before: Targets | null, after: Targets): TargetCha
     }
   };
   pairs(null, before?.general, after.general);
-  const crops = [...new Set([...Object.keys(before?.crops ?? {}), ...Object.keys(after.crops)])].sort((x, y) => x.localeCompare(y));
+  const crops = [...new Set([...Object.keys(before?.crops ?? {}), ...Object.keys(after.crops)])].sort((x, y) =>
+    x.localeCompare(y),
+  );
   for (const crop of crops) pairs(crop, before?.crops[crop], after.crops[crop]);
   return changes;
 }

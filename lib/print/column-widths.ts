@@ -58,12 +58,18 @@ export function columnLayout(
     const word = Math.max(0, ...headerWords(t.header).map(measure.header));
     const content = widest(t.cells);
     const need = Math.max(word, content) + padding;
-    return { need, least: t.cuttable ? Math.max(word, Math.min(content, minCut)) + padding : need, cuttable: t.cuttable, weight: t.weight ?? 1 };
+    return {
+      need,
+      least: t.cuttable ? Math.max(word, Math.min(content, minCut)) + padding : need,
+      cuttable: t.cuttable,
+      weight: t.weight ?? 1,
+    };
   });
   const total = cols.reduce((s, c) => s + c.need, 0);
   let widths = cols.map((c) => c.need);
   if (total > available) {
-    const at = (cap: number) => cols.map((c) => (c.cuttable ? Math.max(c.least, Math.min(c.need, cap * c.weight)) : c.need));
+    const at = (cap: number) =>
+      cols.map((c) => (c.cuttable ? Math.max(c.least, Math.min(c.need, cap * c.weight)) : c.need));
     const sum = (ws: number[]) => ws.reduce((s, w) => s + w, 0);
     if (sum(at(0)) > available) {
       // Not even the least widths fit: all shrink alike (header words may then break; only a very narrow page).

@@ -25,7 +25,12 @@ export type MissMark = keyof typeof MISS_MARKS;
 /** What a printed cell says; `miss` marks it and prints it in the danger colour, `href` makes it a link in a PDF. */
 export type PrintCell = { text: string; miss?: MissMark; href?: string };
 
-export type PrintCellContext = { zone: Zone; targets: Targets; f: Formats; words: { warning: string; link: string; kinds: Readonly<Record<MissKind, string>> } };
+export type PrintCellContext = {
+  zone: Zone;
+  targets: Targets;
+  f: Formats;
+  words: { warning: string; link: string; kinds: Readonly<Record<MissKind, string>> };
+};
 
 /** Text on one line: line breaks and tabs of a comment or name become spaces. */
 const line = (v: string | null) => (v === null || v === '' ? DASH : v.replace(/\s+/g, ' '));
@@ -48,7 +53,12 @@ export const PRINT_CELLS: Record<ColumnId, (r: Row, c: PrintCellContext) => Prin
   germination: (r, c) => judged(r, 'germination', c),
   target: (r, { f, targets }) => ({ text: f.percent(targetFor(targets, r.crop, 'germination')) }),
   // The kinds missed as the screen's badges name them, a comma list on one line.
-  below: (r, { targets, words }) => ({ text: missedKinds(missesOfRow(r, targets)).map((k) => words.kinds[k]).join(', ') || DASH }),
+  below: (r, { targets, words }) => ({
+    text:
+      missedKinds(missesOfRow(r, targets))
+        .map((k) => words.kinds[k])
+        .join(', ') || DASH,
+  }),
   usable: (r, c) => judged(r, 'usable', c),
   cells: (r, { f }) => ({ text: f.int(r.cells) }),
   cv: (r, c) => judged(r, 'cv', c),
@@ -69,4 +79,10 @@ export const PRINT_CELLS: Record<ColumnId, (r: Row, c: PrintCellContext) => Prin
  * The columns whose text may be cut short on paper (names and free text, never a number, date or mark), and how
  * much room each keeps against the others: a batch's name most, as what a reader looks for.
  */
-export const CUTTABLE: ReadonlyMap<ColumnId, number> = new Map<ColumnId, number>([['name', 2], ['crop', 1], ['scanner', 1], ['analysis', 1], ['comment', 1.5]]);
+export const CUTTABLE: ReadonlyMap<ColumnId, number> = new Map<ColumnId, number>([
+  ['name', 2],
+  ['crop', 1],
+  ['scanner', 1],
+  ['analysis', 1],
+  ['comment', 1.5],
+]);

@@ -46,7 +46,7 @@ const CROP_WEIGHTS = CROPS.map((c) => [c, c.weight] as const);
 function batchFor(rand: Random, ms: number, seq: number, opts: GenerateOptions): Batch {
   const crop: CropProfile = rand.weighted(CROP_WEIGHTS);
   const id = rand.uuid();
-  const season = Math.sin((2 * Math.PI * ((ms / DAY_MS) % 365.25 - 80)) / 365.25);
+  const season = Math.sin((2 * Math.PI * (((ms / DAY_MS) % 365.25) - 80)) / 365.25);
   const failedScan = rand.chance(0.005);
   const cellsUnknown = rand.chance(0.02);
   const sizingFailed = rand.chance(0.015);

@@ -10,7 +10,10 @@ export type Random = {
 };
 
 function hashSeed(seed: string): [number, number, number, number] {
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  let h1 = 1779033703,
+    h2 = 3144134277,
+    h3 = 1013904242,
+    h4 = 2773480762;
   for (let i = 0; i < seed.length; i++) {
     const k = seed.charCodeAt(i);
     h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
@@ -24,7 +27,10 @@ function hashSeed(seed: string): [number, number, number, number] {
 export function createRandom(seed: string): Random {
   let [a, b, c, d] = hashSeed(seed);
   const next = () => {
-    a |= 0; b |= 0; c |= 0; d |= 0;
+    a |= 0;
+    b |= 0;
+    c |= 0;
+    d |= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
@@ -35,7 +41,10 @@ export function createRandom(seed: string): Random {
   };
   for (let i = 0; i < 12; i++) next();
 
-  const hex = (n: number) => Math.floor(next() * 16 ** n).toString(16).padStart(n, '0');
+  const hex = (n: number) =>
+    Math.floor(next() * 16 ** n)
+      .toString(16)
+      .padStart(n, '0');
   return {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),

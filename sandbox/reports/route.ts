@@ -8,7 +8,8 @@ import { notFoundPage, REPORT_CSP, reportPage } from './page';
 export const REPORTS_PATH = '/reports/';
 
 /** The link a batch's analysis_link holds: under the sandbox's origin as browsers reach it. */
-export const reportBaseUrl = (publicUrl: string, organisationId: string) => `${publicUrl}${REPORTS_PATH}${encodeURIComponent(organisationId)}`;
+export const reportBaseUrl = (publicUrl: string, organisationId: string) =>
+  `${publicUrl}${REPORTS_PATH}${encodeURIComponent(organisationId)}`;
 
 /** Each organisation's batches by ID, made on the first report asked of it (an edit makes a new organisation). */
 const byId = new WeakMap<Organisation, Map<string, Batch>>();
@@ -36,8 +37,14 @@ function sendPage(res: ServerResponse, status: number, html: string, head: boole
  * opens straight from the dashboard's Open analysis link, so it asks for no token (the batch's ID in the link is
  * the key, as in a shared link). Anything else under the path is a 404 page.
  */
-export function serveReport(pathname: string, req: IncomingMessage, res: ServerResponse, organisations: readonly Organisation[]) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method Not Allowed', { allow: 'GET, HEAD' });
+export function serveReport(
+  pathname: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  organisations: readonly Organisation[],
+) {
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    throw new HttpError(405, 'Method Not Allowed', { allow: 'GET, HEAD' });
   const head = req.method === 'HEAD';
   const parts = pathname.slice(REPORTS_PATH.length).split('/');
   let orgId: string, batchId: string;

@@ -25,7 +25,10 @@ function describe(place: DatabasePlace): string {
   return `PostgreSQL ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`;
 }
 
-async function withDatabase<T>(place: DatabasePlace, work: (db: ReturnType<typeof openDatabase>) => Promise<T>): Promise<T> {
+async function withDatabase<T>(
+  place: DatabasePlace,
+  work: (db: ReturnType<typeof openDatabase>) => Promise<T>,
+): Promise<T> {
   const db = openDatabase(place);
   try {
     return await work(db);
@@ -45,7 +48,10 @@ async function main(args: string[]): Promise<number> {
       console.log(describe(place));
       console.log(`applied: ${applied.join(', ') || 'none'}`);
       console.log(`pending: ${pending.join(', ') || 'none'}`);
-      if (unknown.length) console.log(`unknown: ${unknown.join(', ')} (a newer release migrated this database: run that release, or restore a backup)`);
+      if (unknown.length)
+        console.log(
+          `unknown: ${unknown.join(', ')} (a newer release migrated this database: run that release, or restore a backup)`,
+        );
       return unknown.length ? 2 : pending.length ? 1 : 0;
     }
     case 'migrate': {
@@ -54,21 +60,27 @@ async function main(args: string[]): Promise<number> {
         await migrateToLatest(db);
         return status;
       });
-      console.log(`${describe(place)}: ${before.pending.length ? `applied ${before.pending.join(', ')}` : 'up to date, nothing to apply'}`);
+      console.log(
+        `${describe(place)}: ${before.pending.length ? `applied ${before.pending.join(', ')}` : 'up to date, nothing to apply'}`,
+      );
       return 0;
     }
     case 'backup':
     case 'restore': {
       if (!file || file === '--force') throw new UsageError(`${command} needs a FILE`);
       if ('databaseUrl' in place) {
-        throw new UsageError(`${command} is for the embedded database; for PostgreSQL use pg_dump -Fc / pg_restore (docs/operations.md)`);
+        throw new UsageError(
+          `${command} is for the embedded database; for PostgreSQL use pg_dump -Fc / pg_restore (docs/operations.md)`,
+        );
       }
       if (command === 'backup') {
         const bytes = await backupEmbedded(place.dataDir, file, { force });
         console.log(`${describe(place)} written to ${file} (${bytes} bytes)`);
       } else {
         const kept = await restoreEmbedded(place.dataDir, file, { force });
-        console.log(`${describe(place)} restored from ${file}${kept ? `; the one it replaced is kept in ${kept}` : ''}`);
+        console.log(
+          `${describe(place)} restored from ${file}${kept ? `; the one it replaced is kept in ${kept}` : ''}`,
+        );
       }
       return 0;
     }

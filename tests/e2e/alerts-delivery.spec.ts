@@ -62,7 +62,10 @@ async function signIn(app: AppInstance, person: { email: string; password: strin
     body: JSON.stringify({ email: person.email, password: person.password }),
   });
   expect(response.status).toBe(204);
-  return response.headers.getSetCookie().find((c) => c.startsWith('tsb_session='))!.split(';')[0]!;
+  return response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('tsb_session='))!
+    .split(';')[0]!;
 }
 
 async function api(app: AppInstance, cookie: string, path: string, method = 'GET', body?: unknown) {
@@ -74,16 +77,27 @@ async function api(app: AppInstance, cookie: string, path: string, method = 'GET
   return { status: response.status, json: (await response.json().catch(() => null)) as Record<string, unknown> };
 }
 
-const stats = async () => (await (await fetch(`${sandbox.url}/_sandbox/stats`)).json()) as { batchRequests: number; faultsServed: number };
+const stats = async () =>
+  (await (await fetch(`${sandbox.url}/_sandbox/stats`)).json()) as { batchRequests: number; faultsServed: number };
 /** Resolves once the watcher has read the service `checks` more times (each check asks for the batches since its watermark). */
 async function checksRun(checks: number) {
   const from = (await stats()).batchRequests;
-  await expect.poll(async () => (await stats()).batchRequests, { timeout: 60_000, intervals: [250] }).toBeGreaterThanOrEqual(from + checks);
+  await expect
+    .poll(async () => (await stats()).batchRequests, { timeout: 60_000, intervals: [250] })
+    .toBeGreaterThanOrEqual(from + checks);
 }
 const addBatch = (clientId: string, batch: ReturnType<typeof newBatch>) =>
-  fetch(`${sandbox.url}/_sandbox/edit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId, add: [batch] }) });
+  fetch(`${sandbox.url}/_sandbox/edit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId, add: [batch] }),
+  });
 const faults = (settings: Record<string, unknown>) =>
-  fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+  fetch(`${sandbox.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(settings),
+  });
 const hookIds = (received: WebhookReceiver['requests']) =>
   received.flatMap((r) => ((r.json as { batches?: { id: string }[] } | null)?.batches ?? []).map((b) => b.id));
 
@@ -127,7 +141,9 @@ test('a below-target batch is reported once by e-mail and webhook; not again aft
   const during = newBatch(Date.now(), { germination: 12, name: 'Missed while down' });
   await addBatch(DEMO_CREDENTIALS.clientId, during);
   const faultsBefore = (await stats()).faultsServed;
-  await expect.poll(async () => (await stats()).faultsServed, { timeout: 60_000, intervals: [250] }).toBeGreaterThan(faultsBefore);
+  await expect
+    .poll(async () => (await stats()).faultsServed, { timeout: 60_000, intervals: [250] })
+    .toBeGreaterThan(faultsBefore);
   expect(mail.received.length).toBe(1);
   await faults({ outage: false, retryAfterS: null });
   const mails = await mail.waitFor(2);
@@ -141,7 +157,12 @@ test('a below-target batch is reported once by e-mail and webhook; not again aft
   const history = await api(app, admin, '/api/alerts/history');
   const entries = history.json.entries as { channel: string; delivered: boolean; batchIds: string[] }[];
   expect(entries.filter((e) => e.channel === 'email').every((e) => e.delivered)).toBe(true);
-  expect(entries.filter((e) => e.channel === 'webhook').flatMap((e) => e.batchIds).sort()).toEqual([poor.batch_id, during.batch_id].sort());
+  expect(
+    entries
+      .filter((e) => e.channel === 'webhook')
+      .flatMap((e) => e.batchIds)
+      .sort(),
+  ).toEqual([poor.batch_id, during.batch_id].sort());
   await stop(app);
 });
 
@@ -179,17 +200,34 @@ test('two instances on PostgreSQL: each finding is sent once', async () => {
 
 test('a scheduled report from the production server carries its printed report as PDF', async ({}, info) => {
   const databaseUrl = await database('reports');
-  const app = await start(PORTS.d, { DATABASE_URL: databaseUrl, PDF_CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+  const app = await start(PORTS.d, {
+    DATABASE_URL: databaseUrl,
+    PDF_CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  });
   const editor = await signIn(app, PEOPLE.demo.editor);
-  const view = await api(app, editor, '/api/settings/views', 'POST', { name: 'Printed weekly', query: 'from=now-30d&to=now&tz=UTC&below=1', shared: true });
+  const view = await api(app, editor, '/api/settings/views', 'POST', {
+    name: 'Printed weekly',
+    query: 'from=now-30d&to=now&tz=UTC&below=1',
+    shared: true,
+  });
   expect(view.status).toBe(201);
   const id = view.json.id as string;
-  const schedule = { cadence: 'weekly', weekday: 1, time: '07:00', timeZone: 'UTC', recipients: [PEOPLE.demo.editor.email], language: 'en' };
+  const schedule = {
+    cadence: 'weekly',
+    weekday: 1,
+    time: '07:00',
+    timeZone: 'UTC',
+    recipients: [PEOPLE.demo.editor.email],
+    language: 'en',
+  };
   expect((await api(app, editor, `/api/settings/views/${id}/schedule`, 'PUT', schedule)).status).toBe(200);
   // Its time passed a minute ago: the next check (once a minute on the job runner) sends it.
   const client = new pg.Client(databaseUrl);
   await client.connect();
-  await client.query('update report_schedules set next_run_at = $1 where view_id = $2', [new Date(Date.now() - 60_000), id]);
+  await client.query('update report_schedules set next_run_at = $1 where view_id = $2', [
+    new Date(Date.now() - 60_000),
+    id,
+  ]);
   await client.end();
   const before = mail.received.length;
   const [received] = (await mail.waitFor(before + 1)).slice(before);

@@ -5,22 +5,29 @@ import { signInContext } from './signed-in';
 import { APP_URL, DEMO, DEMO_ADMIN, DEMO_VIEWER, api, escapeRegExp, sandbox, signIn, type ApiBatch } from './support';
 
 const unique = (what: string) => `${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const json = (cookie: string, path: string, method: string, body?: unknown) => api(path, { method, cookie, json: body, headers: { origin: APP_URL } });
+const json = (cookie: string, path: string, method: string, body?: unknown) =>
+  api(path, { method, cookie, json: body, headers: { origin: APP_URL } });
 const rules = async (cookie: string) => ((await (await api('/api/alerts', { cookie })).json()) as AlertRuleList).rules;
 
 /** Every rule of the demo organisation goes after each test: while one exists, the watcher polls the sandbox for it, which other specs' counts of upstream calls would see. */
 test.afterEach(async () => {
   const admin = await signIn(DEMO_ADMIN);
-  for (const rule of await rules(admin)) expect((await json(admin, `/api/alerts/${rule.id}`, 'DELETE')).status).toBe(204);
+  for (const rule of await rules(admin))
+    expect((await json(admin, `/api/alerts/${rule.id}`, 'DELETE')).status).toBe(204);
 });
 
-const ruleItem = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+const ruleItem = (page: Page, name: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
 
-test('an editor creates a rule with every field, a refusal shown at its field; it is listed in words, edited (its secret kept, never shown) and deleted', async ({ page }) => {
+test('an editor creates a rule with every field, a refusal shown at its field; it is listed in words, edited (its secret kept, never shown) and deleted', async ({
+  page,
+}) => {
   const cookie = await signInContext(page.context(), DEMO);
   await page.goto('/alerts');
   await expect(page.getByRole('heading', { level: 1, name: 'Alerts' })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Alerts', exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(
+    page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Alerts', exact: true }),
+  ).toHaveAttribute('aria-current', 'page');
   await page.getByRole('button', { name: 'New alert' }).click();
   const form = page.getByRole('form', { name: 'New alert' });
   const name = unique('Lettuce germination');
@@ -80,27 +87,47 @@ test('an editor creates a rule with every field, a refusal shown at its field; i
   const edit = page.getByRole('form', { name: `Edit “${name}”` });
   await expect(edit.getByLabel('Alert when')).toBeDisabled();
   await expect(edit.getByRole('group', { name: 'Webhook 1' }).getByLabel('Secret')).toHaveValue('');
-  await expect(edit.getByRole('group', { name: 'Webhook 1' }).getByLabel('Secret')).toHaveAccessibleDescription('Secret set: type a new one to replace it.');
+  await expect(edit.getByRole('group', { name: 'Webhook 1' }).getByLabel('Secret')).toHaveAccessibleDescription(
+    'Secret set: type a new one to replace it.',
+  );
   await edit.getByLabel('Hourly digest').check();
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText(`“${name}” is saved.`)).toBeVisible();
   await expect(item).toContainText('Hourly digest');
-  expect((await rules(cookie)).find((r) => r.name === name)).toMatchObject({ delivery: 'hourly', webhooks: [{ secretSet: true }] });
+  expect((await rules(cookie)).find((r) => r.name === name)).toMatchObject({
+    delivery: 'hourly',
+    webhooks: [{ secretSet: true }],
+  });
 
   await item.getByRole('button', { name: `Delete “${name}”` }).click();
-  await item.getByRole('group', { name: `Delete the alert “${name}”?` }).getByRole('button', { name: 'Delete', exact: true }).click();
+  await item
+    .getByRole('group', { name: `Delete the alert “${name}”?` })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
   await expect(page.getByText(`“${name}” is deleted.`)).toBeVisible();
   await expect(ruleItem(page, name)).toHaveCount(0);
 });
 
-test('a viewer sees the rules but no New alert, is refused a new rule (403), and subscribes, mutes and goes back to the default for themselves', async ({ page }) => {
+test('a viewer sees the rules but no New alert, is refused a new rule (403), and subscribes, mutes and goes back to the default for themselves', async ({
+  page,
+}) => {
   const admin = await signIn(DEMO_ADMIN);
   const name = unique('Warnings');
-  const created = await json(admin, '/api/alerts', 'POST', { name, when: 'warnings', recipients: [DEMO_ADMIN.email], delivery: 'immediate' });
+  const created = await json(admin, '/api/alerts', 'POST', {
+    name,
+    when: 'warnings',
+    recipients: [DEMO_ADMIN.email],
+    delivery: 'immediate',
+  });
   expect(created.status).toBe(201);
 
   const viewer = await signInContext(page.context(), DEMO_VIEWER);
-  const refused = await json(viewer, '/api/alerts', 'POST', { name: 'Mine', when: 'warnings', recipients: [], delivery: 'immediate' });
+  const refused = await json(viewer, '/api/alerts', 'POST', {
+    name: 'Mine',
+    when: 'warnings',
+    recipients: [],
+    delivery: 'immediate',
+  });
   expect(refused.status).toBe(403);
   await page.goto('/alerts');
   await expect(page.getByRole('heading', { level: 1, name: 'Alerts' })).toBeVisible();
@@ -117,7 +144,10 @@ test('a viewer sees the rules but no New alert, is refused a new rule (403), and
   await expect(item).toContainText('You receive it');
   await page.reload();
   await expect(ruleItem(page, name).getByRole('radio', { name: 'Subscribe' })).toBeChecked();
-  expect((await rules(viewer)).find((r) => r.name === name)).toMatchObject({ subscription: 'subscribed', receiving: true });
+  expect((await rules(viewer)).find((r) => r.name === name)).toMatchObject({
+    subscription: 'subscribed',
+    receiving: true,
+  });
 
   await ruleItem(page, name).getByRole('radio', { name: 'Mute' }).check();
   await expect(page.getByText(`“${name}” is muted for you.`)).toBeVisible();
@@ -130,10 +160,19 @@ test('a viewer sees the rules but no New alert, is refused a new rule (403), and
   expect(axe.violations).toEqual([]);
 });
 
-test('a batch below target is reported: the bell counts it unread, opens the history (its batch linked, to whom, channel, delivered) and marks it read', async ({ page, browser }) => {
+test('a batch below target is reported: the bell counts it unread, opens the history (its batch linked, to whom, channel, delivered) and marks it read', async ({
+  page,
+  browser,
+}) => {
   const editor = await signInContext(page.context(), DEMO);
   const name = unique('Short germination');
-  const created = await json(editor, '/api/alerts', 'POST', { name, when: 'misses-target', target: 'germination', recipients: [DEMO.email], delivery: 'immediate' });
+  const created = await json(editor, '/api/alerts', 'POST', {
+    name,
+    when: 'misses-target',
+    target: 'germination',
+    recipients: [DEMO.email],
+    delivery: 'immediate',
+  });
   expect(created.status).toBe(201);
   const rule = (await created.json()) as AlertRule;
 
@@ -141,12 +180,21 @@ test('a batch below target is reported: the bell counts it unread, opens the his
   // on: the service writes whole seconds, and a batch of the rule's own second would count as older).
   const [model] = ((await (await api('/api/batches', { cookie: editor })).json()) as { data: ApiBatch[] }).data;
   const batchId = `alert-e2e-${Date.now().toString(36)}`;
-  const add = { ...model!, batch_id: batchId, batch_name: 'Alert test batch', batch_creation_date: new Date(Date.now() + 1000).toISOString().replace(/\.\d+Z$/, 'Z'), avg_germination_rate: '41.00' };
+  const add = {
+    ...model!,
+    batch_id: batchId,
+    batch_name: 'Alert test batch',
+    batch_creation_date: new Date(Date.now() + 1000).toISOString().replace(/\.\d+Z$/, 'Z'),
+    avg_germination_rate: '41.00',
+  };
   await sandbox('POST', '/_sandbox/edit', { clientId: DEMO.clientId, add: [add] });
   try {
     // The watcher checks every few seconds in this app (WATCH_INTERVAL_S).
     await expect
-      .poll(async () => ((await (await api('/api/alerts/history', { cookie: editor })).json()) as AlertHistory).unread, { timeout: 45_000 })
+      .poll(
+        async () => ((await (await api('/api/alerts/history', { cookie: editor })).json()) as AlertHistory).unread,
+        { timeout: 45_000 },
+      )
       .toBeGreaterThan(0);
 
     await page.goto('/account');
@@ -162,7 +210,9 @@ test('a batch below target is reported: the bell counts it unread, opens the his
     await expect(row).toContainText(DEMO.email);
     const link = row.getByRole('link', { name: `Open batch ${batchId}` });
     await expect(link).toHaveAttribute('href', `/batches?batch=${encodeURIComponent(batchId)}`);
-    await expect(history.getByRole('row').filter({ hasText: name }).filter({ hasText: 'E-mail' }).first()).toContainText(DEMO.email);
+    await expect(
+      history.getByRole('row').filter({ hasText: name }).filter({ hasText: 'E-mail' }).first(),
+    ).toContainText(DEMO.email);
     // Opened here: read. The bell says so at once, and so does the next visit.
     await expect(page.getByRole('link', { name: 'Alerts, none unread' })).toBeVisible();
     expect(((await (await api('/api/alerts/history', { cookie: editor })).json()) as AlertHistory).unread).toBe(0);

@@ -9,7 +9,8 @@ import { api, APP_URL, signIn, walkApi, type ApiBatch } from './support';
 export function weightedGermination(batches: readonly ApiBatch[]): number | null {
   const known = batches.map((b) => b.total_cells_per_tray as number | null).filter((c): c is number => c !== null);
   const fallback = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 1;
-  let weights = 0, sum = 0;
+  let weights = 0,
+    sum = 0;
   for (const b of batches) {
     if (b.avg_germination_rate === null) continue;
     const w = (b.total_cells_per_tray as number | null) ?? fallback;
@@ -42,7 +43,12 @@ export async function batchesOn(cookie: string, from: string, to: string): Promi
 /** The organisation's targets back to the defaults (other specs save their own). */
 export async function resetTargets() {
   const cookie = await signIn();
-  const response = await api('/api/settings/targets', { method: 'PUT', cookie, json: { targets: DEFAULT_TARGETS }, headers: { origin: APP_URL } });
+  const response = await api('/api/settings/targets', {
+    method: 'PUT',
+    cookie,
+    json: { targets: DEFAULT_TARGETS },
+    headers: { origin: APP_URL },
+  });
   if (response.status !== 200) throw new Error(`targets: ${response.status}`);
 }
 
@@ -58,15 +64,19 @@ export function outOfControl(batches: readonly ApiBatch[], crop: string | null, 
   const points = batches
     .filter((b) => b.crop_type === crop && b.avg_germination_rate !== null)
     .map((b) => ({ name: String(b.batch_name), v: Number(b.avg_germination_rate), warned: b.warnings === true }));
-  const base = points.filter((p) => !p.warned).slice(0, 50).map((p) => p.v);
+  const base = points
+    .filter((p) => !p.warned)
+    .slice(0, 50)
+    .map((p) => p.v);
   const centre = base.reduce((s, v) => s + v, 0) / base.length;
   const sigma = base.slice(1).reduce((s, v, i) => s + Math.abs(v - base[i]!), 0) / (base.length - 1) / 1.128;
-  const ucl = centre + 3 * sigma, lcl = centre - 3 * sigma;
+  const ucl = centre + 3 * sigma,
+    lcl = centre - 3 * sigma;
   const out = new Set<number>();
   points.forEach((p, i) => (p.v > ucl || p.v < lcl) && out.add(i));
   const beyond = out.size;
   const firstBeyond = out.size ? points[Math.min(...out)]!.name : null;
-  for (let i = 0; rules === 'runs' && i < points.length; ) {
+  for (let i = 0; rules === 'runs' && i < points.length;) {
     const side = Math.sign(points[i]!.v - centre);
     let j = i;
     while (side !== 0 && j + 1 < points.length && Math.sign(points[j + 1]!.v - centre) === side) j++;
@@ -74,5 +84,16 @@ export function outOfControl(batches: readonly ApiBatch[], crop: string | null, 
     i = j + 1;
   }
   const firstName = out.size ? points[Math.min(...out)]!.name : null;
-  return { all, total: points.length, count: out.size, beyond, firstName, firstBeyond, centre, ucl, lcl, baseline: base.length };
+  return {
+    all,
+    total: points.length,
+    count: out.size,
+    beyond,
+    firstName,
+    firstBeyond,
+    centre,
+    ucl,
+    lcl,
+    baseline: base.length,
+  };
 }

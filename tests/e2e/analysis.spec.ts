@@ -9,7 +9,8 @@ const PATH = `/batches?from=${FROM}&to=${TO}&tz=UTC`;
 let batches: ApiBatch[] = [];
 test.beforeAll(async () => {
   const all = (await walkApi(await signIn(DEMO))).batches;
-  const lo = Date.parse(`${FROM}T00:00:00Z`), hi = Date.parse(`${TO}T00:00:00Z`) + 86_400_000;
+  const lo = Date.parse(`${FROM}T00:00:00Z`),
+    hi = Date.parse(`${TO}T00:00:00Z`) + 86_400_000;
   batches = all.filter((b) => {
     const t = Date.parse(String(b.batch_creation_date));
     return t >= lo && t < hi;
@@ -73,7 +74,9 @@ test('Show as table, by keyboard: the first cell of a row drills down like the m
   for (const row of await table.locator('tbody tr').all()) {
     const label = (await row.getByRole('button').textContent())!;
     const [, lo, hi] = /([\d.]+)% – ([\d.]+)%/.exec(label)!.map(Number) as [number, number, number];
-    await expect(row.locator('td').first()).toHaveText(batches.filter((b) => inBin(b, lo, hi)).length.toLocaleString('en'));
+    await expect(row.locator('td').first()).toHaveText(
+      batches.filter((b) => inBin(b, lo, hi)).length.toLocaleString('en'),
+    );
   }
   await page.keyboard.press('Tab');
   const first = table.getByRole('button').first();
@@ -116,13 +119,17 @@ test('dragging across the time axis sets the date range; a click on a week drill
   await page.mouse.up();
   await expect(page).not.toHaveURL(new RegExp(`from=${FROM}`));
   const url = new URL(page.url());
-  const from = url.searchParams.get('from')!, to = url.searchParams.get('to')!;
+  const from = url.searchParams.get('from')!,
+    to = url.searchParams.get('to')!;
   expect(from > FROM && to < TO && from < to).toBe(true);
   // Whole weeks (Monday to Sunday), as the buckets are.
   expect(new Date(`${from}T00:00:00Z`).getUTCDay()).toBe(1);
   expect(new Date(`${to}T00:00:00Z`).getUTCDay()).toBe(0);
-  const lo = Date.parse(`${from}T00:00:00Z`), hi = Date.parse(`${to}T00:00:00Z`) + 86_400_000;
-  const inRange = batches.filter((b) => Date.parse(String(b.batch_creation_date)) >= lo && Date.parse(String(b.batch_creation_date)) < hi);
+  const lo = Date.parse(`${from}T00:00:00Z`),
+    hi = Date.parse(`${to}T00:00:00Z`) + 86_400_000;
+  const inRange = batches.filter(
+    (b) => Date.parse(String(b.batch_creation_date)) >= lo && Date.parse(String(b.batch_creation_date)) < hi,
+  );
   await expect(status(page)).toHaveText(shownText(inRange.length));
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`from=${FROM}&to=${TO}`));
@@ -135,16 +142,23 @@ test('dragging across the time axis sets the date range; a click on a week drill
   await expect(page).toHaveURL(/days=/);
   const days = new URL(page.url()).searchParams.get('days')!;
   const [d1, d2] = days.split('..') as [string, string];
-  const a = Date.parse(`${d1}T00:00:00Z`), b = Date.parse(`${d2}T00:00:00Z`) + 86_400_000;
+  const a = Date.parse(`${d1}T00:00:00Z`),
+    b = Date.parse(`${d2}T00:00:00Z`) + 86_400_000;
   expect((b - a) / 86_400_000).toBe(7);
-  const want = batches.filter((x) => x.crop_type === crop && Date.parse(String(x.batch_creation_date)) >= a && Date.parse(String(x.batch_creation_date)) < b).length;
+  const want = batches.filter(
+    (x) =>
+      x.crop_type === crop &&
+      Date.parse(String(x.batch_creation_date)) >= a &&
+      Date.parse(String(x.batch_creation_date)) < b,
+  ).length;
   await expect(status(page)).toHaveText(shownText(want));
   await expect(page.getByRole('list', { name: 'Drill-downs' }).getByText(`Crop: ${crop}`)).toBeVisible();
 });
 
 test('the Metric select switches every chart, and a crop keeps its colour across views', async ({ page }) => {
   await openCharts(page);
-  const colourOf = async (crop: string) => page.locator(`[data-crop="${crop}"] [data-line]`).first().getAttribute('stroke');
+  const colourOf = async (crop: string) =>
+    page.locator(`[data-crop="${crop}"] [data-line]`).first().getAttribute('stroke');
   const before = await colourOf('Tomato');
   await page.getByLabel('Metric').selectOption('cv');
   await expect(page).toHaveURL(/metric=cv/);
@@ -156,7 +170,12 @@ test('the Metric select switches every chart, and a crop keeps its colour across
   expect(await colourOf('Tomato')).toBe(before);
   // Compare with overlays the previous period on each panel, aligned with this range.
   await page.getByLabel('Compare with').selectOption('previous');
-  await expect(page.getByRole('figure', { name: /over time/ }).locator('[data-compare]').first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('figure', { name: /over time/ })
+      .locator('[data-compare]')
+      .first(),
+  ).toBeVisible();
   await expect(page.getByRole('figure', { name: /over time/ })).toContainText('aligned with this range');
   await page.getByLabel('Metric').selectOption('size');
   await expect(page.getByRole('figure', { name: /Distribution of median seedling sizes/ })).toBeVisible();

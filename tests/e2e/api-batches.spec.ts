@@ -2,10 +2,24 @@ import { expect, test } from '@playwright/test';
 import { api, sandbox, signIn, walkApi, type ApiBatch } from './support';
 
 const FIELDS = [
-  'batch_id', 'batch_name', 'batch_creation_date', 'crop_type', 'number_of_images', 'total_cells_per_tray',
-  'avg_germinated_seedlings', 'avg_non_germinated_seedlings', 'avg_germination_rate', 'avg_usable_seedlings',
-  'avg_non_usable_cells', 'avg_usable_seedling_rate', 'avg_coefficient_of_variation', 'avg_median_seedling_size_mm2',
-  'scanned_by_email', 'analysis_link', 'comment', 'warnings',
+  'batch_id',
+  'batch_name',
+  'batch_creation_date',
+  'crop_type',
+  'number_of_images',
+  'total_cells_per_tray',
+  'avg_germinated_seedlings',
+  'avg_non_germinated_seedlings',
+  'avg_germination_rate',
+  'avg_usable_seedlings',
+  'avg_non_usable_cells',
+  'avg_usable_seedling_rate',
+  'avg_coefficient_of_variation',
+  'avg_median_seedling_size_mm2',
+  'scanned_by_email',
+  'analysis_link',
+  'comment',
+  'warnings',
 ];
 const RANGE = { start_date: '2025-03-01T00:00:00Z', end_date: '2025-06-30T23:59:59+00:00' };
 

@@ -6,8 +6,10 @@ const PATH = '/api/settings/views';
 const QUERY = 'from=2026-01-01&to=2026-01-31&tz=UTC&crop=Lettuce&warn=1';
 const SAME_ORIGIN = { origin: APP_URL };
 
-const post = (cookie: string, json: unknown, headers = SAME_ORIGIN) => api(PATH, { method: 'POST', cookie, json, headers });
-const patch = (cookie: string, id: string, json: unknown) => api(`${PATH}/${id}`, { method: 'PATCH', cookie, json, headers: SAME_ORIGIN });
+const post = (cookie: string, json: unknown, headers = SAME_ORIGIN) =>
+  api(PATH, { method: 'POST', cookie, json, headers });
+const patch = (cookie: string, id: string, json: unknown) =>
+  api(`${PATH}/${id}`, { method: 'PATCH', cookie, json, headers: SAME_ORIGIN });
 const remove = (cookie: string, id: string) => api(`${PATH}/${id}`, { method: 'DELETE', cookie, headers: SAME_ORIGIN });
 const list = async (cookie: string) => {
   const response = await api(PATH, { cookie });
@@ -26,7 +28,8 @@ const clear = async () => {
   await sandbox('POST', '/_sandbox/reset');
   for (const person of [undefined, DEMO_VIEWER]) {
     const cookie = await signIn(person);
-    for (const view of (await list(cookie)).filter((v) => v.mine || v.owner === null)) expect((await remove(cookie, view.id)).status).toBe(204);
+    for (const view of (await list(cookie)).filter((v) => v.mine || v.owner === null))
+      expect((await remove(cookie, view.id)).status).toBe(204);
   }
 };
 test.beforeEach(clear);
@@ -34,8 +37,17 @@ test.afterAll(clear);
 
 test('401 without a session, for every method', async () => {
   const id = '0b8e3a4c-3f6e-4a57-9b5e-3c8f3c1d2e4f';
-  for (const [method, path] of [['GET', PATH], ['POST', PATH], ['PATCH', `${PATH}/${id}`], ['DELETE', `${PATH}/${id}`]] as const) {
-    const response = await api(path, { method, json: method === 'POST' || method === 'PATCH' ? { name: 'x', query: '' } : undefined, headers: SAME_ORIGIN });
+  for (const [method, path] of [
+    ['GET', PATH],
+    ['POST', PATH],
+    ['PATCH', `${PATH}/${id}`],
+    ['DELETE', `${PATH}/${id}`],
+  ] as const) {
+    const response = await api(path, {
+      method,
+      json: method === 'POST' || method === 'PATCH' ? { name: 'x', query: '' } : undefined,
+      headers: SAME_ORIGIN,
+    });
     expect([method, response.status, (await response.json()).detail]).toEqual([method, 401, 'session: not signed in']);
   }
 });
@@ -54,7 +66,10 @@ test('a view shared with the organisation: a colleague lists it, another organis
   const other = await signIn(OTHER);
   expect(await list(other)).toEqual([]);
   for (const response of [await patch(other, view.id, { name: 'Mine now' }), await remove(other, view.id)]) {
-    expect([response.status, (await response.json()).detail]).toEqual([404, 'id: no saved view with this id in your organisation']);
+    expect([response.status, (await response.json()).detail]).toEqual([
+      404,
+      'id: no saved view with this id in your organisation',
+    ]);
   }
   expect((await list(cookie)).find((v) => v.id === view.id)?.name).toBe('Lettuce, January');
 });
@@ -63,7 +78,10 @@ test('409 for a name the organisation already uses, whatever its case', async ()
   const cookie = await signIn();
   await created(cookie, { name: 'Lettuce', query: QUERY, shared: true });
   const response = await post(cookie, { name: ' LETTUCE ', query: 'warn=1' });
-  expect([response.status, (await response.json()).detail]).toEqual([409, 'name: a view named "Lettuce" already exists in your organisation; choose another name']);
+  expect([response.status, (await response.json()).detail]).toEqual([
+    409,
+    'name: a view named "Lettuce" already exists in your organisation; choose another name',
+  ]);
   expect(await list(cookie)).toHaveLength(1);
 });
 
@@ -76,17 +94,26 @@ test('rename, make default (the previous default stops being one), unset, delete
   expect(renamed.status).toBe(200);
   expect(await renamed.json()).toMatchObject({ id: b.id, name: 'Below target', query: 'below=1', isDefault: false });
   const taken = await patch(cookie, b.id, { name: 'a' });
-  expect([taken.status, (await taken.json()).detail]).toEqual([409, 'name: a view named "A" already exists in your organisation; choose another name']);
+  expect([taken.status, (await taken.json()).detail]).toEqual([
+    409,
+    'name: a view named "A" already exists in your organisation; choose another name',
+  ]);
 
   expect((await patch(cookie, b.id, { isDefault: true })).status).toBe(200);
-  expect((await list(cookie)).map((v) => [v.name, v.isDefault])).toEqual([['A', false], ['Below target', true]]);
+  expect((await list(cookie)).map((v) => [v.name, v.isDefault])).toEqual([
+    ['A', false],
+    ['Below target', true],
+  ]);
   expect((await patch(cookie, b.id, { isDefault: false })).status).toBe(200);
   expect((await list(cookie)).every((v) => !v.isDefault)).toBe(true);
 
   const deleted = await remove(cookie, a.id);
   expect([deleted.status, await deleted.text()]).toEqual([204, '']);
   const again = await remove(cookie, a.id);
-  expect([again.status, (await again.json()).detail]).toEqual([404, 'id: no saved view with this id in your organisation']);
+  expect([again.status, (await again.json()).detail]).toEqual([
+    404,
+    'id: no saved view with this id in your organisation',
+  ]);
   expect((await list(cookie)).map((v) => v.name)).toEqual(['Below target']);
 });
 
@@ -94,12 +121,19 @@ test('an ID of no shape is 404, never a 5xx', async () => {
   const cookie = await signIn();
   for (const id of ['nope', '%27%20or%201%3D1', '0b8e3a4c-3f6e-4a57-9b5e-3c8f3c1d2e4fff']) {
     for (const response of [await patch(cookie, id, { isDefault: true }), await remove(cookie, id)]) {
-      expect([id, response.status, (await response.json()).detail]).toEqual([id, 404, 'id: no saved view with this id in your organisation']);
+      expect([id, response.status, (await response.json()).detail]).toEqual([
+        id,
+        404,
+        'id: no saved view with this id in your organisation',
+      ]);
     }
   }
   // Percent-encoding that does not decode: Next alone would answer a bare 500 for the dynamic segment.
   for (const response of [await patch(cookie, '%E0%A4%A', { isDefault: true }), await remove(cookie, '%E0%A4%A')]) {
-    expect([response.status, (await response.json()).detail]).toEqual([404, 'path: no such resource: its percent-encoding does not decode']);
+    expect([response.status, (await response.json()).detail]).toEqual([
+      404,
+      'path: no such resource: its percent-encoding does not decode',
+    ]);
   }
 });
 
@@ -116,8 +150,16 @@ test.describe('bad bodies are refused naming the field, never a 5xx', () => {
     ['a name over 80 characters', { name: 'n'.repeat(81), query: '' }, 'name: must be at most 80 characters'],
     ['a name that is no text', { name: 42, query: '' }, 'name: must be a text'],
     ['no query', { name: 'Mine' }, 'query: must be a text, the query string of /batches'],
-    ['a parameter the explorer does not have', { name: 'Mine', query: 'crop=Lettuce&colour=red' }, 'query: the explorer has no parameter "colour"'],
-    ['a query over 8,000 characters', { name: 'Mine', query: `q=${'a'.repeat(7999)}` }, 'query: must be at most 8000 characters'],
+    [
+      'a parameter the explorer does not have',
+      { name: 'Mine', query: 'crop=Lettuce&colour=red' },
+      'query: the explorer has no parameter "colour"',
+    ],
+    [
+      'a query over 8,000 characters',
+      { name: 'Mine', query: `q=${'a'.repeat(7999)}` },
+      'query: must be at most 8000 characters',
+    ],
     ['isDefault that is no boolean', { name: 'Mine', query: '', isDefault: 'yes' }, 'isDefault: must be true or false'],
     ['an unknown key', { name: 'Mine', query: '', clientId: 'other-client' }, 'clientId: unknown parameter'],
     ['not JSON', '{"name":', 'body: not valid JSON'],
@@ -157,7 +199,10 @@ test('a viewer keeps views of their own, but sharing, changing a shared view and
     [await patch(viewer, shared.id, { name: 'Mine now' }), 'changing a view shared with the organisation'],
     [await remove(viewer, shared.id), 'deleting a view shared with the organisation'],
   ] as const) {
-    expect([response.status, (await response.json()).detail]).toEqual([403, `role: ${what} needs the editor role; you are a viewer`]);
+    expect([response.status, (await response.json()).detail]).toEqual([
+      403,
+      `role: ${what} needs the editor role; you are a viewer`,
+    ]);
   }
   // The viewer's own view is nobody else's business: the editor does not see it.
   expect((await list(editor)).map((v) => v.name)).toEqual(['Shared']);

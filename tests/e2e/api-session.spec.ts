@@ -1,6 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { reportedBrokenSeals } from '../helpers/broken-seals';
-import { APP_URL, DEMO as DEMO_PERSON, DEMO_ADMIN, PEOPLE, SPECIAL, api, sandbox, signIn, signInRedirectOf } from './support';
+import {
+  APP_URL,
+  DEMO as DEMO_PERSON,
+  DEMO_ADMIN,
+  PEOPLE,
+  SPECIAL,
+  api,
+  sandbox,
+  signIn,
+  signInRedirectOf,
+} from './support';
 
 /** What a sign-in posts: the demo editor's e-mail and password. */
 const DEMO = { email: DEMO_PERSON.email, password: DEMO_PERSON.password };
@@ -30,7 +40,11 @@ test.describe('POST /api/session', () => {
   });
 
   test('the e-mail address is matched whatever its case', async () => {
-    const response = await api('/api/session', { method: 'POST', json: { ...DEMO, email: DEMO.email.toUpperCase() }, headers: { origin: APP_URL } });
+    const response = await api('/api/session', {
+      method: 'POST',
+      json: { ...DEMO, email: DEMO.email.toUpperCase() },
+      headers: { origin: APP_URL },
+    });
     expect(response.status).toBe(204);
   });
 
@@ -48,14 +62,24 @@ test.describe('POST /api/session', () => {
     const timed = async (json: unknown) => {
       const started = performance.now();
       const response = await api('/api/session', { method: 'POST', json });
-      return { status: response.status, detail: (await response.json()).detail, cookie: response.headers.get('set-cookie'), ms: performance.now() - started };
+      return {
+        status: response.status,
+        detail: (await response.json()).detail,
+        cookie: response.headers.get('set-cookie'),
+        ms: performance.now() - started,
+      };
     };
     // Warmed once each, then the median of a few: the time of a password check, not of a cold start.
     const times = { wrong: [] as number[], unknown: [] as number[] };
     for (let i = 0; i < 5; i++) {
       const wrong = await timed({ ...DEMO, password: `not the password ${i}` });
       const unknown = await timed({ email: `nobody${i}@demo.example`, password: 'not the password' });
-      for (const answer of [wrong, unknown]) expect([answer.status, answer.detail, answer.cookie]).toEqual([401, 'email: the e-mail or password is not right', null]);
+      for (const answer of [wrong, unknown])
+        expect([answer.status, answer.detail, answer.cookie]).toEqual([
+          401,
+          'email: the e-mail or password is not right',
+          null,
+        ]);
       if (i > 0) {
         times.wrong.push(wrong.ms);
         times.unknown.push(unknown.ms);
@@ -68,8 +92,15 @@ test.describe('POST /api/session', () => {
   });
 
   test('the organisation’s client ID and secret no longer sign anyone in', async () => {
-    const response = await api('/api/session', { method: 'POST', json: { clientId: 'demo-client', clientSecret: 'demo-secret' }, headers: { origin: APP_URL } });
-    expect([response.status, (await response.json()).detail]).toEqual([422, 'email: the e-mail address is missing or not text; enter your e-mail address']);
+    const response = await api('/api/session', {
+      method: 'POST',
+      json: { clientId: 'demo-client', clientSecret: 'demo-secret' },
+      headers: { origin: APP_URL },
+    });
+    expect([response.status, (await response.json()).detail]).toEqual([
+      422,
+      'email: the e-mail address is missing or not text; enter your e-mail address',
+    ]);
   });
 
   for (const [name, json, field] of [
@@ -103,24 +134,41 @@ test.describe('POST /api/session', () => {
   test('a member of several organisations: org= chooses among them, another organisation is 403, never its data', async () => {
     const cookie = await signIn(DEMO_ADMIN);
     const drift = await api('/api/session?org=drift', { cookie });
-    expect([drift.status, (await drift.json()).detail]).toEqual([403, 'org: you are not a member of this organisation']);
+    expect([drift.status, (await drift.json()).detail]).toEqual([
+      403,
+      'org: you are not a member of this organisation',
+    ]);
     expect((await api('/api/batches?org=drift', { cookie })).status).toBe(403);
     expect((await api('/api/settings/targets?org=drift', { cookie })).status).toBe(403);
     const bad = await api('/api/session?org=Not%20a%20slug', { cookie });
-    expect([bad.status, (await bad.json()).detail]).toEqual([422, 'org: must be an organisation slug (lower-case letters, digits and dashes)']);
+    expect([bad.status, (await bad.json()).detail]).toEqual([
+      422,
+      'org: must be an organisation slug (lower-case letters, digits and dashes)',
+    ]);
     const twice = await api('/api/session?org=demo&org=demo', { cookie });
     expect([twice.status, (await twice.json()).detail]).toEqual([422, 'org: given more than once']);
-    expect(await (await api('/api/session?org=demo', { cookie })).json()).toMatchObject({ organisation: { slug: 'demo' }, role: 'admin' });
+    expect(await (await api('/api/session?org=demo', { cookie })).json()).toMatchObject({
+      organisation: { slug: 'demo' },
+      role: 'admin',
+    });
     // org= is no query parameter of the route's own: it never makes an unknown-parameter 422.
     expect((await api('/api/batches?org=demo&start_date=2026-01-01T00:00:00Z', { cookie })).status).toBe(200);
     expect(PEOPLE.drift.admin.org).toBe('drift');
   });
 
   test('a foreign origin is refused with 403 (Origin, then Sec-Fetch-Site)', async () => {
-    const byOrigin = await api('/api/session', { method: 'POST', json: DEMO, headers: { origin: 'http://evil.example' } });
+    const byOrigin = await api('/api/session', {
+      method: 'POST',
+      json: DEMO,
+      headers: { origin: 'http://evil.example' },
+    });
     expect(byOrigin.status).toBe(403);
     expect((await byOrigin.json()).detail).toMatch(/^origin: /);
-    const bySite = await api('/api/session', { method: 'POST', json: DEMO, headers: { 'sec-fetch-site': 'cross-site' } });
+    const bySite = await api('/api/session', {
+      method: 'POST',
+      json: DEMO,
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect(bySite.status).toBe(403);
     const cookie = await signIn();
     const signOut = await api('/api/session', { method: 'DELETE', cookie, headers: { origin: 'http://evil.example' } });
@@ -182,7 +230,10 @@ test.describe('session cookies that cannot be opened', () => {
       const cookie = `tsb_session=${value}`;
       for (const path of ['/api/session', '/api/batches', '/api/batches/stream', '/api/batches/export']) {
         const response = await api(path, { cookie });
-        expect([response.status, (await response.json()).detail], `${what}: ${path}`).toEqual([401, 'session: not signed in']);
+        expect([response.status, (await response.json()).detail], `${what}: ${path}`).toEqual([
+          401,
+          'session: not signed in',
+        ]);
       }
       expect(await signInRedirectOf(await api('/batches', { cookie })), what).toBe('/sign-in?next=%2Fbatches');
       const signedIn = await api('/api/session', { method: 'POST', json: DEMO, cookie, headers: { origin: APP_URL } });
@@ -214,11 +265,16 @@ test.describe('over https (behind a TLS proxy) the cookie is __Host-tsb_session'
     // A sibling subdomain can plant tsb_session (with a Domain), never __Host-tsb_session: over https it is ignored.
     const planted = await api('/api/session', { cookie: `tsb_session=${seal}`, headers: https });
     expect([planted.status, (await planted.json()).detail]).toEqual([401, 'session: not signed in']);
-    expect(await signInRedirectOf(await api('/batches', { cookie: `tsb_session=${seal}`, headers: https }))).toBe('/sign-in?next=%2Fbatches');
-    const out = await api('/api/session', { method: 'DELETE', cookie: `tsb_session=x; __Host-tsb_session=${seal}`, headers: HTTPS });
+    expect(await signInRedirectOf(await api('/batches', { cookie: `tsb_session=${seal}`, headers: https }))).toBe(
+      '/sign-in?next=%2Fbatches',
+    );
+    const out = await api('/api/session', {
+      method: 'DELETE',
+      cookie: `tsb_session=x; __Host-tsb_session=${seal}`,
+      headers: HTTPS,
+    });
     expect(out.status).toBe(204);
     expect(out.headers.getSetCookie().map((c) => c.split(';')[0])).toEqual(['__Host-tsb_session=', 'tsb_session=']);
     expect((await api('/api/session', { cookie: `__Host-tsb_session=${seal}`, headers: https })).status).toBe(401);
   });
 });
-

@@ -45,7 +45,9 @@ test('a range of one page is one upstream request; an empty range is just the en
   const ls = await lines(await api(`/api/batches/stream?${small}`, { cookie: whole.cookie }));
   expect(ls.at(-1)).toMatchObject({ done: true });
   expect((await sandbox('GET', '/_sandbox/stats')).batchRequests).toBe(1);
-  expect(await lines(await api('/api/batches/stream?start_date=2040-01-01T00:00:00Z', { cookie: whole.cookie }))).toEqual([{ done: true, count: 0 }]);
+  expect(
+    await lines(await api('/api/batches/stream?start_date=2040-01-01T00:00:00Z', { cookie: whole.cookie })),
+  ).toEqual([{ done: true, count: 0 }]);
 });
 
 test('a failure mid-way ends with an error line naming the parts left; those parts complete the range', async () => {
@@ -64,7 +66,9 @@ test('a failure mid-way ends with an error line naming the parts left; those par
   expect(end.error).toMatchObject({ status: 502 });
   expect(end.remaining).toMatch(/~/);
 
-  const rest = await lines(await api(`/api/batches/stream?parts=${encodeURIComponent(end.remaining!)}`, { cookie: whole.cookie }));
+  const rest = await lines(
+    await api(`/api/batches/stream?parts=${encodeURIComponent(end.remaining!)}`, { cookie: whole.cookie }),
+  );
   expect(rest.at(-1)).toMatchObject({ done: true });
   const got = new Set([...idsOf(first), ...idsOf(rest)]);
   expect([...got].sort()).toEqual(whole.everything);

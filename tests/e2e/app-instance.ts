@@ -30,7 +30,8 @@ export async function startApp(port: number, env: Record<string, string>, output
     stdio: output ? ['ignore', 'pipe', 'pipe'] : 'ignore',
   });
   // Every line the server prints, stdout and stderr, for tests of its logs.
-  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (d: Buffer) => output?.push(...d.toString().split('\n').filter(Boolean)));
+  for (const stream of [child.stdout, child.stderr])
+    stream?.on('data', (d: Buffer) => output?.push(...d.toString().split('\n').filter(Boolean)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {

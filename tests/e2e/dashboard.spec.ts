@@ -2,7 +2,18 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readCsv } from '../helpers/csv';
 import { SANDBOX_URL } from '../../playwright.config';
-import { APP_URL, DEMO, EDGE, api, exportFrom, forgetCachedRanges, openSignedIn, sandbox, status, withZone } from './support';
+import {
+  APP_URL,
+  DEMO,
+  EDGE,
+  api,
+  exportFrom,
+  forgetCachedRanges,
+  openSignedIn,
+  sandbox,
+  status,
+  withZone,
+} from './support';
 /** Alerts of the page itself (Next.js adds a route announcer with role=alert outside <main>). */
 const alert = (page: Page) => page.getByRole('main').getByRole('alert');
 
@@ -129,12 +140,19 @@ test('analysis links: real links for http(s) only; hostile text stays text and r
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
 });
 
-test('a demo batch’s Open analysis opens its report on the sandbox: its figures, marked as the sandbox’s', async ({ page, context }) => {
+test('a demo batch’s Open analysis opens its report on the sandbox: its figures, marked as the sandbox’s', async ({
+  page,
+  context,
+}) => {
   const errors: string[] = [];
   context.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
   await openSignedIn(page, '/batches?tz=UTC', DEMO);
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
-  const row = page.getByRole('region', { name: 'Batches table' }).getByRole('row').filter({ has: page.getByRole('link', { name: 'Open analysis' }) }).first();
+  const row = page
+    .getByRole('region', { name: 'Batches table' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: 'Open analysis' }) })
+    .first();
   const name = await row.getByRole('cell').nth(1).innerText();
   // The figure ends the cell (a missed target's mark and words come first), with as many decimals as its verdict needs.
   const rate = /([\d.]+)%$/.exec(await row.getByRole('cell').nth(3).innerText())![1]!;
@@ -146,7 +164,9 @@ test('a demo batch’s Open analysis opens its report on the sandbox: its figure
   await expect(report).toHaveURL(href);
   await expect(report).toHaveTitle(`Analysis report: ${name} (sandbox)`);
   await expect(report.getByRole('heading', { level: 1 })).toHaveText(name);
-  await expect(report.getByRole('note')).toContainText('Sandbox. This page is served by the bundled emulator of the Batch Data Service');
+  await expect(report.getByRole('note')).toContainText(
+    'Sandbox. This page is served by the bundled emulator of the Batch Data Service',
+  );
   const germination = report.getByRole('definition').first();
   await expect(germination).toHaveText(/^\d+\.\d\d %$/);
   expect(Number.parseFloat(await germination.innerText()).toFixed(rate.split('.')[1]?.length ?? 0)).toBe(rate);
@@ -165,7 +185,9 @@ test('the detail panel shows all 18 fields, labelled, and under their API names 
   await expect(dialog.locator('section dt')).toHaveCount(17);
   // The 13 fields that may be null show a dash.
   await expect(dialog.locator('section dd').filter({ hasText: /^—$/ })).toHaveCount(13);
-  await expect(dialog.getByText('No germination rate recorded to judge against the general germination target of 90%')).toBeVisible();
+  await expect(
+    dialog.getByText('No germination rate recorded to judge against the general germination target of 90%'),
+  ).toBeVisible();
   const raw = dialog.locator('details');
   await expect(raw.locator('dt')).toHaveCount(18);
   await expect(raw.locator('dt').first()).toBeHidden();
@@ -203,7 +225,9 @@ test('charts are drawn and clicking a crop filters the table', async ({ page }) 
   await openSignedIn(page, '/batches', DEMO);
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
   await page.getByRole('heading', { name: 'Charts', exact: true }).scrollIntoViewIfNeeded();
-  await expect(page.getByRole('figure', { name: /Germination rate over time/ }).locator('[data-crop] svg')).toHaveCount(9);
+  await expect(page.getByRole('figure', { name: /Germination rate over time/ }).locator('[data-crop] svg')).toHaveCount(
+    9,
+  );
   for (const name of ['Distribution of germination rates', 'Germination rate per crop']) {
     await expect(page.getByRole('figure', { name: new RegExp(name) }).locator('.recharts-wrapper > svg')).toBeVisible();
   }
@@ -231,7 +255,9 @@ test('an error mid-way keeps the rows loaded; retry resumes without duplicates',
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
 });
 
-test('a crash of the service (500 with a text trace) is named as its own error; nothing of the trace is shown', async ({ page }) => {
+test('a crash of the service (500 with a text trace) is named as its own error; nothing of the trace is shown', async ({
+  page,
+}) => {
   await openSignedIn(page, '/batches', DEMO);
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
   await sandbox('POST', '/_sandbox/inject', { kind: 'crash-500', target: 'batches' });
@@ -242,7 +268,9 @@ test('a crash of the service (500 with a text trace) is named as its own error; 
   await expect(status(page)).toHaveText(/^[\d,]+ batches$/, { timeout: 20_000 });
 });
 
-test('a range left while loading keeps its rows and resumes on return; a complete range reopens without asking again', async ({ page }) => {
+test('a range left while loading keeps its rows and resumes on return; a complete range reopens without asking again', async ({
+  page,
+}) => {
   // Slow enough that "All time" (3,000 batches, parts 8 at a time) is still loading when the person moves on.
   await sandbox('POST', '/_sandbox/faults', { latencyMs: 250 });
   const streams: string[] = [];
@@ -272,7 +300,9 @@ test('a range left while loading keeps its rows and resumes on return; a complet
   expect(streams.length).toBe(afterWeek + 1);
 });
 
-test('an outage is explained once the server has given up; the browser adds no retries of its own; Retry recovers', async ({ page }) => {
+test('an outage is explained once the server has given up; the browser adds no retries of its own; Retry recovers', async ({
+  page,
+}) => {
   await openSignedIn(page, '/batches');
   await expect(status(page)).toHaveText('22 batches');
   // A cold load: not reopened from the browser's cache (reopen.spec.ts has a failed check of a cached range).
@@ -304,12 +334,16 @@ test('an outage is explained once the server has given up; the browser adds no r
 test('an expired session sends the person to sign in and back to the same view', async ({ page }) => {
   await openSignedIn(page, '/batches?tz=utc');
   await expect(status(page)).toHaveText('22 batches');
-  const sessionCookies = async () => (await page.context().cookies()).filter((c) => c.name === 'tsb_session').map((c) => c.value);
+  const sessionCookies = async () =>
+    (await page.context().cookies()).filter((c) => c.name === 'tsb_session').map((c) => c.value);
   const [held] = await sessionCookies();
   expect(held).toBeTruthy();
   // Revoked by a call of its own: page.request would take the response's cookie-clearing Set-Cookie into the
   // browser, and the test would only show that no cookie at all is refused.
-  expect((await api('/api/session', { method: 'DELETE', cookie: `tsb_session=${held}`, headers: { origin: APP_URL } })).status).toBe(204);
+  expect(
+    (await api('/api/session', { method: 'DELETE', cookie: `tsb_session=${held}`, headers: { origin: APP_URL } }))
+      .status,
+  ).toBe(204);
   // The browser still holds its copy of the (now revoked) cookie, so what follows shows that this copy is refused.
   expect(await sessionCookies()).toEqual([held]);
   await page.getByRole('button', { name: 'Last 7 days' }).click();

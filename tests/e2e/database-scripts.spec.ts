@@ -11,7 +11,11 @@ import { startPostgres, type PostgresServer } from '../helpers/postgres-server';
  * directory of its own, and PostgreSQL (whose password never appears in what they print).
  */
 const npmRun = (args: string[], env: Record<string, string>) => {
-  const { status, stdout, stderr } = spawnSync('npm', ['run', '--silent', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
+  const { status, stdout, stderr } = spawnSync('npm', ['run', '--silent', ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status, output: `${stdout}${stderr}` };
 };
 
@@ -53,7 +57,9 @@ test('PostgreSQL: a database a newer release migrated is named as such (exit 2),
     expect(npmRun(['db:migrate'], env).status).toBe(0);
     const client = new pg.Client(url);
     await client.connect();
-    await client.query(`insert into kysely_migration (name, timestamp) values ('9999-from-a-newer-release', now()::text)`);
+    await client.query(
+      `insert into kysely_migration (name, timestamp) values ('9999-from-a-newer-release', now()::text)`,
+    );
     await client.end();
     const status = npmRun(['db:status'], env);
     expect(status.status).toBe(2);

@@ -30,14 +30,22 @@ async function openPage(browser: Browser, path: string, options: BrowserContextO
  * `locale`: a browser of its own per language gives the day-first German field.
  */
 async function browserIn(language: string, lang: string) {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, env: { ...process.env, LANGUAGE: language, LANG: lang } });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    env: { ...process.env, LANGUAGE: language, LANG: lang },
+  });
 }
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
 // The page speaks the browser's language: its words for the status, the All time preset and the From field.
 const ENGLISH = { batches: (n: number) => `${n} batch${n === 1 ? '' : 'es'}`, allTime: 'All time', from: 'From' };
-const GERMAN = { batches: (n: number) => `${n} ${n === 1 ? 'Charge' : 'Chargen'}`, allTime: 'Gesamter Zeitraum', from: 'Von' };
+const GERMAN = {
+  batches: (n: number) => `${n} ${n === 1 ? 'Charge' : 'Chargen'}`,
+  allTime: 'Gesamter Zeitraum',
+  from: 'Von',
+};
 
 for (const [locale, language, lang, keys, words] of [
   ['en-US', 'en_US', 'en_US.UTF-8', '05012025', ENGLISH], // month first
@@ -77,7 +85,10 @@ for (const [locale, language, lang, keys, words] of [
 test('an impossible or too early day is explained beside the field; the rows and the URL stay', async () => {
   const browser = await browserIn('en_US', 'en_US.UTF-8');
   try {
-    const { page, streams } = await openPage(browser, '/batches?from=2025-01-01&to=2025-12-31&tz=UTC', { locale: 'en-US', timezoneId: 'UTC' });
+    const { page, streams } = await openPage(browser, '/batches?from=2025-01-01&to=2025-12-31&tz=UTC', {
+      locale: 'en-US',
+      timezoneId: 'UTC',
+    });
     await expect(status(page)).toHaveText('22 batches');
     const url = page.url();
     const loads = streams.length;
@@ -129,7 +140,9 @@ test('the same link shows the same batches in Amsterdam and in Los Angeles', asy
   }
 });
 
-test('a link without a zone or range, or with the old tz=local, gets the viewer’s zone and All time in place (no new history entry)', async ({ browser }) => {
+test('a link without a zone or range, or with the old tz=local, gets the viewer’s zone and All time in place (no new history entry)', async ({
+  browser,
+}) => {
   for (const [path, after] of [
     ['/batches', '/batches?from=all&to=now&tz=America/Los_Angeles'],
     ['/batches?q=tray&tz=local', '/batches?from=all&to=now&q=tray&tz=America/Los_Angeles'],
@@ -145,8 +158,12 @@ test('a link without a zone or range, or with the old tz=local, gets the viewer�
   }
 });
 
-test('the zone control: the browser’s zone first, a zone picked by typing, day boundaries following it', async ({ browser }) => {
-  const { page } = await openPage(browser, '/batches?from=2025-01-01&to=2025-01-01&tz=UTC', { timezoneId: 'America/Los_Angeles' });
+test('the zone control: the browser’s zone first, a zone picked by typing, day boundaries following it', async ({
+  browser,
+}) => {
+  const { page } = await openPage(browser, '/batches?from=2025-01-01&to=2025-01-01&tz=UTC', {
+    timezoneId: 'America/Los_Angeles',
+  });
   await expect(status(page)).toHaveText('3 batches');
   const options = page.locator('#zone-choices option');
   await expect(options.nth(0)).toHaveAttribute('value', 'America/Los_Angeles');

@@ -7,7 +7,16 @@ import { expect, test } from '@playwright/test';
 
 const REPO = path.resolve(__dirname, '..', '..');
 /** What the launcher and `next start` need from a project directory (the build included). */
-const PROJECT_ENTRIES = ['node_modules', '.next', 'package.json', 'next.config.mjs', 'scripts', 'sandbox', 'lib', 'tsconfig.json'];
+const PROJECT_ENTRIES = [
+  'node_modules',
+  '.next',
+  'package.json',
+  'next.config.mjs',
+  'scripts',
+  'sandbox',
+  'lib',
+  'tsconfig.json',
+];
 
 /** Process groups of the launchers this file started (each launcher leads its own, its app in it). */
 const groups = new Set<number>();
@@ -69,10 +78,17 @@ async function stopsOnSigint(child: ChildProcess, appUrl: string, sandboxUrl: st
 
 /** The accounts the launcher printed: `Sign in (demo admin):   admin@demo.example  password …`. */
 const accountsIn = (output: string) =>
-  Object.fromEntries([...output.matchAll(/Sign in \((\w+ \w+)\):\s+(\S+)\s+password (\S+)/g)].map((m) => [m[1]!, { email: m[2]!, password: m[3]! }]));
+  Object.fromEntries(
+    [...output.matchAll(/Sign in \((\w+ \w+)\):\s+(\S+)\s+password (\S+)/g)].map((m) => [
+      m[1]!,
+      { email: m[2]!, password: m[3]! },
+    ]),
+  );
 
 /** `npm run demo` after its build step: the sandbox and the app start together and stop together on Ctrl-C. */
-test('the demo launcher prints the URL and the demo’s people, serves the app, and stops both on SIGINT', async ({ page }) => {
+test('the demo launcher prints the URL and the demo’s people, serves the app, and stops both on SIGINT', async ({
+  page,
+}) => {
   const project = await mkdtemp(path.join(tmpdir(), 'demo-run-'));
   await Promise.all(PROJECT_ENTRIES.map((entry) => symlink(path.join(REPO, entry), path.join(project, entry))));
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '3520', SANDBOX_PORT: '4520', BATCH_API_BASE_URL: '' };
@@ -96,7 +112,9 @@ test('the demo launcher prints the URL and the demo’s people, serves the app, 
     await page.getByLabel('Password').fill(accounts['demo admin']!.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     // The first sign-in of a new demo waits for the embedded database's first start and the provisioning.
-    await expect(page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Connection' })).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Connection' })).toBeVisible(
+      { timeout: 60_000 },
+    );
     await expect(page.getByRole('status').first()).toHaveText(/^[\d,]+ batches$/, { timeout: 30_000 });
     await stopsOnSigint(child, 'http://127.0.0.1:3520/', 'http://127.0.0.1:4520');
 
@@ -134,12 +152,24 @@ test('the demo launcher takes its ports, sandbox switches and session secret fro
   await Promise.all(PROJECT_ENTRIES.map((entry) => symlink(path.join(REPO, entry), path.join(project, entry))));
   await writeFile(
     path.join(project, '.env.local'),
-    ['PORT=3522', 'SANDBOX_PORT=4522', 'SANDBOX_BATCHES=120', `SESSION_SECRET=${'env-local-secret-'.repeat(3)}`, 'BATCH_API_BASE_URL=', ''].join('\n'),
+    [
+      'PORT=3522',
+      'SANDBOX_PORT=4522',
+      'SANDBOX_BATCHES=120',
+      `SESSION_SECRET=${'env-local-secret-'.repeat(3)}`,
+      'BATCH_API_BASE_URL=',
+      '',
+    ].join('\n'),
   );
   // Only the file may supply these. NODE_ENV=test would make Next (and so the launcher) skip .env.local.
   const env = { ...process.env };
   for (const name of Object.keys(env)) {
-    if (/^(PORT|HOST|NODE_ENV|BATCH_API_BASE_URL|SESSION_SECRET|CREDENTIALS_KEY|PROVISIONING_FILE|SETTINGS_DATA_DIR|SANDBOX_.*)$/.test(name)) delete env[name];
+    if (
+      /^(PORT|HOST|NODE_ENV|BATCH_API_BASE_URL|SESSION_SECRET|CREDENTIALS_KEY|PROVISIONING_FILE|SETTINGS_DATA_DIR|SANDBOX_.*)$/.test(
+        name,
+      )
+    )
+      delete env[name];
   }
   const { child, output } = launch(project, env);
   try {
@@ -165,8 +195,18 @@ test('the demo launcher takes its ports, sandbox switches and session secret fro
     const batches = await fetch('http://127.0.0.1:4522/v1/batches', { headers: { authorization: `Bearer ${token}` } });
     expect(((await batches.json()) as unknown[]).length).toBe(121);
     // Within the demo's check interval, the alert's e-mails are in the folder.
-    await expect.poll(() => (existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).length : 0), { timeout: 90_000 }).toBe(2);
-    const eml = readFileSync(path.join(mailDir, readdirSync(mailDir).find((f) => f.endsWith('.eml'))!), 'utf8');
+    await expect
+      .poll(() => (existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).length : 0), {
+        timeout: 90_000,
+      })
+      .toBe(2);
+    const eml = readFileSync(
+      path.join(
+        mailDir,
+        readdirSync(mailDir).find((f) => f.endsWith('.eml'))!,
+      ),
+      'utf8',
+    );
     expect(eml).toContain('Example: trays below target');
 
     await page.goto('http://127.0.0.1:3522/');

@@ -38,7 +38,9 @@ function accepts(port: number): Promise<boolean> {
 }
 
 /** `node .next/app-server.js` as the shipped unit runs it: loopback, behind one proxy, the shared stores. */
-async function startInstance(secrets: { current: string; previous?: string } = { current: OLD_SECRET }): Promise<Instance> {
+async function startInstance(
+  secrets: { current: string; previous?: string } = { current: OLD_SECRET },
+): Promise<Instance> {
   const [port, metricsPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ['.next/app-server.js'], {
     env: {
@@ -62,7 +64,14 @@ async function startInstance(secrets: { current: string; previous?: string } = {
   const instance = { port, metricsPort, child, exited: new Promise((resolve) => child.once('exit', resolve)) };
   running.add(instance);
   await expect
-    .poll(async () => fetch(`http://127.0.0.1:${port}/api/health/ready`).then((r) => r.status, () => 0), { timeout: 30_000 })
+    .poll(
+      async () =>
+        fetch(`http://127.0.0.1:${port}/api/health/ready`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      { timeout: 30_000 },
+    )
     .toBe(200);
   return instance;
 }
@@ -98,14 +107,20 @@ test.afterAll(async () => {
 });
 
 const faults = (settings: Record<string, unknown>) =>
-  fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) }).then((r) => {
+  fetch(`${sandbox.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(settings),
+  }).then((r) => {
     expect(r.status).toBe(200);
   });
 const status = (page: Page) => page.getByRole('status').first();
 const summary = (page: Page) => page.getByRole('region', { name: 'Summary' });
 const batchesShown = async (page: Page) => Number(((await status(page).textContent()) ?? '').replace(/\D/g, ''));
 
-test('behind the shipped nginx over https: an instance killed mid-stream, and Retry fetches only what is missing, each batch once', async ({ browser }) => {
+test('behind the shipped nginx over https: an instance killed mid-stream, and Retry fetches only what is missing, each batch once', async ({
+  browser,
+}) => {
   test.setTimeout(300_000);
   const instances = [await startInstance(), await startInstance()];
   const nginx: ShippedNginx = await startShippedNginx(instances.map((i) => `127.0.0.1:${i.port}`));
@@ -117,7 +132,10 @@ test('behind the shipped nginx over https: an instance killed mid-stream, and Re
 
     const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
-    const signedIn = await page.request.post(`${nginx.https}/api/session`, { data: SIGN_IN, headers: { origin: nginx.https } });
+    const signedIn = await page.request.post(`${nginx.https}/api/session`, {
+      data: SIGN_IN,
+      headers: { origin: nginx.https },
+    });
     expect(signedIn.status()).toBe(204);
     // Over https the cookie is the __Host- one, Secure.
     expect(signedIn.headers()['set-cookie']).toMatch(/^__Host-[^;]+;.*Secure/i);
@@ -132,12 +150,16 @@ test('behind the shipped nginx over https: an instance killed mid-stream, and Re
     await faults({ latencyMs: 150 });
     await page.goto(`${nginx.https}/batches?from=all&to=now&tz=UTC`);
     await expect.poll(() => batchesShown(page), { timeout: 60_000 }).toBeGreaterThan(5_000);
-    const serving = (await Promise.all(instances.map((i) => metric(i, 'range_loads_started_total')))).findIndex((n) => n > 0);
+    const serving = (await Promise.all(instances.map((i) => metric(i, 'range_loads_started_total')))).findIndex(
+      (n) => n > 0,
+    );
     expect(serving).toBeGreaterThanOrEqual(0);
     await stopInstance(instances[serving]!, 'SIGKILL');
     const survivor = instances[1 - serving]!;
 
-    await expect(summary(page).getByRole('alert')).toContainText('The batches already loaded are kept.', { timeout: 30_000 });
+    await expect(summary(page).getByRole('alert')).toContainText('The batches already loaded are kept.', {
+      timeout: 30_000,
+    });
     const kept = await batchesShown(page);
     expect(kept).toBeLessThan(100_000);
     await faults({ latencyMs: 0 });
@@ -153,7 +175,9 @@ test('behind the shipped nginx over https: an instance killed mid-stream, and Re
     // The sandbox pages oldest first: each unfinished part resumes from where it got to, so little more than
     // what was missing is sent again (a page or two of each part in flight).
     expect(again).toBeLessThan(100_000 - kept + 10_000);
-    console.log(`deployment: ${kept} batches kept when the instance was killed; the retry sent ${again} in ${parts!.split(',').length} parts`);
+    console.log(
+      `deployment: ${kept} batches kept when the instance was killed; the retry sent ${again} in ${parts!.split(',').length} parts`,
+    );
     await context.close();
   } finally {
     await nginx.stop();
@@ -163,14 +187,24 @@ test('behind the shipped nginx over https: an instance killed mid-stream, and Re
 
 test('SESSION_SECRET rotated as documented across two instances a step apart: nobody is signed out at any step', async () => {
   test.setTimeout(180_000);
-  const steps = [{ current: OLD_SECRET }, { current: OLD_SECRET, previous: NEW_SECRET }, { current: NEW_SECRET, previous: OLD_SECRET }, { current: NEW_SECRET }];
+  const steps = [
+    { current: OLD_SECRET },
+    { current: OLD_SECRET, previous: NEW_SECRET },
+    { current: NEW_SECRET, previous: OLD_SECRET },
+    { current: NEW_SECRET },
+  ];
   const signIn = async (instance: Instance) => {
     const url = `http://127.0.0.1:${instance.port}`;
-    const response = await fetch(`${url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url }, body: JSON.stringify(SIGN_IN) });
+    const response = await fetch(`${url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url },
+      body: JSON.stringify(SIGN_IN),
+    });
     expect(response.status).toBe(204);
     return response.headers.get('set-cookie')!.split(';')[0]!;
   };
-  const opens = async (instance: Instance, cookie: string) => (await fetch(`http://127.0.0.1:${instance.port}/api/session`, { headers: { cookie } })).status;
+  const opens = async (instance: Instance, cookie: string) =>
+    (await fetch(`http://127.0.0.1:${instance.port}/api/session`, { headers: { cookie } })).status;
 
   let a = await startInstance(steps[0]);
   let b = await startInstance(steps[0]);

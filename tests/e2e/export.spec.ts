@@ -23,21 +23,78 @@ const PATH = `/batches?tz=${encodeURIComponent(ZONE)}&sort=batch_name&dir=asc&hi
 
 const LANGUAGES = {
   'en-US': {
-    table: 'Batches table', menu: 'Export', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API fields)', comment: 'Comment', yes: 'Yes', no: 'No', separator: ',', decimal: '.',
+    table: 'Batches table',
+    menu: 'Export',
+    xlsx: 'Excel (.xlsx)',
+    csv: 'CSV',
+    api: 'CSV (API fields)',
+    comment: 'Comment',
+    yes: 'Yes',
+    no: 'No',
+    separator: ',',
+    decimal: '.',
     germinationMissed: 'germination',
-    headers: ['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)', 'Target (%)', 'Off target', 'Usable (%)', 'Size CV (%)', 'Median size (mm²)', 'Images', 'Warnings', 'Germinated/tray', 'Scanned by', 'Analysis'],
+    headers: [
+      'Created (Europe/Berlin)',
+      'Batch',
+      'Crop',
+      'Germination (%)',
+      'Target (%)',
+      'Off target',
+      'Usable (%)',
+      'Size CV (%)',
+      'Median size (mm²)',
+      'Images',
+      'Warnings',
+      'Germinated/tray',
+      'Scanned by',
+      'Analysis',
+    ],
     view: { organisation: 'Organisation', zone: 'Time zone', complete: 'Data complete', columns: 'Columns' },
   },
   'de-DE': {
-    table: 'Chargentabelle', menu: 'Exportieren', xlsx: 'Excel (.xlsx)', csv: 'CSV', api: 'CSV (API-Felder)', comment: 'Kommentar', yes: 'Ja', no: 'Nein', separator: ';', decimal: ',',
+    table: 'Chargentabelle',
+    menu: 'Exportieren',
+    xlsx: 'Excel (.xlsx)',
+    csv: 'CSV',
+    api: 'CSV (API-Felder)',
+    comment: 'Kommentar',
+    yes: 'Ja',
+    no: 'Nein',
+    separator: ';',
+    decimal: ',',
     germinationMissed: 'Keimrate',
-    headers: ['Erstellt (Europe/Berlin)', 'Charge', 'Kultur', 'Keimrate (%)', 'Sollwert (%)', 'Sollwert verfehlt', 'Nutzbar (%)', 'Größen-VK (%)', 'Mediane Größe (mm²)', 'Bilder', 'Warnungen', 'Gekeimt/Tray', 'Gescannt von', 'Analyse'],
+    headers: [
+      'Erstellt (Europe/Berlin)',
+      'Charge',
+      'Kultur',
+      'Keimrate (%)',
+      'Sollwert (%)',
+      'Sollwert verfehlt',
+      'Nutzbar (%)',
+      'Größen-VK (%)',
+      'Mediane Größe (mm²)',
+      'Bilder',
+      'Warnungen',
+      'Gekeimt/Tray',
+      'Gescannt von',
+      'Analyse',
+    ],
     view: { organisation: 'Organisation', zone: 'Zeitzone', complete: 'Daten vollständig', columns: 'Spalten' },
   },
 } as const;
 
 /** The batch's time on Berlin's clocks, worked out here with Intl (not with the app's zone code). */
-const berlin = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+const berlin = new Intl.DateTimeFormat('en-CA', {
+  timeZone: ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
 function wallClock(iso: string): string {
   const p = Object.fromEntries(berlin.formatToParts(Date.parse(iso)).map((x) => [x.type, x.value]));
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
@@ -71,7 +128,10 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
   test.describe(`a ${locale} browser`, () => {
     test.use({ locale });
 
-    test('the three exports hold the table as shown, typed, in the zone and in the reader’s notation', async ({ page, context }) => {
+    test('the three exports hold the table as shown, typed, in the zone and in the reader’s notation', async ({
+      page,
+      context,
+    }) => {
       await signInContext(context, EDGE);
       await openExplorer(page, L.comment);
       // The table's own headers are the export's, without units and zone.
@@ -147,7 +207,15 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
         expect(row[10]).toBe(b.warnings ? L.yes : L.no);
         expect(row[13]).toBe(b.analysis_link ?? '');
       });
-      expect(csv.map((r) => r[1])).toEqual(expect.arrayContaining([`'=HYPERLINK("http://evil.example","click")`, `'-2+3`, `'\tTab first`, 'Quotes "and", commas', 'Ünïcödé 🌱 بذور 種子']));
+      expect(csv.map((r) => r[1])).toEqual(
+        expect.arrayContaining([
+          `'=HYPERLINK("http://evil.example","click")`,
+          `'-2+3`,
+          `'\tTab first`,
+          'Quotes "and", commas',
+          'Ünïcödé 🌱 بذور 種子',
+        ]),
+      );
     });
   });
 }
@@ -155,7 +223,10 @@ for (const [locale, L] of Object.entries(LANGUAGES)) {
 test.describe('an en-US browser', () => {
   test.use({ locale: 'en-US' });
 
-  test('the Export menu is a keyboard menu: arrows move, Escape closes and gives focus back', async ({ page, context }) => {
+  test('the Export menu is a keyboard menu: arrows move, Escape closes and gives focus back', async ({
+    page,
+    context,
+  }) => {
     await signInContext(context, EDGE);
     await page.goto(PATH);
     const button = page.getByRole('button', { name: 'Export', exact: true });
@@ -182,7 +253,10 @@ test.describe('an en-US browser', () => {
     expect(download.suggestedFilename()).toBe('Edge-cases-batches-all-time.csv');
   });
 
-  test('each export’s file name says its organisation, its range, its crop and which file it is', async ({ page, context }) => {
+  test('each export’s file name says its organisation, its range, its crop and which file it is', async ({
+    page,
+    context,
+  }) => {
     await signInContext(context, EDGE);
     await page.goto('/batches?tz=UTC&from=2025-04-01&to=2025-04-30&crop=Tomato');
     await expect(status(page)).toHaveText('12 batches');
@@ -196,13 +270,20 @@ test.describe('an en-US browser', () => {
     // A crop in any script, its space as a dash; all time said as such.
     await page.goto(`/batches?tz=UTC&from=2025-04-01&to=2025-04-02&crop=${encodeURIComponent('Pak choi 小白菜')}`);
     await expect(status(page)).toHaveText('1 batch');
-    expect((await exportFrom(page, 'CSV')).name).toBe('Edge-cases-batches-2025-04-01-to-2025-04-02-Pak-choi-小白菜.csv');
+    expect((await exportFrom(page, 'CSV')).name).toBe(
+      'Edge-cases-batches-2025-04-01-to-2025-04-02-Pak-choi-小白菜.csv',
+    );
     await page.goto('/batches?tz=UTC&crop=(none)');
     await expect(status(page)).toHaveText('1 batch');
-    expect((await exportFrom(page, 'CSV (API fields)')).name).toBe('Edge-cases-batches-all-time-no-crop-api-fields.csv');
+    expect((await exportFrom(page, 'CSV (API fields)')).name).toBe(
+      'Edge-cases-batches-all-time-no-crop-api-fields.csv',
+    );
   });
 
-  test('LibreOffice opens the workbook: its dates, numbers, links and hostile text as written', async ({ page, context }) => {
+  test('LibreOffice opens the workbook: its dates, numbers, links and hostile text as written', async ({
+    page,
+    context,
+  }) => {
     test.setTimeout(120_000);
     await signInContext(context, EDGE);
     await page.goto(PATH);
@@ -213,7 +294,19 @@ test.describe('an en-US browser', () => {
       const file = join(dir, 'book.xlsx');
       writeFileSync(file, book.bytes);
       // A profile of its own, so parallel runs (and a desktop LibreOffice) do not clash.
-      await promisify(execFile)('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', 'csv:Text - txt - csv (StarCalc):44,34,76,1', '--outdir', dir, file], { timeout: 90_000 });
+      await promisify(execFile)(
+        'soffice',
+        [
+          `-env:UserInstallation=file://${dir}/profile`,
+          '--headless',
+          '--convert-to',
+          'csv:Text - txt - csv (StarCalc):44,34,76,1',
+          '--outdir',
+          dir,
+          file,
+        ],
+        { timeout: 90_000 },
+      );
       const rows: string[][] = parse(readFileSync(join(dir, 'book.csv'), 'utf8'), { relax_column_count: true });
       expect(rows[0]!.slice(0, 4)).toEqual(['Created (Europe/Berlin)', 'Batch', 'Crop', 'Germination (%)']);
       const byName = new Map(rows.slice(1).map((r) => [r[1], r]));

@@ -9,7 +9,9 @@ const glossary = JSON.parse(readFileSync(join(process.cwd(), 'messages', 'glossa
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
-test('German: the cards, the Targets panel, the grouped summary and the charts say each concept in the glossary’s word', async ({ browser }) => {
+test('German: the cards, the Targets panel, the grouped summary and the charts say each concept in the glossary’s word', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ locale: 'de-DE' });
   await signInContext(context);
   const page = await context.newPage();
@@ -19,18 +21,26 @@ test('German: the cards, the Targets panel, the grouped summary and the charts s
 
   const summary = page.getByRole('region', { name: 'Zusammenfassung' });
   await expect(summary.getByText('Nutzbare Sämlinge (gewichtet)', { exact: true })).toBeVisible();
-  await expect(page.getByRole('table', { name: 'Gruppierte Übersicht' }).getByRole('columnheader', { name: 'Nutzbare Sämlinge (gewichtet)' })).toBeVisible();
+  await expect(
+    page
+      .getByRole('table', { name: 'Gruppierte Übersicht' })
+      .getByRole('columnheader', { name: 'Nutzbare Sämlinge (gewichtet)' }),
+  ).toBeVisible();
 
   await page.getByRole('button', { name: 'Sollwerte', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Sollwerte' });
   await expect(panel.getByRole('columnheader', { name: 'Sollwert nutzbare Sämlinge (%)' })).toBeVisible();
-  await expect(panel.getByRole('columnheader', { name: 'VK-Schwellenwert (%): darüber zu ungleichmäßig' })).toBeVisible();
+  await expect(
+    panel.getByRole('columnheader', { name: 'VK-Schwellenwert (%): darüber zu ungleichmäßig' }),
+  ).toBeVisible();
   await expect(panel.getByRole('columnheader', { name: 'Gesetzliche Mindest-Keimrate' })).toBeVisible();
   await expect(page.getByLabel('Allgemeiner VK-Schwellenwert (%)')).toHaveValue('15');
 
   await expect(page.getByLabel('Kennzahl').locator('option:checked')).toHaveText('Anteil nutzbarer Sämlinge');
   await page.locator('#charts').scrollIntoViewIfNeeded();
-  await expect(page.getByRole('figure', { name: /^Anteil nutzbarer Sämlinge im Zeitverlauf/ })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('figure', { name: /^Anteil nutzbarer Sämlinge im Zeitverlauf/ })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(page.getByRole('figure', { name: /^Verteilung der Anteile nutzbarer Sämlinge/ })).toBeVisible();
   const uniformity = page.getByRole('region', { name: 'Keimrate und Gleichmäßigkeit' });
   await uniformity.scrollIntoViewIfNeeded();
@@ -47,7 +57,9 @@ test('German: the cards, the Targets panel, the grouped summary and the charts s
     return all;
   });
   const found = Object.entries(glossary.concepts).flatMap(([name, c]) =>
-    c.de.forbidden.filter((variant) => new RegExp(variant, 'iu').test(text)).map((variant) => `${name}: ${variant} (say ${c.de.term})`),
+    c.de.forbidden
+      .filter((variant) => new RegExp(variant, 'iu').test(text))
+      .map((variant) => `${name}: ${variant} (say ${c.de.term})`),
   );
   expect(found).toEqual([]);
   await context.close();

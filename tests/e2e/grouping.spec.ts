@@ -6,13 +6,18 @@ import { sandbox, status, type ApiBatch } from './support';
 
 const grouped = (page: Page) => page.getByRole('table', { name: 'Grouped summary' });
 /** The row of the group named `name`, its figure cells in column order (batches, germination, usable, CV, below, below share, warnings). */
-const groupRow = (page: Page, name: string) => grouped(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+const groupRow = (page: Page, name: string) =>
+  grouped(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name, exact: true }) });
 
 /** Monday of the UTC week a batch was created in. */
 function mondayOf(b: ApiBatch): string {
   const t = Date.parse(b.batch_creation_date as string);
   const weekday = (new Date(t).getUTCDay() + 6) % 7;
-  return new Date(Date.UTC(new Date(t).getUTCFullYear(), new Date(t).getUTCMonth(), new Date(t).getUTCDate() - weekday)).toISOString().slice(0, 10);
+  return new Date(Date.UTC(new Date(t).getUTCFullYear(), new Date(t).getUTCMonth(), new Date(t).getUTCDate() - weekday))
+    .toISOString()
+    .slice(0, 10);
 }
 
 function by<K>(batches: readonly ApiBatch[], key: (b: ApiBatch) => K): Map<K, ApiBatch[]> {
@@ -22,17 +27,23 @@ function by<K>(batches: readonly ApiBatch[], key: (b: ApiBatch) => K): Map<K, Ap
 }
 
 // A past range of the demo organisation (its batches are the two years before the sandbox started).
-const FROM = daysAgo(150), TO = daysAgo(90);
+const FROM = daysAgo(150),
+  TO = daysAgo(90);
 
 test.beforeEach(async () => {
   await sandbox('POST', '/_sandbox/reset');
   await resetTargets();
 });
 
-test('grouped by crop and by week: figures of the API batches, a drill-down per row that back undoes, a CSV export', async ({ page, context }) => {
+test('grouped by crop and by week: figures of the API batches, a drill-down per row that back undoes, a CSV export', async ({
+  page,
+  context,
+}) => {
   const cookie = await signInContext(context);
   const batches = await batchesOn(cookie, FROM, TO);
-  const [crop, ofCrop] = [...by(batches, (b) => b.crop_type as string | null)].filter(([c]) => c !== null).sort((a, b) => b[1].length - a[1].length)[0]!;
+  const [crop, ofCrop] = [...by(batches, (b) => b.crop_type as string | null)]
+    .filter(([c]) => c !== null)
+    .sort((a, b) => b[1].length - a[1].length)[0]!;
   const below = belowCount(ofCrop);
   expect(below).toBeGreaterThan(0);
 
@@ -54,7 +65,10 @@ test('grouped by crop and by week: figures of the API batches, a drill-down per 
   await expect(grouped(page).getByRole('columnheader', { name: 'Crop' })).toHaveAttribute('aria-sort', 'ascending');
 
   // The export is the table as shown, read back by a parser that is not ours.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export grouped CSV' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export grouped CSV' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`Greenfield-Seeds-demo-batches-${FROM}-to-${TO}-by-crop.csv`);
   const text = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
   // For the reader's spreadsheet: a byte-order mark, and this en-GB browser's comma and decimal point.
@@ -77,7 +91,9 @@ test('grouped by crop and by week: figures of the API batches, a drill-down per 
 
   // By week (Monday to Sunday, UTC here): the busiest week's figures, and its drill-down to its days.
   await page.getByLabel('Group by').selectOption('Week');
-  const [monday, ofWeek] = [...by(batches, mondayOf)].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))[0]!;
+  const [monday, ofWeek] = [...by(batches, mondayOf)].sort(
+    (a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]),
+  )[0]!;
   const label = `Week of ${new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.parse(monday))}`;
   const week = groupRow(page, label);
   await expect(week.getByRole('cell').nth(0)).toHaveText(ofWeek.length.toLocaleString('en'));

@@ -39,7 +39,7 @@ const health = async () => {
 // The answer used to be the app's last upstream call: its time, status and duration. That told anyone, signed
 // in or not, when someone last signed in and whether it worked (a 401 was a refused secret). It now says only
 // whether the service answered lately, the same for a refused sign-in as for a good one.
-test('health: no session needed, and nothing of anyone\'s activity: up, and whether the service answered recently', async () => {
+test("health: no session needed, and nothing of anyone's activity: up, and whether the service answered recently", async () => {
   // A fresh instance has not asked the service anything (its start-up probe is GET /api/session, no session).
   expect(JSON.parse(await health())).toEqual({ status: 'ok', service: 'ok' }); // nothing asked yet reads as ok too
 
@@ -58,7 +58,8 @@ test('health: no session needed, and nothing of anyone\'s activity: up, and whet
   expect((await fetch(`${URL_}/api/batches`, { headers: { cookie } })).status).toBe(503);
   const down = await health();
   expect(JSON.parse(down)).toEqual({ status: 'ok', service: 'degraded' });
-  for (const secret of ['demo-secret', 'demo-client', 'Bearer', 'tsb_session', '/v2/']) expect(down).not.toContain(secret);
+  for (const secret of ['demo-secret', 'demo-client', 'Bearer', 'tsb_session', '/v2/'])
+    expect(down).not.toContain(secret);
 
   await sandbox('POST', '/_sandbox/reset');
   expect((await fetch(`${URL_}/api/batches`, { headers: { cookie } })).status).toBe(200);
@@ -92,13 +93,23 @@ test('one JSON line per request: method, path, status, duration, upstream calls,
   expect(requests[2]!.upstreamCalls).toBe(0); // a bad date never reaches the service
   // Who and for which organisation, by id only.
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-  for (const line of requests.slice(1)) expect([line.person_id, line.organisation_id]).toEqual([expect.stringMatching(uuid), expect.stringMatching(uuid)]);
+  for (const line of requests.slice(1))
+    expect([line.person_id, line.organisation_id]).toEqual([expect.stringMatching(uuid), expect.stringMatching(uuid)]);
   expect(requests[0]!.person_id).toBeUndefined();
   const streamed = requests[3]!;
   expect(streamed.streamed).toBe(true);
   expect(streamed.upstreamCalls as number).toBeGreaterThan(5);
   const all = output.join('\n');
-  for (const secret of ['demo-secret', DEMO.password, DEMO.email, cookie.split('=')[1]!, 'Bearer', 'start_date', 'yesterday']) expect(all).not.toContain(secret);
+  for (const secret of [
+    'demo-secret',
+    DEMO.password,
+    DEMO.email,
+    cookie.split('=')[1]!,
+    'Bearer',
+    'start_date',
+    'yesterday',
+  ])
+    expect(all).not.toContain(secret);
 });
 
 /** The request lines the instance has printed since `output` was emptied, for one path or all. */
@@ -115,16 +126,28 @@ test('HEAD on the stream and the export: the checks of GET and its headers, no u
   // A request's line is written as its last byte is sent: the sign-in's may follow its answer by a moment.
   await expect.poll(() => requestLines('/api/session').length).toBe(1);
   output.length = 0;
-  const head = (path: string, withCookie = true) => fetch(`${URL_}${path}`, { method: 'HEAD', headers: withCookie ? { cookie } : {} });
+  const head = (path: string, withCookie = true) =>
+    fetch(`${URL_}${path}`, { method: 'HEAD', headers: withCookie ? { cookie } : {} });
 
   const stream = await head('/api/batches/stream');
-  expect([stream.status, stream.headers.get('content-type'), stream.headers.get('cache-control'), stream.headers.get('x-accel-buffering')]).toEqual([
-    200, 'text/x-ndjson; charset=utf-8', 'no-store', 'no',
-  ]);
+  expect([
+    stream.status,
+    stream.headers.get('content-type'),
+    stream.headers.get('cache-control'),
+    stream.headers.get('x-accel-buffering'),
+  ]).toEqual([200, 'text/x-ndjson; charset=utf-8', 'no-store', 'no']);
   expect(await stream.text()).toBe('');
   const csv = await head('/api/batches/export?start_date=2025-01-01T00:00:00Z');
-  expect([csv.status, csv.headers.get('content-type'), csv.headers.get('content-disposition'), csv.headers.get('cache-control')]).toEqual([
-    200, 'text/csv; charset=utf-8', 'attachment; filename="Greenfield-Seeds-demo-batches-from-2025-01-01-api-fields.csv"', 'no-store',
+  expect([
+    csv.status,
+    csv.headers.get('content-type'),
+    csv.headers.get('content-disposition'),
+    csv.headers.get('cache-control'),
+  ]).toEqual([
+    200,
+    'text/csv; charset=utf-8',
+    'attachment; filename="Greenfield-Seeds-demo-batches-from-2025-01-01-api-fields.csv"',
+    'no-store',
   ]);
   expect((await head('/api/batches/stream?start_date=yesterday')).status).toBe(422);
   expect((await head('/api/batches/export', false)).status).toBe(401);
@@ -172,7 +195,9 @@ test('every method is logged once: OPTIONS, a method the route does not serve, a
   // fetch refuses TRACE: a plain HTTP request, as any client can send it.
   const send = (method: string, path: string) =>
     new Promise<number>((resolve, reject) => {
-      const req = httpRequest(`${URL_}${path}`, { method }, (res) => res.resume().on('end', () => resolve(res.statusCode!)));
+      const req = httpRequest(`${URL_}${path}`, { method }, (res) =>
+        res.resume().on('end', () => resolve(res.statusCode!)),
+      );
       req.on('error', reject).end();
     });
   expect(await send('OPTIONS', '/api/batches')).toBe(204);
@@ -193,12 +218,19 @@ test('the organisation’s secret is in no line, from the start (provisioning) t
   output.length = 0;
   const admin = await signIn(DEMO_ADMIN);
   const put = (clientSecret: string) =>
-    fetch(`${URL_}/api/admin/connection`, { method: 'PUT', headers: { cookie: admin, origin: URL_, 'content-type': 'application/json' }, body: JSON.stringify({ clientSecret }) });
+    fetch(`${URL_}/api/admin/connection`, {
+      method: 'PUT',
+      headers: { cookie: admin, origin: URL_, 'content-type': 'application/json' },
+      body: JSON.stringify({ clientSecret }),
+    });
   expect((await put('refused-by-the-service-0123')).status).toBe(422);
-  expect((await fetch(`${URL_}/api/admin/connection/test`, { method: 'POST', headers: { cookie: admin, origin: URL_ } })).status).toBe(200);
+  expect(
+    (await fetch(`${URL_}/api/admin/connection/test`, { method: 'POST', headers: { cookie: admin, origin: URL_ } }))
+      .status,
+  ).toBe(200);
   expect((await put('demo-secret')).status).toBe(200);
   await expect.poll(() => requestLines('/api/admin/connection').length).toBe(2);
   const all = [...startup, ...output].join('\n');
-  for (const secret of ['demo-secret', 'refused-by-the-service-0123', DEMO_ADMIN.email, DEMO_ADMIN.password]) expect(all).not.toContain(secret);
+  for (const secret of ['demo-secret', 'refused-by-the-service-0123', DEMO_ADMIN.email, DEMO_ADMIN.password])
+    expect(all).not.toContain(secret);
 });
-

@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 
-test('/ leads a signed-out person to sign-in, with no console errors and nothing fetched from the internet', async ({ page }) => {
+test('/ leads a signed-out person to sign-in, with no console errors and nothing fetched from the internet', async ({
+  page,
+}) => {
   const errors: string[] = [];
   const foreign: string[] = [];
   page.on('console', (message) => {

@@ -16,7 +16,10 @@ async function exported(page: Page): Promise<{ name: string; text: string }> {
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
-test('a load stopped by the service is marked incomplete on the status, the summary, every chart and the export', async ({ page, context }) => {
+test('a load stopped by the service is marked incomplete on the status, the summary, every chart and the export', async ({
+  page,
+  context,
+}) => {
   await signInContext(context);
   // Slow enough that "All time" (3,000 batches, parts 8 at a time) is still loading when the fault is armed.
   await sandbox('POST', '/_sandbox/faults', { latencyMs: 300 });

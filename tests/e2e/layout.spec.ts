@@ -23,7 +23,9 @@ const xOf = async (cell: Locator) => (await cell.boundingBox())!.x;
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
 for (const width of [768, 1366]) {
-  test(`at ${width} px with every panel open: no sideways page scroll, and no page below the last element after the table scrolled`, async ({ browser }) => {
+  test(`at ${width} px with every panel open: no sideways page scroll, and no page below the last element after the table scrolled`, async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     await signInContext(context);
     const page = await context.newPage();
@@ -46,7 +48,9 @@ for (const width of [768, 1366]) {
 
     // Every chart drawn, each as a table too.
     await page.locator('#charts').scrollIntoViewIfNeeded();
-    await expect(page.getByRole('region', { name: 'Germination vs uniformity' }).locator('[data-mark]').first()).toBeVisible({ timeout: 30_000 });
+    await expect(
+      page.getByRole('region', { name: 'Germination vs uniformity' }).locator('[data-mark]').first(),
+    ).toBeVisible({ timeout: 30_000 });
     for (const button of await page.getByRole('button', { name: 'Show as table' }).all()) await button.click();
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await expectNoOverflow(page, 'table scrolled, charts drawn');
@@ -98,7 +102,10 @@ test('the Batch column stays at the table’s left edge while it scrolls sideway
   await context.close();
 });
 
-test('the Warnings column says what the warning is, cut to the column and whole on hover, focus and in the detail', async ({ page, context }) => {
+test('the Warnings column says what the warning is, cut to the column and whole on hover, focus and in the detail', async ({
+  page,
+  context,
+}) => {
   const { batches } = await walkApi(await signIn(DEMO));
   const warned = batches.filter((b) => b.warnings === true && typeof b.comment === 'string' && b.comment.length > 30);
   const bare = batches.find((b) => b.warnings === true && b.comment === null)!;
@@ -111,7 +118,10 @@ test('the Warnings column says what the warning is, cut to the column and whole 
   await expect(status(page)).toHaveText(/^\d+ batch(es)?$/, { timeout: 20_000 });
   const headers = await table(page).getByRole('columnheader').allTextContents();
   const column = headers.findIndex((h) => h.startsWith('Warnings'));
-  const row = table(page).getByRole('row').filter({ hasText: one.batch_name as string }).first();
+  const row = table(page)
+    .getByRole('row')
+    .filter({ hasText: one.batch_name as string })
+    .first();
   const cell = row.getByRole('cell').nth(column);
   await expect(cell).toHaveText(`Warning ${comment}`.replace(/\s+/g, ' '), { useInnerText: true });
   await expect(cell).toHaveAttribute('title', comment);
@@ -133,10 +143,16 @@ test('the Warnings column says what the warning is, cut to the column and whole 
   // A warning without a comment is the badge alone.
   await page.goto(`/batches?tz=UTC&warn=1&q=${encodeURIComponent(bare.batch_name as string)}`);
   await expect(status(page)).toHaveText(/^\d+ batch(es)?$/, { timeout: 20_000 });
-  const bareRows = table(page).getByRole('row').filter({ hasText: bare.batch_name as string });
+  const bareRows = table(page)
+    .getByRole('row')
+    .filter({ hasText: bare.batch_name as string });
   await expect(bareRows.first()).toBeVisible();
   const bareCells = await bareRows.evaluateAll(
-    (rows, at) => rows.map((r) => ({ text: (r.children[at] as HTMLElement).innerText, title: r.children[at]!.getAttribute('title') })),
+    (rows, at) =>
+      rows.map((r) => ({
+        text: (r.children[at] as HTMLElement).innerText,
+        title: r.children[at]!.getAttribute('title'),
+      })),
     column,
   );
   expect(bareCells).toContainEqual({ text: 'Warning', title: null });

@@ -24,14 +24,17 @@ const inBin = (b: ApiBatch, lo: number, hi: number) => {
 /** Monday of the UTC week a batch was created in. */
 function mondayOf(b: ApiBatch): string {
   const t = new Date(Date.parse(b.batch_creation_date as string));
-  return new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate() - ((t.getUTCDay() + 6) % 7))).toISOString().slice(0, 10);
+  return new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate() - ((t.getUTCDay() + 6) % 7)))
+    .toISOString()
+    .slice(0, 10);
 }
 
 let batches: ApiBatch[] = [];
 test.beforeAll(async () => {
   await sandbox('POST', '/_sandbox/reset');
   await resetTargets();
-  const lo = Date.parse(`${FROM}T00:00:00Z`), hi = Date.parse(`${TO}T00:00:00Z`) + 86_400_000;
+  const lo = Date.parse(`${FROM}T00:00:00Z`),
+    hi = Date.parse(`${TO}T00:00:00Z`) + 86_400_000;
   batches = (await walkApi(await signIn(DEMO))).batches.filter((b) => {
     const t = Date.parse(String(b.batch_creation_date));
     return t >= lo && t < hi;
@@ -44,19 +47,38 @@ async function openGerman(page: Page) {
   await expect(page.getByRole('group', { name: 'Analyse' })).toBeVisible({ timeout: 20_000 });
 }
 
-test('the analysis bar, the chart headings, a bin’s table figures and its drill-down chip in German; the URL in plain notation', async ({ page }) => {
+test('the analysis bar, the chart headings, a bin’s table figures and its drill-down chip in German; the URL in plain notation', async ({
+  page,
+}) => {
   await openGerman(page);
   const bar = page.getByRole('group', { name: 'Analyse' });
   await expect(bar.getByLabel('Kennzahl')).toHaveValue('germination');
   await expect(bar.getByLabel('Kennzahl').locator('option:checked')).toHaveText('Keimrate');
-  await expect(bar.getByLabel('Vergleichen mit').locator('option')).toHaveText(['Nichts', 'Vorheriger Zeitraum', 'Gleicher Zeitraum im Vorjahr']);
-  await expect(bar.getByLabel('Gruppieren nach').locator('option')).toHaveText(['Nichts', 'Kultur', 'Woche', 'Monat', 'Scanner', 'Kultur und Woche']);
+  await expect(bar.getByLabel('Vergleichen mit').locator('option')).toHaveText([
+    'Nichts',
+    'Vorheriger Zeitraum',
+    'Gleicher Zeitraum im Vorjahr',
+  ]);
+  await expect(bar.getByLabel('Gruppieren nach').locator('option')).toHaveText([
+    'Nichts',
+    'Kultur',
+    'Woche',
+    'Monat',
+    'Scanner',
+    'Kultur und Woche',
+  ]);
 
   // The charts are drawn when scrolled to.
   await page.locator('#charts').scrollIntoViewIfNeeded();
-  await expect(page.getByRole('figure', { name: /^Keimrate im Zeitverlauf \(gewichteter Wochenmittelwert je Kultur/ })).toBeVisible();
-  await expect(page.getByRole('figure', { name: /^Keimrate je Kultur \(gewichteter Mittelwert; Chargen in Klammern\)/ })).toBeVisible();
-  const dist = page.getByRole('figure', { name: /^Verteilung der Keimraten \(unter dem Sollwert der jeweiligen Kultur in Rot\)/ });
+  await expect(
+    page.getByRole('figure', { name: /^Keimrate im Zeitverlauf \(gewichteter Wochenmittelwert je Kultur/ }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('figure', { name: /^Keimrate je Kultur \(gewichteter Mittelwert; Chargen in Klammern\)/ }),
+  ).toBeVisible();
+  const dist = page.getByRole('figure', {
+    name: /^Verteilung der Keimraten \(unter dem Sollwert der jeweiligen Kultur in Rot\)/,
+  });
   await expect(dist).toBeVisible();
 
   // Show as table: each bin named in German notation, its count that of the API's batches in it.
@@ -70,7 +92,8 @@ test('the analysis bar, the chart headings, a bin’s table figures and its dril
   for (const row of rows) {
     const label = (await row.getByRole('button').textContent())!;
     const [, a, b] = /^Keimrate ([\d.,]+)–([\d.,]+)[\s\u00a0\u202f]%$/.exec(label)!;
-    const lo = number(a!), hi = number(b!);
+    const lo = number(a!),
+      hi = number(b!);
     expect(label).not.toMatch(/\d\.\d/);
     await expect(row.locator('td').first()).toHaveText(de(batches.filter((x) => inBin(x, lo, hi)).length));
     if (!decimal && /,/.test(label) && batches.some((x) => inBin(x, lo, hi))) decimal = { lo, hi, label };
@@ -88,7 +111,9 @@ test('the analysis bar, the chart headings, a bin’s table figures and its dril
   expect(page.url()).not.toMatch(/%2C|,/);
 });
 
-test('the grouped summary in German: German column names, a week named by its German date, figures in German notation', async ({ page }) => {
+test('the grouped summary in German: German column names, a week named by its German date, figures in German notation', async ({
+  page,
+}) => {
   await openGerman(page);
   await page.getByLabel('Gruppieren nach').selectOption('week');
   await expect(page).toHaveURL(/group=week/);
@@ -104,14 +129,19 @@ test('the grouped summary in German: German column names, a week named by its Ge
   const row = grouped.getByRole('row').filter({ has: page.getByRole('rowheader', { name: label, exact: true }) });
   await expect(row.getByRole('cell').nth(0)).toHaveText(de(ofWeek.length));
   const germination = weightedGermination(ofWeek)!;
-  await expect(row.getByRole('cell').nth(1)).toHaveText(`${germination.toLocaleString('de-DE', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %`);
+  await expect(row.getByRole('cell').nth(1)).toHaveText(
+    `${germination.toLocaleString('de-DE', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %`,
+  );
   await expect(row.getByRole('button')).toHaveAttribute('title', `Nur diese ${de(ofWeek.length)} Chargen zeigen`);
 
   // The row drills down to its days: the URL names them as ISO days, the chip in German.
   await row.getByRole('button').click();
   await expect(page).toHaveURL(new RegExp(`days=${monday}\\.\\.\\d{4}-\\d\\d-\\d\\d`));
   const sunday = Date.parse(monday) + 6 * 86_400_000;
-  const days = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeZone: 'UTC' }).formatRange(Date.parse(monday), sunday);
+  const days = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeZone: 'UTC' }).formatRange(
+    Date.parse(monday),
+    sunday,
+  );
   await expect(page.getByRole('list', { name: 'Drilldowns' }).getByText(asBrowserShows(days))).toBeVisible();
 });
 
@@ -123,7 +153,11 @@ test('the control charts count the drifting crop out of control in German', asyn
   await signInContext(context, DRIFT);
   await page.goto('/batches?tz=UTC&metric=germination&spc=Tomato');
   await page.locator('#charts').scrollIntoViewIfNeeded();
-  const figure = page.getByRole('figure', { name: new RegExp(`^Regelkarte: Keimrate, Tomato: ${de(tomato.total)} ihrer ${de(tomato.all)} Chargen; 1 hat keine erfasste Keimrate \\(jede Charge in zeitlicher Reihenfolge`) });
+  const figure = page.getByRole('figure', {
+    name: new RegExp(
+      `^Regelkarte: Keimrate, Tomato: ${de(tomato.total)} ihrer ${de(tomato.all)} Chargen; 1 hat keine erfasste Keimrate \\(jede Charge in zeitlicher Reihenfolge`,
+    ),
+  });
   await figure.scrollIntoViewIfNeeded();
   await expect(figure.getByText(/ außer Kontrolle/).first()).toHaveText(
     `${de(tomato.count)} von ${de(tomato.total)} Chargen (Tomato) außer Kontrolle (${de(tomato.beyond)} außerhalb der Grenzen).`,
@@ -131,6 +165,14 @@ test('the control charts count the drifting crop out of control in German', asyn
   );
   await expect(page.getByText(/^Außer Kontrolle je Kultur \(Keimrate\): insgesamt [\d.]+ Chargen$/)).toBeVisible();
   await expect(page.getByLabel('Regelkarte für').locator('option:checked')).toHaveText(`Tomato (${de(tomato.all)})`);
-  await expect(figure.getByText(/^So wurden die Grenzen bestimmt: aus den ersten 50 Chargen ohne Warnungen \(\d\d\.\d\d\.\d{4} – \d\d\.\d\d\.\d{4}\)\. /)).toBeVisible();
-  await expect(figure.getByText(/^Regel: Eine Charge außerhalb der Grenzen ist außer Kontrolle\. Hätte sich nichts geändert, würden Grenzen aus 50 Chargen trotzdem etwa 0,54 von je 100 Chargen zufällig markieren/)).toBeVisible();
+  await expect(
+    figure.getByText(
+      /^So wurden die Grenzen bestimmt: aus den ersten 50 Chargen ohne Warnungen \(\d\d\.\d\d\.\d{4} – \d\d\.\d\d\.\d{4}\)\. /,
+    ),
+  ).toBeVisible();
+  await expect(
+    figure.getByText(
+      /^Regel: Eine Charge außerhalb der Grenzen ist außer Kontrolle\. Hätte sich nichts geändert, würden Grenzen aus 50 Chargen trotzdem etwa 0,54 von je 100 Chargen zufällig markieren/,
+    ),
+  ).toBeVisible();
 });

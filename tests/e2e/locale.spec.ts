@@ -12,7 +12,12 @@ test.use({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
 const ZONE = 'America/New_York';
 
 const resetTargets = async () => {
-  const response = await api('/api/settings/targets', { method: 'PUT', cookie: await signIn(DEMO), json: { targets: DEFAULT_TARGETS }, headers: { origin: APP_URL } });
+  const response = await api('/api/settings/targets', {
+    method: 'PUT',
+    cookie: await signIn(DEMO),
+    json: { targets: DEFAULT_TARGETS },
+    headers: { origin: APP_URL },
+  });
   expect(response.status).toBe(200);
 };
 
@@ -25,7 +30,9 @@ test.afterAll(resetTargets);
 /** The organisation's newest batch with a germination rate: the first row of the table (newest first). */
 async function newestBatch(): Promise<ApiBatch> {
   const { batches } = await walkApi(await signIn(DEMO));
-  const newest = batches.toSorted((a, b) => String(b.batch_creation_date).localeCompare(String(a.batch_creation_date)))[0]!;
+  const newest = batches.toSorted((a, b) =>
+    String(b.batch_creation_date).localeCompare(String(a.batch_creation_date)),
+  )[0]!;
   expect(newest.avg_germination_rate).not.toBeNull();
   return newest;
 }
@@ -33,12 +40,22 @@ async function newestBatch(): Promise<ApiBatch> {
 /** The batch's creation time and germination rate as the reader's locale writes them (computed here, not by the app). */
 function expectedCells(batch: ApiBatch, locale: string) {
   return {
-    created: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: ZONE }).format(Date.parse(String(batch.batch_creation_date))),
-    germination: new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(Number(batch.avg_germination_rate) / 100),
+    created: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: ZONE }).format(
+      Date.parse(String(batch.batch_creation_date)),
+    ),
+    germination: new Intl.NumberFormat(locale, {
+      style: 'percent',
+      minimumFractionDigits: 1,
+      maximumFractionDigits: 1,
+    }).format(Number(batch.avg_germination_rate) / 100),
   };
 }
 
-const rowOf = (page: Page, batch: ApiBatch) => page.getByRole('row').filter({ has: page.getByRole('button', { name: String(batch.batch_name), exact: true }) }).first();
+const rowOf = (page: Page, batch: ApiBatch) =>
+  page
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: String(batch.batch_name), exact: true }) })
+    .first();
 
 async function signInHere(page: Page, submit: string, id: string, secret: string) {
   await page.getByLabel(id, { exact: true }).fill(DEMO.email);
@@ -46,7 +63,10 @@ async function signInHere(page: Page, submit: string, id: string, secret: string
   await page.getByRole('button', { name: submit, exact: true }).click();
 }
 
-test('a German browser gets the explorer in German and its notation; the link stays locale-free and opens in English elsewhere', async ({ page, browser }) => {
+test('a German browser gets the explorer in German and its notation; the link stays locale-free and opens in English elsewhere', async ({
+  page,
+  browser,
+}) => {
   const batch = await newestBatch();
   const de = expectedCells(batch, 'de-DE');
   // What the German notation looks like, so the test cannot pass on English text by accident.
@@ -68,8 +88,11 @@ test('a German browser gets the explorer in German and its notation; the link st
   await expect(page.getByLabel('Zeitzone')).toHaveValue(ZONE);
   await expect(page.getByRole('button', { name: 'Letzte 30 Tage' })).toBeVisible();
   const table = page.getByRole('region', { name: 'Chargentabelle' });
-  for (const header of ['Erstellt', 'Charge', 'Kultur', 'Keimrate', 'Sollwert']) await expect(table.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Zusammenfassung' }).getByText('Unter Sollwert', { exact: true })).toBeVisible();
+  for (const header of ['Erstellt', 'Charge', 'Kultur', 'Keimrate', 'Sollwert'])
+    await expect(table.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Zusammenfassung' }).getByText('Unter Sollwert', { exact: true }),
+  ).toBeVisible();
 
   const row = rowOf(page, batch);
   await expect(row.getByRole('cell').nth(0)).toHaveText(de.created);
@@ -97,11 +120,15 @@ test('a German browser gets the explorer in German and its notation; the link st
   await general.fill('92,5');
   await page.getByRole('button', { name: 'Sollwerte speichern' }).click();
   await expect(page.getByText('Gespeichert.', { exact: true })).toBeVisible();
-  const saved = (await (await api('/api/settings/targets', { cookie: await signIn(DEMO) })).json()) as { targets: typeof DEFAULT_TARGETS };
+  const saved = (await (await api('/api/settings/targets', { cookie: await signIn(DEMO) })).json()) as {
+    targets: typeof DEFAULT_TARGETS;
+  };
   expect(saved.targets.general.germination).toBe(92.5);
   // Who saved, and when in the German notation.
   const when = /\d\d\.\d\d\.\d{4}, \d\d:\d\d/.source;
-  await expect(page.getByText(new RegExp(`^Zuletzt geändert von ${escapeRegExp(DEMO.name)}, ${when}\\.$`))).toBeVisible();
+  await expect(
+    page.getByText(new RegExp(`^Zuletzt geändert von ${escapeRegExp(DEMO.name)}, ${when}\\.$`)),
+  ).toBeVisible();
 
   // A preset: the URL gets its rolling range; nothing in it is written the German way.
   await page.getByRole('button', { name: 'Letzte 90 Tage' }).click();
@@ -119,7 +146,9 @@ test('a German browser gets the explorer in German and its notation; the link st
   await other.goto(link.pathname + link.search);
   await expect(other).toHaveTitle(/Sign in/);
   await signInHere(other, 'Sign in', 'Email', 'Password');
-  await expect(other).toHaveURL((url) => url.pathname === '/batches' && url.searchParams.toString() === link.searchParams.toString());
+  await expect(other).toHaveURL(
+    (url) => url.pathname === '/batches' && url.searchParams.toString() === link.searchParams.toString(),
+  );
   await expect(other.getByRole('heading', { level: 1 })).toHaveText('Batches');
   await expect(status(other)).toHaveText(/^[\d,]+ batch(es)?$/, { timeout: 20_000 });
   await expect(status(page)).toHaveText(/^[\d.]+ Charge(n)?$/);
@@ -132,7 +161,10 @@ test('a German browser gets the explorer in German and its notation; the link st
   await english.close();
 });
 
-test('the language switch turns a German page Dutch and back to the browser’s language, on the sign-in page too', async ({ page, browser }) => {
+test('the language switch turns a German page Dutch and back to the browser’s language, on the sign-in page too', async ({
+  page,
+  browser,
+}) => {
   await page.goto('/sign-in');
   await expect(page.getByLabel('Sprache')).toHaveValue('');
   await page.getByLabel('Sprache').selectOption('nl');
@@ -143,7 +175,9 @@ test('the language switch turns a German page Dutch and back to the browser’s 
   await expect(page).toHaveURL(/\/batches\?/);
   await expect(status(page)).toHaveText(`${(3000).toLocaleString('de-DE')} batches`, { timeout: 20_000 });
   // Dutch words, German notation: the numbers follow the browser (de-DE), the words the switch.
-  await expect(page.getByRole('region', { name: 'Batchtabel' }).getByRole('columnheader', { name: 'Kieming', exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Batchtabel' }).getByRole('columnheader', { name: 'Kieming', exact: true }),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Weergave opslaan' })).toBeVisible();
 
   await page.getByLabel('Taal').selectOption('');

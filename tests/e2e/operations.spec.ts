@@ -32,7 +32,11 @@ type Instance = { child: ChildProcess; output: string[]; exited: Promise<number 
  * The production server as a service runs it: `node .next/app-server.js` (or `npm start`), every line it prints
  * kept; the test's organisations and people provisioned, in an embedded database of its own unless `env` names one.
  */
-async function start(port: number, env: Record<string, string>, command: string[] = [process.execPath, '.next/app-server.js']): Promise<Instance> {
+async function start(
+  port: number,
+  env: Record<string, string>,
+  command: string[] = [process.execPath, '.next/app-server.js'],
+): Promise<Instance> {
   const dir = mkdtempSync(join(tmpdir(), 'tsb-operations-'));
   const child = spawn(command[0]!, command.slice(1), {
     env: {
@@ -63,7 +67,14 @@ async function start(port: number, env: Record<string, string>, command: string[
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   // The session endpoint exists on every version of the app: what is waited for is the server, not a feature.
   await expect
-    .poll(async () => fetch(`${url(port)}/api/session`).then((r) => r.status, () => 0), { timeout: 30_000 })
+    .poll(
+      async () =>
+        fetch(`${url(port)}/api/session`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      { timeout: 30_000 },
+    )
     .toBe(401);
   return { child, output, exited, dir };
 }
@@ -98,7 +109,10 @@ async function signIn(port: number, headers: Record<string, string> = {}): Promi
 
 const ready = async (port: number) => {
   const response = await fetch(`${url(port)}/api/health/ready`);
-  return { status: response.status, body: (await response.json()) as { status: string; checks: Record<string, string> } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { status: string; checks: Record<string, string> },
+  };
 };
 
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
@@ -115,7 +129,9 @@ test('HOST is honoured by `npm start` (loopback only), and listening beyond it b
   const everywhere = await start(HOSTED, { HOST: '0.0.0.0', TRUSTED_PROXY_HOPS: '1' });
   try {
     expect(await accepts('127.0.0.2', HOSTED)).toBe(true);
-    const warning = everywhere.output.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.level === 'warn' && /TRUSTED_PROXY_HOPS/.test(String(l.msg)));
+    const warning = everywhere.output
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.level === 'warn' && /TRUSTED_PROXY_HOPS/.test(String(l.msg)));
     expect(warning).toMatchObject({ host: '0.0.0.0', trustedProxyHops: 1 });
   } finally {
     await stop(everywhere);
@@ -145,7 +161,9 @@ test.describe('readiness tells a load balancer the truth', () => {
   });
 
   test('Redis or PostgreSQL down, a rollback, a re-created database: 503 naming what is wrong, and back without a restart', async () => {
-    await expect.poll(async () => (await ready(APP)).body).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok', instance: 'serving', batchService: 'ok' } });
+    await expect
+      .poll(async () => (await ready(APP)).body)
+      .toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok', instance: 'serving', batchService: 'ok' } });
     const cookie = await signIn(APP);
 
     // Redis away: every signed-in call would be refused, so the instance is unready.
@@ -166,8 +184,13 @@ test.describe('readiness tells a load balancer the truth', () => {
     await expect.poll(async () => (await ready(APP)).body.checks.database).toBe('unknown-migration');
     // Sessions live in that database too: a signed-in request is refused at its session.
     const targets = await fetch(`${url(APP)}/api/settings/targets`, { headers: { cookie } });
-    expect([targets.status, ((await targets.json()) as { detail: string }).detail]).toEqual([503, 'session: the session store is unavailable; try again shortly']);
-    const named = app.output.filter((l) => l.includes('9999-newer-release')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect([targets.status, ((await targets.json()) as { detail: string }).detail]).toEqual([
+      503,
+      'session: the session store is unavailable; try again shortly',
+    ]);
+    const named = app.output
+      .filter((l) => l.includes('9999-newer-release'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(named).toEqual([expect.objectContaining({ level: 'error', unknownMigrations: ['9999-newer-release'] })]);
     await admin.query(`delete from kysely_migration where name = '9999-newer-release'`);
     await admin.end();
@@ -182,7 +205,10 @@ test.describe('readiness tells a load balancer the truth', () => {
     await expect.poll(async () => (await ready(APP)).status).toBe(200);
     // The session lived in the database that was replaced: signed out, said so, no 500.
     const after = await fetch(`${url(APP)}/api/settings/targets`, { headers: { cookie } });
-    expect([after.status, ((await after.json()) as { detail: string }).detail]).toEqual([401, 'session: not signed in']);
+    expect([after.status, ((await after.json()) as { detail: string }).detail]).toEqual([
+      401,
+      'session: not signed in',
+    ]);
 
     // PostgreSQL away.
     await postgres.stop();
@@ -238,13 +264,20 @@ test.describe('one instance’s run, start to stop', () => {
     expect(scraped).toMatch(/^sign_ins_total\{method="password",result="success"\} 1$/m);
     // Live sessions as the database counts them: one signed in and out again is not.
     const brief = await signIn(APP);
-    expect((await fetch(`${url(APP)}/api/session`, { method: 'DELETE', headers: { cookie: brief, origin: url(APP) } })).status).toBe(204);
+    expect(
+      (await fetch(`${url(APP)}/api/session`, { method: 'DELETE', headers: { cookie: brief, origin: url(APP) } }))
+        .status,
+    ).toBe(204);
     expect(await (await fetch(`${url(METRICS)}/metrics`)).text()).toMatch(/^sessions_active 1$/m);
     expect(scraped).toMatch(/^batch_service_requests_total\{operation="batches",outcome="ok"\} [1-9]\d*$/m);
-    expect(scraped).toMatch(/^http_server_request_duration_seconds_count\{http_request_method="GET",http_route="\/api\/batches\/stream",http_response_status_code="200"\} 1$/m);
+    expect(scraped).toMatch(
+      /^http_server_request_duration_seconds_count\{http_request_method="GET",http_route="\/api\/batches\/stream",http_response_status_code="200"\} 1$/m,
+    );
     expect(scraped).toMatch(/^nodejs_eventloop_lag_p99_seconds /m);
     expect((await fetch(`${url(APP)}/metrics`)).status).toBe(401);
-    expect((await fetch(`${url(APP)}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(200);
+    expect((await fetch(`${url(APP)}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status).toBe(
+      200,
+    );
 
     // SIGTERM during a slow stream: unready at once, new requests refused, the stream ended with the line the
     // browser resumes from once the grace period (2 s) is over, and the process gone.
@@ -254,7 +287,9 @@ test.describe('one instance’s run, start to stop', () => {
     let text = (await reader.read()).value!;
     const signalled = Date.now();
     app.child.kill('SIGTERM');
-    await expect.poll(async () => (await ready(APP)).body).toMatchObject({ status: 'unready', checks: { instance: 'draining' } });
+    await expect
+      .poll(async () => (await ready(APP)).body)
+      .toMatchObject({ status: 'unready', checks: { instance: 'draining' } });
     const refused = await fetch(`${url(APP)}/api/batches`, { headers: { cookie } });
     expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '5']);
     for (let part = await reader.read(); !part.done; part = await reader.read()) text += part.value;
@@ -269,7 +304,10 @@ test.describe('one instance’s run, start to stop', () => {
     for (const line of lines) expect(Object.keys(line)).toEqual(expect.arrayContaining(['level', 'time', 'msg']));
     expect(app.output.join('\n')).not.toContain('MaxListenersExceededWarning');
     const requests = lines.filter((l) => l.msg === 'request');
-    expect(requests.find((l) => l.path === '/api/session' && l.method === 'POST')).toMatchObject({ request_id: 'sign-in-0123456789abcdef', status: 204 });
+    expect(requests.find((l) => l.path === '/api/session' && l.method === 'POST')).toMatchObject({
+      request_id: 'sign-in-0123456789abcdef',
+      status: 204,
+    });
     for (const line of requests) expect(line.request_id).toMatch(/\S{8,}/);
     const probes = requests.filter((l) => l.route === '/api/health/ready');
     expect(probes.length).toBeGreaterThan(0);
@@ -277,18 +315,36 @@ test.describe('one instance’s run, start to stop', () => {
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
     const streams = requests.filter((l) => l.route === '/api/batches/stream');
     expect(new Set(streams.map((l) => `${l.person_id} ${l.organisation_id}`)).size).toBe(1);
-    expect([streams[0]!.person_id, streams[0]!.organisation_id]).toEqual([expect.stringMatching(uuid), expect.stringMatching(uuid)]);
+    expect([streams[0]!.person_id, streams[0]!.organisation_id]).toEqual([
+      expect.stringMatching(uuid),
+      expect.stringMatching(uuid),
+    ]);
     const all = app.output.join('\n');
-    for (const secret of [CONNECTION.clientSecret, CONNECTION.clientId, DEMO.email, DEMO.password, SESSION_SECRET, TEST_CREDENTIALS_KEY, METRICS_TOKEN, cookie.split('=')[1]!]) {
+    for (const secret of [
+      CONNECTION.clientSecret,
+      CONNECTION.clientId,
+      DEMO.email,
+      DEMO.password,
+      SESSION_SECRET,
+      TEST_CREDENTIALS_KEY,
+      METRICS_TOKEN,
+      cookie.split('=')[1]!,
+    ]) {
       expect(all).not.toContain(secret);
     }
     expect(lines.at(-1)).toMatchObject({ msg: 'stopped' });
 
     // Traces went to the collector: the stream's request span, and its exchanges with the service under it.
     type Span = { name: string; kind: number; spanId: string; parentSpanId?: string };
-    const spans = exported.flatMap((e) => (e as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] }).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
+    const spans = exported.flatMap((e) =>
+      (e as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] }).resourceSpans.flatMap((r) =>
+        r.scopeSpans.flatMap((s) => s.spans),
+      ),
+    );
     const root = spans.find((s) => s.name === 'GET /api/batches/stream')!;
     expect(root).toBeDefined();
-    expect(spans.filter((s) => s.name === 'GET /v2/batches' && s.parentSpanId === root.spanId).length).toBeGreaterThan(1);
+    expect(spans.filter((s) => s.name === 'GET /v2/batches' && s.parentSpanId === root.spanId).length).toBeGreaterThan(
+      1,
+    );
   });
 });

@@ -5,7 +5,8 @@ import { APP_URL, DEMO, DEMO_ADMIN, DEMO_VIEWER, PEOPLE, api, sandbox, signIn, s
 test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
 const unique = (what: string) => `${what}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-const json = (cookie: string, path: string, method: string, body?: unknown) => api(path, { method, cookie, json: body, headers: { origin: APP_URL } });
+const json = (cookie: string, path: string, method: string, body?: unknown) =>
+  api(path, { method, cookie, json: body, headers: { origin: APP_URL } });
 
 /** Opens a one-time link in a browser of its own and sets the password (and the name, for an invite) there. */
 async function useLink(page: Page, url: string, password: string, name?: string) {
@@ -15,7 +16,10 @@ async function useLink(page: Page, url: string, password: string, name?: string)
   await page.getByRole('button', { name: 'Set password' }).click();
 }
 
-test('an administrator invites someone on the People page; the invite page sets their name and password and signs them in, once', async ({ page, browser }) => {
+test('an administrator invites someone on the People page; the invite page sets their name and password and signs them in, once', async ({
+  page,
+  browser,
+}) => {
   await signInContext(page.context(), DEMO_ADMIN);
   await page.goto('/admin/people');
   await expect(page.getByRole('heading', { level: 1, name: 'People' })).toBeVisible();
@@ -50,10 +54,14 @@ test('an administrator invites someone on the People page; the invite page sets 
   await invited.close();
 });
 
-test('an administrator disables, enables and removes someone, and makes a reset link; the page says what happened', async ({ page }) => {
+test('an administrator disables, enables and removes someone, and makes a reset link; the page says what happened', async ({
+  page,
+}) => {
   const admin = await signInContext(page.context(), DEMO_ADMIN);
   const email = `${unique('leaver')}@demo.example`;
-  const invited = (await (await json(admin, '/api/admin/people', 'POST', { email, role: 'viewer' })).json()) as { id: string };
+  const invited = (await (await json(admin, '/api/admin/people', 'POST', { email, role: 'viewer' })).json()) as {
+    id: string;
+  };
   await page.goto('/admin/people');
   const row = page.getByRole('row', { name: new RegExp(email) });
   await row.getByRole('combobox', { name: `Role of ${email}` }).selectOption('editor');
@@ -71,7 +79,9 @@ test('an administrator disables, enables and removes someone, and makes a reset 
   expect((await json(admin, `/api/admin/people/${invited.id}`, 'PATCH', { role: 'viewer' })).status).toBe(404);
 });
 
-test('the connection page: the client ID and when the secret was set, never the secret; Test connection; Replace secret is tried first', async ({ page }) => {
+test('the connection page: the client ID and when the secret was set, never the secret; Test connection; Replace secret is tried first', async ({
+  page,
+}) => {
   await signInContext(page.context(), DEMO_ADMIN);
   await page.goto('/admin/connection');
   await expect(page.getByText('demo-client', { exact: true })).toBeVisible();
@@ -80,7 +90,9 @@ test('the connection page: the client ID and when the secret was set, never the 
   await expect(page.getByText('The Batch Data Service accepted the client ID and secret.')).toBeVisible();
   await page.getByLabel('New client secret').fill('not-the-secret');
   await page.getByRole('button', { name: 'Replace secret' }).click();
-  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Nothing was saved: the Batch Data Service refused the client ID or secret');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    'Nothing was saved: the Batch Data Service refused the client ID or secret',
+  );
   await page.getByLabel('New client secret').fill('demo-secret');
   await page.getByRole('button', { name: 'Replace secret' }).click();
   await expect(page.getByText('Saved: the service accepted the new secret.')).toBeVisible();
@@ -90,7 +102,9 @@ test('the connection page: the client ID and when the secret was set, never the 
 
 test('the activity page lists who did what, filters by action, and exports CSV', async ({ page }) => {
   const editor = await signIn(DEMO);
-  const view = (await (await json(editor, '/api/settings/views', 'POST', { name: unique('Activity view'), query: 'warn=1' })).json()) as { id: string; name: string };
+  const view = (await (
+    await json(editor, '/api/settings/views', 'POST', { name: unique('Activity view'), query: 'warn=1' })
+  ).json()) as { id: string; name: string };
   await json(editor, `/api/settings/views/${view.id}`, 'DELETE');
   await signInContext(page.context(), DEMO_ADMIN);
   await page.goto('/admin/activity');
@@ -100,28 +114,38 @@ test('the activity page lists who did what, filters by action, and exports CSV',
   await expect(row).toContainText('Demo Editor');
   await expect(row).toContainText('View deleted');
   await expect(row).toContainText('personal');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export CSV' }).click(),
+  ]);
   const csv = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
   expect(csv.split('\r\n')[0]).toBe('at,actor_email,actor_name,action,subject,before,after,address');
   expect(csv).toContain(`view_deleted,${view.name}`);
 
   // Sign-ins in words: how, and whether the dashboard let them in.
-  expect((await json('', '/api/session', 'POST', { email: DEMO.email, password: 'not the password at all' })).status).toBe(401);
+  expect(
+    (await json('', '/api/session', 'POST', { email: DEMO.email, password: 'not the password at all' })).status,
+  ).toBe(401);
   await page.getByLabel('Action').selectOption({ label: 'Signed in' });
   await page.getByLabel('Person').fill(DEMO.email);
   await page.getByRole('button', { name: 'Show' }).click();
-  await expect(page.getByRole('row').filter({ hasText: 'Sign-in refused' }).first()).toContainText('refused (password)');
+  await expect(page.getByRole('row').filter({ hasText: 'Sign-in refused' }).first()).toContainText(
+    'refused (password)',
+  );
   await expect(page.getByRole('row').filter({ hasText: 'Signed in' }).first()).toContainText('with password');
 });
 
-test('a viewer’s explorer: Save targets, sharing and the default are unavailable, each saying why on focus; their own views are theirs', async ({ page }) => {
+test('a viewer’s explorer: Save targets, sharing and the default are unavailable, each saying why on focus; their own views are theirs', async ({
+  page,
+}) => {
   await signInContext(page.context(), DEMO_VIEWER);
   await page.goto('/batches?tz=UTC');
   await expect(status(page)).toHaveText(/^[\d,]+ batches$/, { timeout: 30_000 });
   await page.getByRole('button', { name: 'Targets', exact: true }).click();
   const save = page.getByRole('button', { name: 'Save targets' });
   await expect(save).toHaveAttribute('aria-disabled', 'true');
-  const reason = 'Only an editor or an administrator can save the targets for the organisation; you are a viewer. You can still try targets out: they travel in the link.';
+  const reason =
+    'Only an editor or an administrator can save the targets for the organisation; you are a viewer. You can still try targets out: they travel in the link.';
   await expect(save).toHaveAccessibleDescription(reason);
   await save.focus();
   await expect(page.getByRole('tooltip', { name: reason })).toBeVisible();
@@ -133,7 +157,9 @@ test('a viewer’s explorer: Save targets, sharing and the default are unavailab
   await page.getByRole('button', { name: 'Save view' }).click();
   const share = page.getByRole('checkbox', { name: 'Share with the organisation' });
   await expect(share).toHaveAttribute('aria-disabled', 'true');
-  await expect(share).toHaveAccessibleDescription(/^Only an editor or an administrator can share a view with the organisation; you are a viewer\./);
+  await expect(share).toHaveAccessibleDescription(
+    /^Only an editor or an administrator can share a view with the organisation; you are a viewer\./,
+  );
   const name = unique('Viewer view');
   await page.getByLabel('View name').fill(name);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -141,16 +167,24 @@ test('a viewer’s explorer: Save targets, sharing and the default are unavailab
   const row = page.getByRole('listitem').filter({ hasText: name });
   await expect(row).toContainText('Only you');
   await expect(row.getByRole('button', { name: `Make default: ${name}` })).toHaveAttribute('aria-disabled', 'true');
-  await expect(row.getByRole('button', { name: `Share “${name}” with the organisation` })).toHaveAttribute('aria-disabled', 'true');
+  await expect(row.getByRole('button', { name: `Share “${name}” with the organisation` })).toHaveAttribute(
+    'aria-disabled',
+    'true',
+  );
   await row.getByRole('button', { name: `Delete: ${name}` }).click();
   await row.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(page.getByRole('listitem').filter({ hasText: name })).toHaveCount(0);
 });
 
-test('the Targets panel says who changed the targets last, lists the history and restores an earlier set', async ({ page }) => {
+test('the Targets panel says who changed the targets last, lists the history and restores an earlier set', async ({
+  page,
+}) => {
   const admin = await signIn(DEMO_ADMIN);
   const first = { general: { germination: 87, usable: null, cv: null }, crops: {} };
-  const second = { general: { germination: 88, usable: 75, cv: null }, crops: { Lettuce: { germination: 80, usable: null, cv: null } } };
+  const second = {
+    general: { germination: 88, usable: 75, cv: null },
+    crops: { Lettuce: { germination: 80, usable: null, cv: null } },
+  };
   expect((await json(admin, '/api/settings/targets', 'PUT', { targets: first })).status).toBe(200);
   expect((await json(admin, '/api/settings/targets', 'PUT', { targets: second })).status).toBe(200);
   await signInContext(page.context(), DEMO);
@@ -162,20 +196,34 @@ test('the Targets panel says who changed the targets last, lists the history and
   await expect(history.getByRole('row').nth(1)).toContainText('In force');
   await expect(history.getByRole('row').nth(1)).toContainText('General usable-seedling target: none → 75%');
   await expect(history.getByRole('row').nth(1)).toContainText('Lettuce: germination target: none → 80%');
-  await history.getByRole('row').nth(2).getByRole('button', { name: /^Restore the targets saved / }).click();
+  await history
+    .getByRole('row')
+    .nth(2)
+    .getByRole('button', { name: /^Restore the targets saved / })
+    .click();
   await expect(page.getByText('Restored: these targets are the organisation’s again.')).toBeVisible();
   await expect(page.getByText(/^Last changed by Demo Editor, /)).toBeVisible();
   const now = (await (await api('/api/settings/targets', { cookie: admin })).json()) as { targets: unknown };
   expect(now.targets).toEqual(first);
   // Back to the defaults the other specs judge by.
-  expect((await json(admin, '/api/settings/targets', 'PUT', { targets: { general: { germination: 90, usable: null, cv: null }, crops: {} } })).status).toBe(200);
+  expect(
+    (
+      await json(admin, '/api/settings/targets', 'PUT', {
+        targets: { general: { germination: 90, usable: null, cv: null }, crops: {} },
+      })
+    ).status,
+  ).toBe(200);
 });
 
-test('a member of two organisations switches between them in the header; the address names the organisation; another organisation’s page is 403', async ({ page }) => {
+test('a member of two organisations switches between them in the header; the address names the organisation; another organisation’s page is 403', async ({
+  page,
+}) => {
   // A person of the demo organisation whom Hillside's administrator adds too.
   const demoAdmin = await signIn(DEMO_ADMIN);
   const email = `${unique('consultant')}@demo.example`;
-  const { inviteUrl } = (await (await json(demoAdmin, '/api/admin/people', 'POST', { email, role: 'editor' })).json()) as { inviteUrl: string };
+  const { inviteUrl } = (await (
+    await json(demoAdmin, '/api/admin/people', 'POST', { email, role: 'editor' })
+  ).json()) as { inviteUrl: string };
   await useLink(page, inviteUrl, 'a good long password', 'Consultant');
   await expect(page).toHaveURL(/\/batches\?/);
   const otherAdmin = await signIn(PEOPLE.other.admin);
@@ -194,10 +242,16 @@ test('a member of two organisations switches between them in the header; the add
   await organisation.selectOption({ label: 'Hillside Growers' });
   await expect(page).toHaveURL(/\/batches\?org=other(&|$)/);
   await expect(page.getByRole('link', { name: /^Your account: Consultant, viewer$/ })).toBeVisible();
-  const otherCount = (await (await api('/api/batches/stream?org=other', { cookie: otherAdmin })).text()).match(/"count":(\d+)/)![1];
+  const otherCount = (await (await api('/api/batches/stream?org=other', { cookie: otherAdmin })).text()).match(
+    /"count":(\d+)/,
+  )![1];
   await expect(status(page)).toHaveText(`${Number(otherCount).toLocaleString('en')} batches`, { timeout: 30_000 });
   const after = calls.filter((u) => !u.includes('/api/account'));
-  for (const path of ['/api/settings/targets', '/api/batches/stream', '/api/session/cache-key']) expect(after.some((u) => u.includes(path)), path).toBe(true);
+  for (const path of ['/api/settings/targets', '/api/batches/stream', '/api/session/cache-key'])
+    expect(
+      after.some((u) => u.includes(path)),
+      path,
+    ).toBe(true);
   expect(after.filter((u) => new URL(u).searchParams.get('org') !== 'other')).toEqual([]);
 
   // An organisation they are not a member of: the 403 page, never its data.
@@ -207,7 +261,9 @@ test('a member of two organisations switches between them in the header; the add
   expect(await page.content()).not.toContain('Drift Nursery');
 });
 
-test('the administration pages are the administrators’: an editor gets the 403 page; signed out, sign-in and back', async ({ page }) => {
+test('the administration pages are the administrators’: an editor gets the 403 page; signed out, sign-in and back', async ({
+  page,
+}) => {
   await page.goto('/admin/people');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fadmin%2Fpeople$/);
   await signInContext(page.context(), DEMO);
@@ -219,7 +275,9 @@ test('the administration pages are the administrators’: an editor gets the 403
   await expect(page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'People' })).toHaveCount(0);
 });
 
-test('the account page lists this browser’s session and others, signs the others out, and keeps the time zone for e-mails', async ({ page }) => {
+test('the account page lists this browser’s session and others, signs the others out, and keeps the time zone for e-mails', async ({
+  page,
+}) => {
   const person = PEOPLE.special.viewer;
   const elsewhere = await signIn(person);
   await signInContext(page.context(), person);

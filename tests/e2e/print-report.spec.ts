@@ -19,14 +19,37 @@ const CAP = 2000;
 /** The charts' hints to a mouse, in every language: none may reach paper. */
 const HINTS = /\b(click|drag|klicken|ziehen|klik|sleep)\b/i;
 /** Words of the page's controls, none of which may reach paper. */
-const CONTROLS = ['Print report', 'Sign out', 'Export CSV', 'Export grouped CSV', 'Show as table', 'Save view', 'Saved views', 'Last 30 days', 'Remove all', 'Skip the table', 'Retry'];
+const CONTROLS = [
+  'Print report',
+  'Sign out',
+  'Export CSV',
+  'Export grouped CSV',
+  'Show as table',
+  'Save view',
+  'Saved views',
+  'Last 30 days',
+  'Remove all',
+  'Skip the table',
+  'Retry',
+];
 const DOMAIN = 'greenfield-seeds.example';
 const count = (n: number) => n.toLocaleString('en');
-const day = (d: string) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.parse(`${d}T00:00:00Z`));
+const day = (d: string) =>
+  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+    Date.parse(`${d}T00:00:00Z`),
+  );
 /** `21 Feb 2025 – 22 Nov 2026`, whatever spaces the browser's ICU puts around the dash. */
 const days = (from: string, to: string) => new RegExp(`${day(from)}\\s*–\\s*${day(to)}`);
 const minute = (ms: number) =>
-  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(ms);
+  new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: 'UTC',
+  }).format(ms);
 
 type Printed = { text: string; pages: string[]; file: string };
 
@@ -109,7 +132,8 @@ function tablePages(pages: string[], note: string): { rows: string[]; header: st
     if (first < 0) continue;
     const header: string[] = [];
     // Headers hold no digit; the note above the table does.
-    for (let k = first - 1; k >= 0 && lines[k]!.trim() !== '' && !/\d/.test(lines[k]!); k--) header.unshift(...lines[k]!.trim().split(/\s+/));
+    for (let k = first - 1; k >= 0 && lines[k]!.trim() !== '' && !/\d/.test(lines[k]!); k--)
+      header.unshift(...lines[k]!.trim().split(/\s+/));
     const body = lines.slice(first).filter((l) => l.trim() !== '');
     const footer = body.pop()!; // the page margin's report name and page number
     expect(footer, `page ${i + 1}`).toMatch(/\d+ ?\/ ?\d+\s*$/);
@@ -139,15 +163,27 @@ test.beforeEach(async () => {
 });
 test.afterAll(resetTargets);
 
-test('Print report: the view as a report, the table cut at 2,000 rows with the rest named, numbered pages', async ({ page, context }, info) => {
+test('Print report: the view as a report, the table cut at 2,000 rows with the rest named, numbered pages', async ({
+  page,
+  context,
+}, info) => {
   test.setTimeout(120_000);
   const cookie = await signInContext(context);
   // Targets of the organisation, a crop of its own among them: the report names those in force.
-  const targets = { general: { ...DEFAULT_TARGETS.general, usable: 80 }, crops: { Lettuce: { germination: 85, usable: null, cv: 30 } } };
-  const saved = await api('/api/settings/targets', { method: 'PUT', cookie: await signIn(), json: { targets }, headers: { origin: APP_URL } });
+  const targets = {
+    general: { ...DEFAULT_TARGETS.general, usable: 80 },
+    crops: { Lettuce: { germination: 85, usable: null, cv: 30 } },
+  };
+  const saved = await api('/api/settings/targets', {
+    method: 'PUT',
+    cookie: await signIn(),
+    json: { targets },
+    headers: { origin: APP_URL },
+  });
   expect(saved.status).toBe(200);
 
-  const FROM = daysAgo(640), TO = daysAgo(1);
+  const FROM = daysAgo(640),
+    TO = daysAgo(1);
   const shown = (await batchesOn(cookie, FROM, TO)).filter((b) => String(b.scanned_by_email ?? '').includes(DOMAIN));
   expect(shown.length).toBeGreaterThan(CAP);
   await countPrints(page);
@@ -156,8 +192,17 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
   const summary = page.getByRole('region', { name: 'Summary' });
   await expect(summary).toContainText('(previous period): rates in percentage points', { timeout: 30_000 });
   const cards = await cardsOnScreen(page);
-  const comparison = (await summary.getByText('Changes against').innerText()).replace(/^Changes against (.*): rates.*$/, '$1');
-  const firstDate = await page.getByRole('region', { name: 'Batches table' }).getByRole('row').nth(1).getByRole('cell').first().innerText();
+  const comparison = (await summary.getByText('Changes against').innerText()).replace(
+    /^Changes against (.*): rates.*$/,
+    '$1',
+  );
+  const firstDate = await page
+    .getByRole('region', { name: 'Batches table' })
+    .getByRole('row')
+    .nth(1)
+    .getByRole('cell')
+    .first()
+    .innerText();
 
   const before = Date.now();
   await page.getByRole('button', { name: 'Print report' }).click();
@@ -175,7 +220,9 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
   expect(text).toContain('General: germination 90.0%, usable seedlings 80.0%, CV threshold none');
   // Each crop's targets in force and where each comes from: Lettuce inherits the general usable target.
   // (A line may wrap on paper: compared with its spaces made one.)
-  expect(text.replace(/\s+/g, ' ')).toContain('Lettuce: germination 85.0% (own), usable seedlings 80.0% (general), CV threshold 30.0% (own)');
+  expect(text.replace(/\s+/g, ' ')).toContain(
+    'Lettuce: germination 85.0% (own), usable seedlings 80.0% (general), CV threshold 30.0% (own)',
+  );
   expect(text).toMatch(new RegExp(`Compared with\\s+${escapeRegExp(comparison)}`));
   const made = [minute(before), minute(after)].map((m) => `${m} UTC`);
   expect(text).toMatch(new RegExp(`Made\\s+(${made.map(escapeRegExp).join('|')})`));
@@ -183,9 +230,16 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
   // The summary cards as on screen (value and change).
   // (A narrow card may wrap its change before the earlier value in brackets, and its count per kind of target
   // between the kinds.)
-  for (const card of cards) for (const part of card.split(/\n| (?=\()| · /).filter(Boolean)) expect(text).toContain(part.trim());
+  for (const card of cards)
+    for (const part of card.split(/\n| (?=\()| · /).filter(Boolean)) expect(text).toContain(part.trim());
   // Every chart, by its heading, and the grouped summary with a row per crop.
-  for (const heading of ['Germination rate over time', 'Distribution of germination rates', 'Germination rate per crop', 'Control chart: Germination rate', 'Germination vs uniformity']) {
+  for (const heading of [
+    'Germination rate over time',
+    'Distribution of germination rates',
+    'Germination rate per crop',
+    'Control chart: Germination rate',
+    'Germination vs uniformity',
+  ]) {
     expect(text, heading).toContain(heading);
   }
   expect(text).toContain('Grouped summary');
@@ -202,7 +256,10 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
 
   // The margins: the report's name and when it was made, and "n / N" on every page.
   expectPageNumbers(pages);
-  for (const p of pages) expect(p).toMatch(new RegExp(`Tray-scan batch report · ${escapeRegExp(DEMO.orgName)} · made (${made.map(escapeRegExp).join('|')})`));
+  for (const p of pages)
+    expect(p).toMatch(
+      new RegExp(`Tray-scan batch report · ${escapeRegExp(DEMO.orgName)} · made (${made.map(escapeRegExp).join('|')})`),
+    );
   expectNoControls(text);
   expect(text.match(/Export/g)).toHaveLength(2); // the legend of texts cut short, the line about the rows not printed
   for (const n of [1, 2, pages.length]) expect(brightness(file, n, info)).toBeGreaterThan(225);
@@ -213,19 +270,28 @@ test('Print report: the view as a report, the table cut at 2,000 rows with the r
 });
 
 /** Every column of the table, none hidden, in the reader's language: the widest print there is. */
-for (const [locale, language] of [['en-GB', 'en'], ['de-DE', 'de']] as const) {
+for (const [locale, language] of [
+  ['en-GB', 'en'],
+  ['de-DE', 'de'],
+] as const) {
   test.describe(`a ${locale} reader`, () => {
     test.use({ locale });
 
-    test('the batch table on paper: all 16 columns, 30+ rows to a landscape page, each a line, headers whole, no hints', async ({ page, context }, info) => {
+    test('the batch table on paper: all 16 columns, 30+ rows to a landscape page, each a line, headers whole, no hints', async ({
+      page,
+      context,
+    }, info) => {
       test.setTimeout(120_000);
       const cookie = await signInContext(context);
-      const FROM = daysAgo(75), TO = daysAgo(1);
+      const FROM = daysAgo(75),
+        TO = daysAgo(1);
       const shown = await batchesOn(cookie, FROM, TO);
       expect(shown.length).toBeGreaterThan(150);
       await countPrints(page);
       await page.goto(`/batches?tz=UTC&from=${FROM}&to=${TO}`);
-      await expect(status(page)).toHaveText(new RegExp(`^${shown.length.toLocaleString(locale)} `), { timeout: 30_000 });
+      await expect(status(page)).toHaveText(new RegExp(`^${shown.length.toLocaleString(locale)} `), {
+        timeout: 30_000,
+      });
       // Print report waits until the report is drawn, then opens the print dialog (here: counted, then page.pdf).
       await page.getByRole('button', { name: MESSAGES[language].print.button }).click();
       await expect.poll(() => printCalls(page), { timeout: 20_000 }).toBe(1);
@@ -236,9 +302,12 @@ for (const [locale, language] of [['en-GB', 'en'], ['de-DE', 'de']] as const) {
       expect(table.flatMap((p) => p.rows)).toHaveLength(shown.length);
       expect(table.length).toBeGreaterThan(2);
       // Every page but the last holds at least 30 rows (the first one below the table's title and note too).
-      for (const [i, p] of table.slice(0, -1).entries()) expect(p.rows.length, `table page ${i + 1}`).toBeGreaterThanOrEqual(30);
+      for (const [i, p] of table.slice(0, -1).entries())
+        expect(p.rows.length, `table page ${i + 1}`).toBeGreaterThanOrEqual(30);
       // Landscape pages: wider than tall.
-      const size = execFileSync('pdfinfo', ['-f', String(pages.length), '-l', String(pages.length), file], { encoding: 'utf8' });
+      const size = execFileSync('pdfinfo', ['-f', String(pages.length), '-l', String(pages.length), file], {
+        encoding: 'utf8',
+      });
       const [, w, h] = /Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)/.exec(size)!;
       expect(Number(w)).toBeGreaterThan(Number(h));
 
@@ -246,8 +315,14 @@ for (const [locale, language] of [['en-GB', 'en'], ['de-DE', 'de']] as const) {
       const columns = MESSAGES[language].explorer.columns;
       const words = Object.values(columns).flatMap(headerWords);
       for (const [i, p] of table.entries()) {
-        expect(p.header.filter((w) => !['#', '▲', '▼'].includes(w) && !words.includes(w)), `table page ${i + 1}: pieces of header words`).toEqual([]);
-        expect(words.filter((w) => !p.header.includes(w)), `table page ${i + 1}: header words missing`).toEqual([]);
+        expect(
+          p.header.filter((w) => !['#', '▲', '▼'].includes(w) && !words.includes(w)),
+          `table page ${i + 1}: pieces of header words`,
+        ).toEqual([]);
+        expect(
+          words.filter((w) => !p.header.includes(w)),
+          `table page ${i + 1}: header words missing`,
+        ).toEqual([]);
       }
       // Long names and e-mails are cut on one line with an ellipsis, which the legend explains.
       expect(text.replace(/\s+/g, ' ')).toContain(print.cutShort.replace(/\s+/g, ' '));
@@ -262,29 +337,60 @@ for (const [locale, language] of [['en-GB', 'en'], ['de-DE', 'de']] as const) {
       expect(table.flatMap((p) => p.rows).filter((r) => r.includes('↑'))).toEqual([]);
       expect(oneLine).not.toContain(print.aboveMark.replace('{mark}', '↑'));
       expectNoControls(text);
-      for (const n of [1, pages.length]) execFileSync('pdftoppm', ['-png', '-r', '70', '-f', String(n), '-l', String(n), file, info.outputPath(`table-${locale}-page`)]);
+      for (const n of [1, pages.length])
+        execFileSync('pdftoppm', [
+          '-png',
+          '-r',
+          '70',
+          '-f',
+          String(n),
+          '-l',
+          String(n),
+          file,
+          info.outputPath(`table-${locale}-page`),
+        ]);
     });
   });
 }
 
-test('the printed table judges by all three targets: Off target lists the kinds missed, each missed figure marked (↓ a rate, ↑ the CV)', async ({ page, context }, info) => {
+test('the printed table judges by all three targets: Off target lists the kinds missed, each missed figure marked (↓ a rate, ↑ the CV)', async ({
+  page,
+  context,
+}, info) => {
   test.setTimeout(90_000);
   const cookie = await signInContext(context);
   // Bell pepper inherits the general usable target and has a CV threshold of its own.
   const CROP = 'Bell pepper';
-  const targets: Targets = { general: { germination: 82, usable: 80, cv: 30 }, crops: { [CROP]: { germination: null, usable: null, cv: 25 } } };
-  expect((await api('/api/settings/targets', { method: 'PUT', cookie, json: { targets }, headers: { origin: APP_URL } })).status).toBe(200);
-  const FROM = daysAgo(120), TO = daysAgo(31);
-  const byId = new Map((await batchesOn(cookie, FROM, TO)).filter((b) => b.crop_type === CROP).map((b) => [b.batch_id, b]));
+  const targets: Targets = {
+    general: { germination: 82, usable: 80, cv: 30 },
+    crops: { [CROP]: { germination: null, usable: null, cv: 25 } },
+  };
+  expect(
+    (await api('/api/settings/targets', { method: 'PUT', cookie, json: { targets }, headers: { origin: APP_URL } }))
+      .status,
+  ).toBe(200);
+  const FROM = daysAgo(120),
+    TO = daysAgo(31);
+  const byId = new Map(
+    (await batchesOn(cookie, FROM, TO)).filter((b) => b.crop_type === CROP).map((b) => [b.batch_id, b]),
+  );
   await countPrints(page);
-  await page.goto(`/batches?tz=UTC&from=${FROM}&to=${TO}&crop=${encodeURIComponent(CROP)}&sort=batch_name&dir=asc&hide=comment,scanner,analysis`);
+  await page.goto(
+    `/batches?tz=UTC&from=${FROM}&to=${TO}&crop=${encodeURIComponent(CROP)}&sort=batch_name&dir=asc&hide=comment,scanner,analysis`,
+  );
   await expect(status(page)).toHaveText(`${count(byId.size)} batches`, { timeout: 30_000 });
   // The table's order, as its export writes it.
-  const order = readCsv((await exportFrom(page, 'CSV (API fields)')).bytes.toString('utf8')).slice(1).map((r) => byId.get(r[0]!)!);
+  const order = readCsv((await exportFrom(page, 'CSV (API fields)')).bytes.toString('utf8'))
+    .slice(1)
+    .map((r) => byId.get(r[0]!)!);
   expect(order).toHaveLength(byId.size);
   const missed = (b: ApiBatch) =>
     (['germination', 'usable', 'cv'] as const).filter((k) => {
-      const figure = { germination: b.avg_germination_rate, usable: b.avg_usable_seedling_rate, cv: b.avg_coefficient_of_variation }[k];
+      const figure = {
+        germination: b.avg_germination_rate,
+        usable: b.avg_usable_seedling_rate,
+        cv: b.avg_coefficient_of_variation,
+      }[k];
       const target = targets.crops[CROP]![k] ?? targets.general[k];
       return figure !== null && target !== null && (k === 'cv' ? Number(figure) > target : Number(figure) < target);
     });
@@ -314,10 +420,14 @@ test('the printed table judges by all three targets: Off target lists the kinds 
 test.describe('a dark screen', () => {
   test.use({ colorScheme: 'dark' });
 
-  test('the browser’s own print (no button): every row under the cap, every chart, light pages', async ({ page, context }, info) => {
+  test('the browser’s own print (no button): every row under the cap, every chart, light pages', async ({
+    page,
+    context,
+  }, info) => {
     test.setTimeout(90_000);
     const cookie = await signInContext(context);
-    const FROM = daysAgo(120), TO = daysAgo(91);
+    const FROM = daysAgo(120),
+      TO = daysAgo(91);
     const lettuce = (await batchesOn(cookie, FROM, TO)).filter((b) => b.crop_type === 'Lettuce');
     expect(lettuce.length).toBeGreaterThan(0);
     await page.goto(`/batches?tz=UTC&from=${FROM}&to=${TO}&crop=Lettuce`);
@@ -331,7 +441,13 @@ test.describe('a dark screen', () => {
 
     expect(text).toContain('Batch report');
     expect(text).toContain('Crop: Lettuce');
-    for (const heading of ['Germination rate over time', 'Distribution of germination rates', 'Germination rate per crop', 'Control chart: Germination rate', 'Germination vs uniformity']) {
+    for (const heading of [
+      'Germination rate over time',
+      'Distribution of germination rates',
+      'Germination rate per crop',
+      'Control chart: Germination rate',
+      'Germination vs uniformity',
+    ]) {
       expect(text, heading).toContain(heading);
     }
     expect(tableRows(text)).toHaveLength(lettuce.length);

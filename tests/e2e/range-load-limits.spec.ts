@@ -16,14 +16,20 @@ let app: AppInstance;
 let dir: string;
 test.beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tsb-e2e-load-limits-'));
-  app = await startApp(await freePort(), { SETTINGS_DATA_DIR: dir, RANGE_LOADS_PER_SESSION: '1', RANGE_LOAD_WAIT_S: '0' });
+  app = await startApp(await freePort(), {
+    SETTINGS_DATA_DIR: dir,
+    RANGE_LOADS_PER_SESSION: '1',
+    RANGE_LOAD_WAIT_S: '0',
+  });
 });
 test.afterAll(async () => {
   await app?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a range that cannot start while the session loads another says why and when to try again; Retry then loads it', async ({ page }) => {
+test('a range that cannot start while the session loads another says why and when to try again; Retry then loads it', async ({
+  page,
+}) => {
   await sandbox('POST', '/_sandbox/reset');
   await page.goto(`${app.url}/batches`);
   await page.getByLabel('Email').fill(DEMO.email);
@@ -38,7 +44,9 @@ test('a range that cannot start while the session loads another says why and whe
   const before = (await sandbox('GET', '/_sandbox/stats')).faultsServed as number;
   await sandbox('POST', '/_sandbox/inject', { kind: 'hang', count: 1, target: 'batches' });
   const otherTab = new AbortController();
-  const held = fetch(`${app.url}/api/batches/stream`, { headers: { cookie }, signal: otherTab.signal }).catch(() => null);
+  const held = fetch(`${app.url}/api/batches/stream`, { headers: { cookie }, signal: otherTab.signal }).catch(
+    () => null,
+  );
   await expect.poll(async () => (await sandbox('GET', '/_sandbox/stats')).faultsServed).toBeGreaterThan(before);
 
   await page.getByRole('button', { name: 'Last 7 days' }).click();

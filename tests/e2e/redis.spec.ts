@@ -73,7 +73,11 @@ async function signInOn(port: number, person: Credentials = DEMO): Promise<strin
 }
 const whoAmI = (port: number, cookie: string) => fetch(`${url(port)}/api/session`, { headers: { cookie } });
 const write = (port: number, path: string, method: string, cookie: string, body?: unknown) =>
-  fetch(`${url(port)}${path}`, { method, headers: { cookie, origin: url(port), 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${url(port)}${path}`, {
+    method,
+    headers: { cookie, origin: url(port), 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 /** A new person of the demo organisation, invited by its administrator on A and signed in through the invite on B. */
 async function newColleague(role: 'viewer' | 'editor') {
@@ -95,7 +99,9 @@ async function newColleague(role: 'viewer' | 'editor') {
 test('two instances agree: a session signed out on one is refused by the other', async () => {
   const cookie = await signInOn(A);
   expect((await whoAmI(B, cookie)).status).toBe(200);
-  expect((await fetch(`${url(A)}/api/session`, { method: 'DELETE', headers: { cookie, origin: url(A) } })).status).toBe(204);
+  expect((await fetch(`${url(A)}/api/session`, { method: 'DELETE', headers: { cookie, origin: url(A) } })).status).toBe(
+    204,
+  );
   const refused = await whoAmI(B, cookie);
   expect([refused.status, (await refused.json()).detail]).toEqual([401, 'session: signed out; sign in again']);
 });
@@ -103,15 +109,29 @@ test('two instances agree: a session signed out on one is refused by the other',
 test('disabling a person on instance A refuses their cookie on instance B at once; a role change counts from their next request', async () => {
   const { id, admin, cookie } = await newColleague('editor');
   expect((await whoAmI(B, cookie)).status).toBe(200);
-  expect((await write(B, '/api/settings/targets', 'PUT', cookie, { targets: { general: { germination: 90, usable: null, cv: null }, crops: {} } })).status).toBe(200);
+  expect(
+    (
+      await write(B, '/api/settings/targets', 'PUT', cookie, {
+        targets: { general: { germination: 90, usable: null, cv: null }, crops: {} },
+      })
+    ).status,
+  ).toBe(200);
   expect((await write(A, `/api/admin/people/${id}`, 'PATCH', admin, { role: 'viewer' })).status).toBe(200);
-  const demoted = await write(B, '/api/settings/targets', 'PUT', cookie, { targets: { general: { germination: 90, usable: null, cv: null }, crops: {} } });
-  expect([demoted.status, (await demoted.json()).detail]).toEqual([403, 'role: saving the targets needs the editor role; you are a viewer']);
+  const demoted = await write(B, '/api/settings/targets', 'PUT', cookie, {
+    targets: { general: { germination: 90, usable: null, cv: null }, crops: {} },
+  });
+  expect([demoted.status, (await demoted.json()).detail]).toEqual([
+    403,
+    'role: saving the targets needs the editor role; you are a viewer',
+  ]);
 
   expect((await write(A, `/api/admin/people/${id}`, 'PATCH', admin, { disabled: true })).status).toBe(200);
   for (const port of [B, A]) {
     const refused = await whoAmI(port, cookie);
-    expect([refused.status, (await refused.json()).detail]).toEqual([401, 'session: this account is disabled; ask an administrator of your organisation']);
+    expect([refused.status, (await refused.json()).detail]).toEqual([
+      401,
+      'session: this account is disabled; ask an administrator of your organisation',
+    ]);
     expect((await fetch(`${url(port)}/api/batches`, { headers: { cookie } })).status).toBe(401);
   }
   // Enabled again, the old session stays signed out: disabling signed every session of theirs out.
@@ -121,24 +141,35 @@ test('disabling a person on instance A refuses their cookie on instance B at onc
 
 test('an administrator signs out all of a person’s sessions, on every instance', async () => {
   const { id, admin, cookie } = await newColleague('viewer');
-  const other = await signInOn(A, { email: (await (await whoAmI(B, cookie)).json()).user.email, password: 'a long enough password' });
+  const other = await signInOn(A, {
+    email: (await (await whoAmI(B, cookie)).json()).user.email,
+    password: 'a long enough password',
+  });
   expect((await write(B, `/api/admin/people/${id}/sessions`, 'DELETE', admin)).status).toBe(204);
   for (const c of [cookie, other]) for (const port of [A, B]) expect((await whoAmI(port, c)).status).toBe(401);
 });
 
 test('a token fetched by one instance serves the other', async () => {
   const cookie = await signInOn(A);
-  expect((await fetch(`${url(A)}/api/batches?start_date=2026-01-01T00:00:00Z`, { headers: { cookie } })).status).toBe(200);
+  expect((await fetch(`${url(A)}/api/batches?start_date=2026-01-01T00:00:00Z`, { headers: { cookie } })).status).toBe(
+    200,
+  );
   const before = (await sandbox('GET', '/_sandbox/stats')).authRequests;
-  expect((await fetch(`${url(B)}/api/batches?start_date=2026-01-01T00:00:00Z`, { headers: { cookie } })).status).toBe(200);
-  expect((await fetch(`${url(A)}/api/batches?start_date=2026-01-01T00:00:00Z`, { headers: { cookie } })).status).toBe(200);
+  expect((await fetch(`${url(B)}/api/batches?start_date=2026-01-01T00:00:00Z`, { headers: { cookie } })).status).toBe(
+    200,
+  );
+  expect((await fetch(`${url(A)}/api/batches?start_date=2026-01-01T00:00:00Z`, { headers: { cookie } })).status).toBe(
+    200,
+  );
   expect((await sandbox('GET', '/_sandbox/stats')).authRequests).toBe(before);
 });
 
 test('revocations outlive a restart of Redis and of the app: a signed-out cookie never works again, a live one goes on', async () => {
   const live = await signInOn(A);
   const signedOut = await signInOn(A);
-  expect((await fetch(`${url(B)}/api/session`, { method: 'DELETE', headers: { cookie: signedOut, origin: url(B) } })).status).toBe(204);
+  expect(
+    (await fetch(`${url(B)}/api/session`, { method: 'DELETE', headers: { cookie: signedOut, origin: url(B) } })).status,
+  ).toBe(204);
 
   // Redis down: sessions do not depend on it.
   await stopRedis();

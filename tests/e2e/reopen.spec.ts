@@ -1,13 +1,26 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signInContext } from './signed-in';
-import { APP_URL, DEMO, OTHER, api, type Credentials, cachedEntries, exportFrom, sandbox, status, walkApi, type ApiBatch } from './support';
+import {
+  APP_URL,
+  DEMO,
+  OTHER,
+  api,
+  type Credentials,
+  cachedEntries,
+  exportFrom,
+  sandbox,
+  status,
+  walkApi,
+  type ApiBatch,
+} from './support';
 
 // Issue 16, target 2: a range loaded a moment ago reopens without the service (within the tab from React
 // Query, after a reload or in a new tab from the browser's encrypted cache), and is then checked against it.
 
 const ALL = '/batches?tz=UTC';
 const asOf = (page: Page) => page.getByTestId('as-of');
-const sandboxBatchRequests = async () => ((await sandbox('GET', '/_sandbox/stats')) as { batchRequests: number }).batchRequests;
+const sandboxBatchRequests = async () =>
+  ((await sandbox('GET', '/_sandbox/stats')) as { batchRequests: number }).batchRequests;
 
 test.afterEach(async () => {
   await sandbox('POST', '/_sandbox/reset');
@@ -25,7 +38,10 @@ async function recordStatus(page: Page) {
     };
     requestAnimationFrame(look);
   });
-  return () => page.evaluate(() => (window as unknown as { statusSeen: (string | null)[] }).statusSeen.filter((t) => t !== null) as string[]);
+  return () =>
+    page.evaluate(
+      () => (window as unknown as { statusSeen: (string | null)[] }).statusSeen.filter((t) => t !== null) as string[],
+    );
 }
 
 /** Another session in this browser (the old cookie dropped, no sign-out), then the page again; the stream requests from then on. */
@@ -47,7 +63,10 @@ async function batchesOf(cookie: string): Promise<ApiBatch[]> {
   return (await walkApi(cookie)).batches;
 }
 
-test('within a tab, Back/Forward, presets and filters reopen ranges loaded a moment ago without asking the service', async ({ page, context }) => {
+test('within a tab, Back/Forward, presets and filters reopen ranges loaded a moment ago without asking the service', async ({
+  page,
+  context,
+}) => {
   await signInContext(context, DEMO);
   const streams: string[] = [];
   page.on('request', (r) => {
@@ -81,12 +100,18 @@ test('within a tab, Back/Forward, presets and filters reopen ranges loaded a mom
   await expect(asOf(page)).toHaveCount(0);
 });
 
-test('a reload reopens the range from the cache before the service answers, then merges new, changed and vanished batches without a flicker', async ({ page, context }) => {
+test('a reload reopens the range from the cache before the service answers, then merges new, changed and vanished batches without a flicker', async ({
+  page,
+  context,
+}) => {
   const cookie = await signInContext(context, DEMO);
   const all = await batchesOf(cookie);
   const [renamed, gone, model] = [all[10]!, all[20]!, all[30]!];
   // The batch that will vanish, under a name of its own (generated names repeat) to look for it afterwards.
-  await sandbox('POST', '/_sandbox/edit', { clientId: DEMO.clientId, change: [{ batch_id: gone.batch_id, set: { batch_name: 'Vanishes while away' } }] });
+  await sandbox('POST', '/_sandbox/edit', {
+    clientId: DEMO.clientId,
+    change: [{ batch_id: gone.batch_id, set: { batch_name: 'Vanishes while away' } }],
+  });
   await page.goto(ALL);
   await expect(status(page)).toHaveText('3,000 batches');
   await expect.poll(() => cachedEntries(page)).toEqual([expect.objectContaining({ count: 3000 })]);
@@ -102,7 +127,10 @@ test('a reload reopens the range from the cache before the service answers, then
   await sandbox('POST', '/_sandbox/faults', { latencyMs: 800 });
   const seen = await recordStatus(page);
   // Streams the page has received whole (a resource timing entry is made once the response has ended).
-  const finished = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/batches/stream')).length);
+  const finished = () =>
+    page.evaluate(
+      () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/batches/stream')).length,
+    );
 
   await page.reload();
   // The copy, at once: every row, "as of" its time, while the stream has not answered.
@@ -121,11 +149,18 @@ test('a reload reopens the range from the cache before the service answers, then
   const texts = statuses.slice(statuses.indexOf('3,000 batches'));
   // Never an incomplete or empty table, never a batch twice: 3,000 (the copy), at most 3,001 while both the new
   // batch and the vanished one are shown, then 3,000.
-  expect(texts.every((t) => /^[\d,]+ batches$/.test(t)), texts.join(' | ')).toBe(true);
+  expect(
+    texts.every((t) => /^[\d,]+ batches$/.test(t)),
+    texts.join(' | '),
+  ).toBe(true);
   expect(texts[0]).toBe('3,000 batches');
   expect(new Set(texts.map(countOf)).size).toBeLessThanOrEqual(2);
   expect(texts.map(countOf).every((c) => c === 3000 || c === 3001)).toBe(true);
-  for (const [name, count] of [['Renamed while away', '1 batch'], ['Added while away', '1 batch'], ['Vanishes while away', '0 batches']]) {
+  for (const [name, count] of [
+    ['Renamed while away', '1 batch'],
+    ['Added while away', '1 batch'],
+    ['Vanishes while away', '0 batches'],
+  ]) {
     await page.getByLabel('Search').fill(name!);
     await expect(status(page)).toHaveText(count!);
   }
@@ -133,7 +168,10 @@ test('a reload reopens the range from the cache before the service answers, then
   await expect.poll(async () => (await cachedEntries(page))[0]?.count).toBe(3000);
 });
 
-test('when the check fails, the cached rows stay and the page says they are as of then and that refreshing failed', async ({ page, context }) => {
+test('when the check fails, the cached rows stay and the page says they are as of then and that refreshing failed', async ({
+  page,
+  context,
+}) => {
   await signInContext(context, DEMO);
   await page.goto(ALL);
   await expect(status(page)).toHaveText('3,000 batches');
@@ -141,25 +179,36 @@ test('when the check fails, the cached rows stay and the page says they are as o
   await sandbox('POST', '/_sandbox/faults', { outage: true, retryAfterS: 1 });
   await page.reload();
   // The server retries the service first, within its deadline.
-  await expect(asOf(page)).toContainText(/As of \d\d:\d\d: refreshing failed, so these batches may be out of date\./, { timeout: 20_000 });
+  await expect(asOf(page)).toContainText(/As of \d\d:\d\d: refreshing failed, so these batches may be out of date\./, {
+    timeout: 20_000,
+  });
   await expect(asOf(page)).toContainText('unavailable');
   await expect(status(page)).toHaveText('3,000 batches');
   await expect(page.locator('tbody tr').first()).toBeVisible();
   // On paper too (the status line is not printed).
   await page.emulateMedia({ media: 'print' });
-  await expect(page.getByText(/^As of \d\d:\d\d: refreshing failed, so these batches may be out of date\.$/).filter({ visible: true })).toHaveCount(1);
+  await expect(
+    page
+      .getByText(/^As of \d\d:\d\d: refreshing failed, so these batches may be out of date\.$/)
+      .filter({ visible: true }),
+  ).toHaveCount(1);
   await page.emulateMedia({ media: 'screen' });
   // An export of this view says "as of" in its name and first line.
   const file = await exportFrom(page, 'CSV (API fields)');
   expect(file.name).toMatch(/-api-fields-AS-OF-\d{4}\.csv$/);
-  expect(file.bytes.toString('utf8')).toMatch(/^"?AS OF \d{4}-\d\d-\d\d \d\d:\d\d UTC: 3000 batches as loaded then, not yet refreshed/);
+  expect(file.bytes.toString('utf8')).toMatch(
+    /^"?AS OF \d{4}-\d\d-\d\d \d\d:\d\d UTC: 3000 batches as loaded then, not yet refreshed/,
+  );
   await sandbox('POST', '/_sandbox/faults', { outage: false });
   await asOf(page).getByRole('button', { name: 'Refresh' }).click();
   await expect(asOf(page)).toHaveCount(0);
   await expect(status(page)).toHaveText('3,000 batches');
 });
 
-test('sign-out wipes the cache; a revoked session cannot read it; a new session drops what it cannot open', async ({ page, context }) => {
+test('sign-out wipes the cache; a revoked session cannot read it; a new session drops what it cannot open', async ({
+  page,
+  context,
+}) => {
   const cookie = await signInContext(context, DEMO);
   await page.goto(ALL);
   await expect(status(page)).toHaveText('3,000 batches');
@@ -175,7 +224,9 @@ test('sign-out wipes the cache; a revoked session cannot read it; a new session 
   await expect(status(page)).toHaveText('3,000 batches');
   await expect(asOf(page)).toHaveCount(0);
   expect(streams).toHaveLength(1);
-  await expect.poll(async () => (await cachedEntries(page)).map((e) => e.keyId)).toEqual([expect.not.stringMatching(before!.keyId)]);
+  await expect
+    .poll(async () => (await cachedEntries(page)).map((e) => e.keyId))
+    .toEqual([expect.not.stringMatching(before!.keyId)]);
 
   // Sign-out: the database is gone before the sign-in page shows.
   await page.getByRole('button', { name: 'Sign out' }).click();

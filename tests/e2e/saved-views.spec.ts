@@ -25,7 +25,11 @@ const openList = async (page: Page) => {
   return page.getByRole('region', { name: 'Saved views' });
 };
 
-test('a saved view is opened by a colleague with the same URL state and count; made default, renamed, deleted', async ({ page, context, browser }) => {
+test('a saved view is opened by a colleague with the same URL state and count; made default, renamed, deleted', async ({
+  page,
+  context,
+  browser,
+}) => {
   await signInContext(context);
   await page.goto(FILTERED);
   const count = await loadedCount(page);
@@ -40,7 +44,9 @@ test('a saved view is opened by a colleague with the same URL state and count; m
   await page.getByRole('button', { name: 'Save view' }).click();
   await page.getByLabel('View name').fill('lettuce WARNINGS');
   await page.getByRole('form', { name: 'Save view' }).getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('form', { name: 'Save view' }).getByRole('alert')).toHaveText('Not saved: a view named "Lettuce warnings" already exists in your organisation; choose another name');
+  await expect(page.getByRole('form', { name: 'Save view' }).getByRole('alert')).toHaveText(
+    'Not saved: a view named "Lettuce warnings" already exists in your organisation; choose another name',
+  );
   await page.getByRole('button', { name: 'Cancel' }).click();
 
   // A colleague: a browser of their own, signed in to the same organisation, on the plain page.
@@ -75,7 +81,10 @@ test('a saved view is opened by a colleague with the same URL state and count; m
   await expect(list.getByRole('link', { name: 'Lettuce warnings', exact: true })).toHaveCount(0);
 
   await list.getByRole('button', { name: 'Delete: Lettuce with warnings' }).click();
-  await list.getByRole('group', { name: 'Delete Lettuce with warnings?' }).getByRole('button', { name: 'Delete' }).click();
+  await list
+    .getByRole('group', { name: 'Delete Lettuce with warnings?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
   await expect(list.getByText('No saved views yet.')).toBeVisible();
   await page.goto('/batches');
   await expect(page).toHaveURL(/^[^?]*\/batches\?from=all&to=now&tz=[^&]+$/);

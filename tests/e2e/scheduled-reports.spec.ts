@@ -8,7 +8,11 @@ test.afterEach(deleteAllViews);
 /** A view of the last 7 days, shared with the organisation by the demo editor. */
 async function aSharedView(name: string): Promise<string> {
   const cookie = await signIn(DEMO);
-  const made = await api('/api/settings/views', { method: 'POST', cookie, json: { name, query: 'from=now-7d&to=now&tz=UTC&below=1', shared: true } });
+  const made = await api('/api/settings/views', {
+    method: 'POST',
+    cookie,
+    json: { name, query: 'from=now-7d&to=now&tz=UTC&below=1', shared: true },
+  });
   expect(made.status).toBe(201);
   return ((await made.json()) as { id: string }).id;
 }
@@ -39,11 +43,24 @@ test('an editor sends a saved view on a schedule, sees its next run, and stops i
 
   // Read back from the server, as scripts see it.
   const cookie = await signIn(DEMO);
-  const views = (await (await api('/api/settings/views', { cookie })).json()) as { views: { id: string; name: string }[] };
+  const views = (await (await api('/api/settings/views', { cookie })).json()) as {
+    views: { id: string; name: string }[];
+  };
   const id = views.views.find((v) => v.name === 'Weekly below target')!.id;
   const saved = (await (await api(`/api/settings/views/${id}/schedule`, { cookie })).json()) as Record<string, unknown>;
-  expect(saved).toMatchObject({ cadence: 'monthly', dayOfMonth: 15, time: '06:45', timeZone: 'Europe/Amsterdam', recipients: [DEMO.email, DEMO_VIEWER.email].sort() });
-  const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', day: 'numeric', hour: '2-digit', minute: '2-digit' }).format(Date.parse(saved.nextRunAt as string));
+  expect(saved).toMatchObject({
+    cadence: 'monthly',
+    dayOfMonth: 15,
+    time: '06:45',
+    timeZone: 'Europe/Amsterdam',
+    recipients: [DEMO.email, DEMO_VIEWER.email].sort(),
+  });
+  const local = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Amsterdam',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(Date.parse(saved.nextRunAt as string));
   expect(local).toBe('15, 06:45');
 
   // Opened again, it shows what was saved; Stop sending removes it.
@@ -61,7 +78,11 @@ test('a viewer sees why they cannot send a view on a schedule', async ({ page, c
   await signInContext(context, DEMO_VIEWER);
   await page.goto('/batches?from=now-7d&to=now&tz=UTC');
   await page.getByRole('button', { name: 'Saved views' }).click();
-  const button = page.getByRole('region', { name: 'Saved views' }).getByRole('button', { name: 'Send “Shared with viewers” on a schedule' });
+  const button = page
+    .getByRole('region', { name: 'Saved views' })
+    .getByRole('button', { name: 'Send “Shared with viewers” on a schedule' });
   await expect(button).toHaveAttribute('aria-disabled', 'true');
-  await expect(button).toHaveAccessibleDescription('Only an editor or an administrator can send a view on a schedule; you are a viewer.');
+  await expect(button).toHaveAccessibleDescription(
+    'Only an editor or an administrator can send a view on a schedule; you are a viewer.',
+  );
 });

@@ -15,13 +15,26 @@ function filesUnder(dir: string): string[] {
 }
 
 /** What must never reach a browser: the session secret, the key and the organisations' secrets the server holds, a password. */
-const SECRETS = [E2E_SESSION_SECRET, TEST_CREDENTIALS_KEY, DEMO.password, ...SANDBOX_ORGANISATIONS.map((o) => o.clientSecret)];
+const SECRETS = [
+  E2E_SESSION_SECRET,
+  TEST_CREDENTIALS_KEY,
+  DEMO.password,
+  ...SANDBOX_ORGANISATIONS.map((o) => o.clientSecret),
+];
 const body = (person: { email: string; password: string }) => ({ email: person.email, password: person.password });
 
 /** The headers that guard a page, with the per-request nonce blanked so two pages can be compared. */
-const PAGE_GUARDS = ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'permissions-policy'];
+const PAGE_GUARDS = [
+  'content-security-policy',
+  'x-content-type-options',
+  'referrer-policy',
+  'x-frame-options',
+  'permissions-policy',
+];
 const guardsOf = (response: Response) =>
-  Object.fromEntries(PAGE_GUARDS.map((name) => [name, response.headers.get(name)?.replace(/'nonce-[^']*'/, "'nonce-…'") ?? null]));
+  Object.fromEntries(
+    PAGE_GUARDS.map((name) => [name, response.headers.get(name)?.replace(/'nonce-[^']*'/, "'nonce-…'") ?? null]),
+  );
 
 test('security headers: CSP without unsafe-eval or inline scripts, no framing, nosniff, referrer policy', async () => {
   const cookie = await signIn();
@@ -55,7 +68,10 @@ test('the API allows nothing to load or frame from its answers', async () => {
   }
 });
 
-test('a fresh nonce per request, and the pages run under it without a CSP violation, signed-in batches included', async ({ page, context }) => {
+test('a fresh nonce per request, and the pages run under it without a CSP violation, signed-in batches included', async ({
+  page,
+  context,
+}) => {
   const nonce = async () => (await api('/sign-in')).headers.get('content-security-policy')!.match(/nonce-([^']+)/)![1];
   expect(await nonce()).not.toBe(await nonce());
   // A violation is reported even when the script catches the refusal (zod's probe of `new Function('')` does),
@@ -63,7 +79,9 @@ test('a fresh nonce per request, and the pages run under it without a CSP violat
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+    );
   });
   const errors: string[] = [];
   page.on('console', (m) => {
@@ -85,10 +103,19 @@ test('a fresh nonce per request, and the pages run under it without a CSP violat
 });
 
 /** The `<script>` tags of a page that do not carry this nonce. */
-const scriptsWithout = (html: string, nonce: string) => [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]).filter((tag) => !tag.includes(`nonce="${nonce}"`));
+const scriptsWithout = (html: string, nonce: string) =>
+  [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]).filter((tag) => !tag.includes(`nonce="${nonce}"`));
 
 test('every HTML answer has the nonce CSP, 404 pages near the static paths included, and its scripts the nonce', async () => {
-  for (const path of ['/no-such-page', '/icon.svgx', '/icon.svg/x', '/_next/staticx', '/_next/imagex', '/apix', '/sign-in']) {
+  for (const path of [
+    '/no-such-page',
+    '/icon.svgx',
+    '/icon.svg/x',
+    '/_next/staticx',
+    '/_next/imagex',
+    '/apix',
+    '/sign-in',
+  ]) {
     const response = await api(path);
     expect(response.headers.get('content-type'), path).toMatch(/^text\/html/);
     const csp = response.headers.get('content-security-policy') ?? '';
@@ -101,7 +128,11 @@ test('every HTML answer has the nonce CSP, 404 pages near the static paths inclu
   }
   // The real static paths still skip the proxy's per-request work and are served as they are.
   const icon = await api('/icon.svg');
-  expect([icon.status, icon.headers.get('content-type'), icon.headers.get('content-security-policy')]).toEqual([200, 'image/svg+xml', null]);
+  expect([icon.status, icon.headers.get('content-type'), icon.headers.get('content-security-policy')]).toEqual([
+    200,
+    'image/svg+xml',
+    null,
+  ]);
   const chunk = (await (await api('/sign-in')).text()).match(/\/_next\/static\/[^"]+\.js/)![0];
   const script = await api(chunk);
   expect([script.status, script.headers.get('content-security-policy')]).toEqual([200, null]);
@@ -111,7 +142,16 @@ const HSTS = 'max-age=63072000; includeSubDomains';
 
 test('HSTS only when served over https (a TLS-terminating proxy sends X-Forwarded-Proto: https): pages, 404s, redirects, API, static', async () => {
   const chunk = (await api('/sign-in').then((r) => r.text())).match(/\/_next\/static\/[^"]+\.js/)![0];
-  for (const path of ['/sign-in', '/batches', '/no-such-page', '/api/health', '/api/batches', '/api/nope', '/icon.svg', chunk]) {
+  for (const path of [
+    '/sign-in',
+    '/batches',
+    '/no-such-page',
+    '/api/health',
+    '/api/batches',
+    '/api/nope',
+    '/icon.svg',
+    chunk,
+  ]) {
     const overHttps = await api(path, { headers: { 'x-forwarded-proto': 'https' } });
     expect(overHttps.headers.get('strict-transport-security'), path).toBe(HSTS);
     const behindTwo = await api(path, { headers: { 'x-forwarded-proto': 'https, http' } });
@@ -125,16 +165,18 @@ test('HSTS only when served over https (a TLS-terminating proxy sends X-Forwarde
 
 /** A request with any method (fetch refuses TRACE), as a plain HTTP client sends it. */
 function raw(method: string, path: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = httpRequest(APP_URL + path, { method, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+    (resolve, reject) => {
+      const req = httpRequest(APP_URL + path, { method, headers }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    },
+  );
 }
 
 const API_ALLOW: Record<string, string> = {
@@ -154,7 +196,9 @@ test('methods an API route does not serve (TRACE, PUT, PATCH, ...) are 405 with 
       const response = await raw(method, path, { cookie, origin: APP_URL });
       expect([method, path, response.status, response.headers.allow]).toEqual([method, path, 405, allow]);
       expect(response.headers['content-type'], `${method} ${path}`).toMatch(/^application\/json/);
-      expect(JSON.parse(response.body), `${method} ${path}`).toEqual({ detail: `method: ${method} is not allowed here; allowed: ${allow}` });
+      expect(JSON.parse(response.body), `${method} ${path}`).toEqual({
+        detail: `method: ${method} is not allowed here; allowed: ${allow}`,
+      });
       expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(response.headers['x-content-type-options']).toBe('nosniff');
     }

@@ -10,10 +10,17 @@ test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
 // A browser can hold a session cookie the server cannot open (a broken deploy, a hand-edited value, another app on
 // the host): it must lead to sign-in, never to an error page, and sign-in and sign-out must work from there.
-for (const garbage of ['*******', 'Fe26.2*__proto__*a*b*c*9999999999999*d*e~2', '"Fe26.2*1*a*b*c*9999999999999*d*e~2"']) {
-  test(`a browser holding the garbage cookie ${garbage} lands on sign-in, signs in (the cookie replaced) and signs out`, async ({ page }) => {
+for (const garbage of [
+  '*******',
+  'Fe26.2*__proto__*a*b*c*9999999999999*d*e~2',
+  '"Fe26.2*1*a*b*c*9999999999999*d*e~2"',
+]) {
+  test(`a browser holding the garbage cookie ${garbage} lands on sign-in, signs in (the cookie replaced) and signs out`, async ({
+    page,
+  }) => {
     await page.context().addCookies([{ name: 'tsb_session', value: garbage, url: APP_URL }]);
-    const held = async () => (await page.context().cookies()).filter((c) => c.name === 'tsb_session').map((c) => c.value);
+    const held = async () =>
+      (await page.context().cookies()).filter((c) => c.name === 'tsb_session').map((c) => c.value);
     expect(await held()).toEqual([garbage]);
     await page.goto('/batches?tz=UTC');
     await expect(page).toHaveURL(/\/sign-in\?next=%2Fbatches%3Ftz%3DUTC$/);
@@ -30,7 +37,9 @@ for (const garbage of ['*******', 'Fe26.2*__proto__*a*b*c*9999999999999*d*e~2', 
   });
 }
 
-test('behind a TLS proxy, the browser keeps __Host-tsb_session from sign-in, the page reads it, and sign-out removes it', async ({ page }) => {
+test('behind a TLS proxy, the browser keeps __Host-tsb_session from sign-in, the page reads it, and sign-out removes it', async ({
+  page,
+}) => {
   // The proxy's part, played by the test: every request says it came over https, with the origin the person saw.
   const httpsOrigin = APP_URL.replace('http:', 'https:');
   await page.context().setExtraHTTPHeaders({ 'x-forwarded-proto': 'https' });
@@ -41,8 +50,14 @@ test('behind a TLS proxy, the browser keeps __Host-tsb_session from sign-in, the
     const request = route.request();
     const headers = await request.allHeaders();
     if (!headers.origin) return route.continue();
-    const answer = await fetch(request.url(), { method: request.method(), headers: { ...headers, origin: httpsOrigin }, body: request.postData() });
-    const passed = Object.fromEntries([...answer.headers].filter(([name]) => !['set-cookie', 'content-encoding', 'content-length'].includes(name)));
+    const answer = await fetch(request.url(), {
+      method: request.method(),
+      headers: { ...headers, origin: httpsOrigin },
+      body: request.postData(),
+    });
+    const passed = Object.fromEntries(
+      [...answer.headers].filter(([name]) => !['set-cookie', 'content-encoding', 'content-length'].includes(name)),
+    );
     const setCookie = answer.headers.getSetCookie();
     return route.fulfill({
       status: answer.status,

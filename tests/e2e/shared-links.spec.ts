@@ -1,7 +1,17 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { SavedView, SavedViewList } from '../../lib/contract/views';
 import { signInContext } from './signed-in';
-import { api, APP_URL, asBrowserShows, browserPattern, deleteAllViews, sandbox, signIn, status, walkApi } from './support';
+import {
+  api,
+  APP_URL,
+  asBrowserShows,
+  browserPattern,
+  deleteAllViews,
+  sandbox,
+  signIn,
+  status,
+  walkApi,
+} from './support';
 
 /**
  * A link must open what it says: every preset and All time written into the URL as a rolling range, whatever
@@ -13,7 +23,8 @@ const DAY = 86_400_000;
 const utcDay = (ms: number, n = 0) => new Date(ms + n * DAY).toISOString().slice(0, 10);
 /** Days as a person reads them in an en-GB browser, worked out with Intl here rather than by the app. */
 const GB = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
-const gbDays = (from: string, to: string) => GB.formatRange(Date.parse(`${from}T00:00:00Z`), Date.parse(`${to}T00:00:00Z`));
+const gbDays = (from: string, to: string) =>
+  GB.formatRange(Date.parse(`${from}T00:00:00Z`), Date.parse(`${to}T00:00:00Z`));
 
 /** How many batches the API holds on the UTC days from..to (both whole), by its own cursor walk; all without days. */
 async function apiCount(cookie: string, from?: string, to?: string): Promise<number> {
@@ -27,12 +38,20 @@ const batches = (n: number) => `${n.toLocaleString('en-GB')} batch${n === 1 ? ''
 
 /** Saves a view for the demo organisation over the API, as a colleague would have. */
 async function saveView(name: string, query: string, isDefault: boolean): Promise<SavedView> {
-  const response = await api('/api/settings/views', { method: 'POST', cookie: await signIn(), json: { name, query, isDefault }, headers: { origin: APP_URL } });
+  const response = await api('/api/settings/views', {
+    method: 'POST',
+    cookie: await signIn(),
+    json: { name, query, isDefault },
+    headers: { origin: APP_URL },
+  });
   expect(response.status).toBe(201);
   return (await response.json()) as SavedView;
 }
 
-async function signedInContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+async function signedInContext(
+  browser: Browser,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: APP_URL, timezoneId: 'UTC', ...options });
   await signInContext(context);
   return context;
@@ -40,7 +59,10 @@ async function signedInContext(browser: Browser, options: Parameters<Browser['ne
 
 const notice = (page: Page) => page.getByRole('note').filter({ hasText: 'default view' });
 /** The line under the range's controls (the fieldset's legend names it in the reader's language). */
-const rangeShown = (page: Page) => page.locator('fieldset', { has: page.getByRole('group', { name: /^(Date range presets|Zeitraum-Vorgaben)$/ }) }).locator('p');
+const rangeShown = (page: Page) =>
+  page
+    .locator('fieldset', { has: page.getByRole('group', { name: /^(Date range presets|Zeitraum-Vorgaben)$/ }) })
+    .locator('p');
 
 test.beforeEach(async () => {
   await sandbox('POST', '/_sandbox/reset');
@@ -48,7 +70,11 @@ test.beforeEach(async () => {
 });
 test.afterEach(deleteAllViews);
 
-test('All time and every preset reopen from their link, in this browser and a colleague’s, whatever the default view', async ({ page, context, browser }) => {
+test('All time and every preset reopen from their link, in this browser and a colleague’s, whatever the default view', async ({
+  page,
+  context,
+  browser,
+}) => {
   const cookie = await signInContext(context);
   await saveView('Tomato only', 'crop=Tomato&tz=UTC', true);
   const colleague = await signedInContext(browser);
@@ -74,13 +100,22 @@ test('All time and every preset reopen from their link, in this browser and a co
     const link = `${APP_URL}/batches?from=${from}&to=now&tz=UTC`;
     await expect(page, name).toHaveURL(link);
     const expected = first ? await apiCount(cookie, first, today) : everything;
-    const label = first ? `${name}: ${gbDays(first, today)}` : `All time: every batch, up to today (${GB.format(Date.now())})`;
-    for (const [who, shown] of [['me', page], ['me, reloaded', page], ['a colleague', theirs]] as const) {
+    const label = first
+      ? `${name}: ${gbDays(first, today)}`
+      : `All time: every batch, up to today (${GB.format(Date.now())})`;
+    for (const [who, shown] of [
+      ['me', page],
+      ['me, reloaded', page],
+      ['a colleague', theirs],
+    ] as const) {
       if (who === 'me, reloaded') await page.reload();
       if (who === 'a colleague') await theirs.goto(link);
       await expect(shown, `${name}, ${who}`).toHaveURL(link);
       await expect(status(shown), `${name}, ${who}`).toHaveText(batches(expected), { timeout: 20_000 });
-      await expect(shown.getByRole('button', { name, exact: true }), `${name}, ${who}`).toHaveAttribute('aria-pressed', 'true');
+      await expect(shown.getByRole('button', { name, exact: true }), `${name}, ${who}`).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
       await expect(rangeShown(shown), `${name}, ${who}`).toHaveText(asBrowserShows(label));
       await expect(shown.getByLabel('Crop', { exact: true })).toHaveValue('');
       await expect(notice(shown)).toHaveCount(0);
@@ -89,7 +124,11 @@ test('All time and every preset reopen from their link, in this browser and a co
   await colleague.close();
 });
 
-test('a saved view made from Last 90 days shows the last 90 days of the day it is opened, a month later too', async ({ page, context, browser }) => {
+test('a saved view made from Last 90 days shows the last 90 days of the day it is opened, a month later too', async ({
+  page,
+  context,
+  browser,
+}) => {
   const cookie = await signInContext(context);
   await page.goto('/batches?from=all&to=now&tz=UTC');
   await page.getByRole('button', { name: 'Last 90 days' }).click();
@@ -117,7 +156,10 @@ test('a saved view made from Last 90 days shows the last 90 days of the day it i
   await colleague.close();
 });
 
-test('Compare with works on a rolling range: the same span of the period before, up to the same time of day', async ({ page, context }) => {
+test('Compare with works on a rolling range: the same span of the period before, up to the same time of day', async ({
+  page,
+  context,
+}) => {
   const cookie = await signInContext(context);
   await page.goto('/batches?from=now-30d&to=now&tz=UTC&compare=previous');
   const [from, to] = [utcDay(Date.now(), -29), utcDay(Date.now())];
@@ -125,8 +167,13 @@ test('Compare with works on a rolling range: the same span of the period before,
   const summary = page.getByRole('region', { name: 'Summary' });
   // The 30 days before, the last of them up to now's time of day (the range itself ends now).
   const before = browserPattern(gbDays(utcDay(Date.now(), -59), utcDay(Date.now(), -30)));
-  await expect(summary).toContainText(new RegExp(`Changes against ${before}, up to \\d\\d:\\d\\d \\(previous period\\)`), { timeout: 20_000 });
-  await expect(summary.locator('div', { has: page.getByText('Batches', { exact: true }) }).locator('dd small')).toHaveText(/^([+\u2212]|±)[\d.]+% \(was [\d,]+\)$/);
+  await expect(summary).toContainText(
+    new RegExp(`Changes against ${before}, up to \\d\\d:\\d\\d \\(previous period\\)`),
+    { timeout: 20_000 },
+  );
+  await expect(
+    summary.locator('div', { has: page.getByText('Batches', { exact: true }) }).locator('dd small'),
+  ).toHaveText(/^([+\u2212]|±)[\d.]+% \(was [\d,]+\)$/);
 });
 
 test('a page left open over midnight moves a rolling range to the new day', async ({ browser }) => {
@@ -139,11 +186,17 @@ test('a page left open over midnight moves a rolling range to the new day', asyn
   await page.clock.fastForward('02:00');
   await expect(rangeShown(page)).toHaveText(asBrowserShows(`Last 7 days: ${gbDays(utcDay(eve, -5), utcDay(eve, 1))}`));
   await expect(page.getByLabel('To', { exact: true })).toHaveValue(utcDay(eve, 1));
-  await expect(status(page)).toHaveText(batches(await apiCount(await signIn(), utcDay(eve, -5), utcDay(eve, 1))), { timeout: 20_000 });
+  await expect(status(page)).toHaveText(batches(await apiCount(await signIn(), utcDay(eve, -5), utcDay(eve, 1))), {
+    timeout: 20_000,
+  });
   await context.close();
 });
 
-test('a bare /batches opens the default view and says so, with the way to every batch; its link does not say it again', async ({ page, context, browser }) => {
+test('a bare /batches opens the default view and says so, with the way to every batch; its link does not say it again', async ({
+  page,
+  context,
+  browser,
+}) => {
   await signInContext(context);
   await saveView('Tomato, last 90 days', 'from=now-90d&to=now&crop=Tomato&tz=UTC', true);
   const opened = `${APP_URL}/batches?from=now-90d&to=now&crop=Tomato&tz=UTC`;
@@ -201,7 +254,9 @@ test('older links of days open the same days as before, with the range written i
   await expect(status(page)).toHaveText(batches(await apiCount(cookie, from, to)), { timeout: 20_000 });
   await expect(page.getByLabel('From', { exact: true })).toHaveValue(from);
   await expect(page.getByLabel('To', { exact: true })).toHaveValue(to);
-  await expect(page.getByRole('group', { name: 'Date range presets' }).getByRole('button', { pressed: true })).toHaveCount(0);
+  await expect(
+    page.getByRole('group', { name: 'Date range presets' }).getByRole('button', { pressed: true }),
+  ).toHaveCount(0);
   await expect(rangeShown(page)).toBeHidden();
 
   // A From alone (up to now) and the zone alone (All time), as the explorer wrote them before.
@@ -243,7 +298,9 @@ const READERS = [
 ];
 
 for (const reader of READERS) {
-  test(`${reader.locale}: the range's messages write days as the reader does, and a range moves later in one change`, async ({ browser }) => {
+  test(`${reader.locale}: the range's messages write days as the reader does, and a range moves later in one change`, async ({
+    browser,
+  }) => {
     const context = await signedInContext(browser, { locale: reader.locale });
     const page = await context.newPage();
     const alert = page.getByRole('main').getByRole('alert');

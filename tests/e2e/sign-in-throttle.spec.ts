@@ -15,7 +15,10 @@ const OTHER = person(PEOPLE.other.editor);
 let apps: AppInstance[] = [];
 
 test.beforeAll(async () => {
-  apps = await Promise.all([startApp(A, { ...LIMITS, TRUSTED_PROXY_HOPS: '0' }), startApp(B, { ...LIMITS, TRUSTED_PROXY_HOPS: '1' })]);
+  apps = await Promise.all([
+    startApp(A, { ...LIMITS, TRUSTED_PROXY_HOPS: '0' }),
+    startApp(B, { ...LIMITS, TRUSTED_PROXY_HOPS: '1' }),
+  ]);
 });
 test.afterAll(() => Promise.all(apps.map((app) => app.stop())));
 
@@ -31,11 +34,21 @@ function signIn(port: number, from: string, credentials: Credentials, forwardedF
   if (forwardedFor !== undefined) headers['x-forwarded-for'] = forwardedFor;
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, localAddress: from, method: 'POST', path: '/api/session', headers, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, detail: text ? JSON.parse(text).detail : undefined, ms: Date.now() - started }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, localAddress: from, method: 'POST', path: '/api/session', headers, agent: false },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            detail: text ? JSON.parse(text).detail : undefined,
+            ms: Date.now() - started,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -53,7 +66,8 @@ test('the address is the socket’s: X-Forwarded-For chosen by the client spread
 
 test('failures for one person from one address: refused there for an hour (Retry-After), right password included; not elsewhere, not for colleagues', async () => {
   const answers = [];
-  for (let i = 1; i <= 3; i++) answers.push(await signIn(A, '127.0.0.4', { ...DEMO, password: `wrong password ${i}` }, `198.51.100.${i}`));
+  for (let i = 1; i <= 3; i++)
+    answers.push(await signIn(A, '127.0.0.4', { ...DEMO, password: `wrong password ${i}` }, `198.51.100.${i}`));
   expect(answers.map((a) => a.status)).toEqual([401, 401, 401]);
   const blocked = await signIn(A, '127.0.0.4', DEMO, '198.51.100.50');
   expect(blocked.status).toBe(429);
@@ -68,20 +82,30 @@ test('failures for one person from one address: refused there for an hour (Retry
 });
 
 test('the right password is never refused because of failures from other addresses (a flood for one person from 40 addresses)', async () => {
-  for (let i = 1; i <= 40; i++) expect([401, 429]).toContain((await signIn(A, `127.0.1.${(i % 10) + 1}`, { ...DEMO, password: `guess number ${i}` })).status);
+  for (let i = 1; i <= 40; i++)
+    expect([401, 429]).toContain(
+      (await signIn(A, `127.0.1.${(i % 10) + 1}`, { ...DEMO, password: `guess number ${i}` })).status,
+    );
   expect((await signIn(A, '127.0.1.51', DEMO)).status).toBe(204);
 });
 
 test('an address that fails for everyone, whoever it tries, waits for the rest of the day', async () => {
-  for (let i = 1; i <= 5; i++) expect((await signIn(A, '127.0.2.1', { email: `nobody${i}@demo.example`, password: 'not a password' })).status).toBe(401);
+  for (let i = 1; i <= 5; i++)
+    expect(
+      (await signIn(A, '127.0.2.1', { email: `nobody${i}@demo.example`, password: 'not a password' })).status,
+    ).toBe(401);
   const refused = await signIn(A, '127.0.2.1', DEMO);
-  expect([refused.status, refused.detail]).toEqual([429, 'too many failed sign-ins from this address today; try again in 24 h']);
+  expect([refused.status, refused.detail]).toEqual([
+    429,
+    'too many failed sign-ins from this address today; try again in 24 h',
+  ]);
   expect(Number(refused.headers['retry-after'])).toBeGreaterThan(86_000);
 });
 
 test('behind one trusted proxy (TRUSTED_PROXY_HOPS=1) the entry it appended is the client, whatever the client wrote before it', async () => {
   // 127.0.0.6 plays the proxy: it appends the address it received each request from.
-  for (let i = 1; i <= 6; i++) expect((await signIn(B, '127.0.0.6', OTHER, `10.0.0.${i}, 198.51.100.7`)).status).toBe(204);
+  for (let i = 1; i <= 6; i++)
+    expect((await signIn(B, '127.0.0.6', OTHER, `10.0.0.${i}, 198.51.100.7`)).status).toBe(204);
   expect((await signIn(B, '127.0.0.6', OTHER, '198.51.100.7')).status).toBe(429);
   expect((await signIn(B, '127.0.0.6', OTHER, '198.51.100.7, 198.51.100.8')).status).toBe(204);
   // Without the header the request did not come through the proxy: the socket's address counts.

@@ -32,7 +32,11 @@ test.use({ ignoreHTTPSErrors: true, baseURL: APP });
 
 test.beforeAll(async () => {
   ca = makeTestCa();
-  provider = await startOidcProvider({ port: PROVIDER_PORT, ca, redirectUris: [`${APP}/api/auth/oidc/callback`, `${UNNAMED}/api/auth/oidc/callback`] });
+  provider = await startOidcProvider({
+    port: PROVIDER_PORT,
+    ca,
+    redirectUris: [`${APP}/api/auth/oidc/callback`, `${UNNAMED}/api/auth/oidc/callback`],
+  });
   app = await startApp(
     APP_PORT,
     {
@@ -84,7 +88,9 @@ async function adminApi<T>(path: string, init: { method?: string; json?: unknown
 
 type Entry = { action: string; actor: { email: string }; after: { method?: string; result?: string } | null };
 const signInsOf = async (email: string) =>
-  (await adminApi<{ entries: Entry[] }>('/api/admin/activity?action=sign_in&format=json')).entries.filter((e) => e.actor.email.toLowerCase() === email.toLowerCase());
+  (await adminApi<{ entries: Entry[] }>('/api/admin/activity?action=sign_in&format=json')).entries.filter(
+    (e) => e.actor.email.toLowerCase() === email.toLowerCase(),
+  );
 
 /** Who this browser is signed in as, and their role. */
 async function session(page: Page): Promise<{ user: { email: string; name: string }; role: string } | null> {
@@ -105,21 +111,39 @@ test('the sign-in page offers "Sign in with <OIDC_NAME>" only where single sign-
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByRole('link', { name: /^Sign in with/ })).toHaveCount(0);
   await page.goto('/sign-in');
-  await expect(page.getByRole('link', { name: `Sign in with ${NAME}` })).toHaveAttribute('href', '/api/auth/oidc/start');
+  await expect(page.getByRole('link', { name: `Sign in with ${NAME}` })).toHaveAttribute(
+    'href',
+    '/api/auth/oidc/start',
+  );
 });
 
 test('a new person joins as a viewer, and lands on the page they asked for', async ({ page }) => {
-  provider.accounts.set('grace', { email: 'grace@example.com', email_verified: true, name: 'Grace Hopper', groups: ['everyone'] });
+  provider.accounts.set('grace', {
+    email: 'grace@example.com',
+    email_verified: true,
+    name: 'Grace Hopper',
+    groups: ['everyone'],
+  });
   await page.goto('/batches?tz=UTC&crop=Tomato');
   await expect(page).toHaveURL(/\/sign-in\?next=/);
   await signInAtProvider(page, 'grace');
   await expect(page).toHaveURL(`${APP}/batches?tz=UTC&crop=Tomato`);
-  expect(await session(page)).toMatchObject({ user: { email: 'grace@example.com', name: 'Grace Hopper' }, role: 'viewer' });
-  expect(await signInsOf('grace@example.com')).toContainEqual(expect.objectContaining({ after: expect.objectContaining({ method: 'oidc', result: 'ok' }) }));
+  expect(await session(page)).toMatchObject({
+    user: { email: 'grace@example.com', name: 'Grace Hopper' },
+    role: 'viewer',
+  });
+  expect(await signInsOf('grace@example.com')).toContainEqual(
+    expect.objectContaining({ after: expect.objectContaining({ method: 'oidc', result: 'ok' }) }),
+  );
 });
 
 test('the admin group makes an administrator, and leaving it demotes them at their next sign-in', async ({ page }) => {
-  provider.accounts.set('ada', { email: 'ada@example.com', email_verified: true, name: 'Ada Lovelace', groups: ['agronomists', 'dashboard-admins'] });
+  provider.accounts.set('ada', {
+    email: 'ada@example.com',
+    email_verified: true,
+    name: 'Ada Lovelace',
+    groups: ['agronomists', 'dashboard-admins'],
+  });
   await page.goto('/sign-in');
   await signInAtProvider(page, 'ada');
   await expect(page).toHaveURL(/\/batches/);
@@ -141,11 +165,24 @@ test('the admin group makes an administrator, and leaving it demotes them at the
   expect(await session(page)).toMatchObject({ role: 'viewer' });
 });
 
-test('someone invited by e-mail is that same person, whatever the case of the address and its domain; the invite counts as accepted', async ({ page }) => {
-  const invited = await adminApi<{ id: string; inviteUrl: string }>('/api/admin/people', { method: 'POST', json: { email: 'Linus.Torvalds@Partner.TEST', role: 'viewer' } });
-  const pending = async () => (await adminApi<{ people: { id: string; email: string; invitePending: boolean }[] }>('/api/admin/people')).people.filter((p) => p.email.toLowerCase() === 'linus.torvalds@partner.test');
+test('someone invited by e-mail is that same person, whatever the case of the address and its domain; the invite counts as accepted', async ({
+  page,
+}) => {
+  const invited = await adminApi<{ id: string; inviteUrl: string }>('/api/admin/people', {
+    method: 'POST',
+    json: { email: 'Linus.Torvalds@Partner.TEST', role: 'viewer' },
+  });
+  const pending = async () =>
+    (
+      await adminApi<{ people: { id: string; email: string; invitePending: boolean }[] }>('/api/admin/people')
+    ).people.filter((p) => p.email.toLowerCase() === 'linus.torvalds@partner.test');
   expect(await pending()).toEqual([expect.objectContaining({ id: invited.id, invitePending: true })]);
-  provider.accounts.set('linus', { email: 'linus.torvalds@partner.test', email_verified: true, name: 'Linus', groups: ['agronomists'] });
+  provider.accounts.set('linus', {
+    email: 'linus.torvalds@partner.test',
+    email_verified: true,
+    name: 'Linus',
+    groups: ['agronomists'],
+  });
   await page.goto('/sign-in');
   await signInAtProvider(page, 'linus');
   await expect(page).toHaveURL(/\/batches/);
@@ -156,31 +193,44 @@ test('someone invited by e-mail is that same person, whatever the case of the ad
   expect((await fetch(`${APP}/api/links/${token}`)).status).toBe(404);
 });
 
-test('a domain that may not join is refused with a sentence, and the refusal is in the activity log', async ({ page }) => {
+test('a domain that may not join is refused with a sentence, and the refusal is in the activity log', async ({
+  page,
+}) => {
   provider.accounts.set('mallory', { email: 'mallory@elsewhere.test', email_verified: true, name: 'Mallory' });
   await page.goto('/sign-in');
   await signInAtProvider(page, 'mallory');
   await expect(page).toHaveURL(/\/sign-in\?sso_error=domain$/);
-  await expect(page.locator('main').getByRole('alert')).toHaveText('Addresses at your e-mail domain may not join this dashboard by themselves. Ask an administrator to invite you.');
+  await expect(page.locator('main').getByRole('alert')).toHaveText(
+    'Addresses at your e-mail domain may not join this dashboard by themselves. Ask an administrator to invite you.',
+  );
   expect(await session(page)).toBeNull();
-  expect(await signInsOf('mallory@elsewhere.test')).toEqual([expect.objectContaining({ after: expect.objectContaining({ method: 'oidc', result: 'refused' }) })]);
+  expect(await signInsOf('mallory@elsewhere.test')).toEqual([
+    expect.objectContaining({ after: expect.objectContaining({ method: 'oidc', result: 'refused' }) }),
+  ]);
 });
 
 test('an address the provider has not verified is refused', async ({ page }) => {
   provider.accounts.set('eve', { email: 'eve@example.com', email_verified: false, name: 'Eve' });
   await page.goto('/sign-in');
   await signInAtProvider(page, 'eve');
-  await expect(page.locator('main').getByRole('alert')).toHaveText(`${NAME} has not verified your e-mail address. Verify it there, then sign in again.`);
+  await expect(page.locator('main').getByRole('alert')).toHaveText(
+    `${NAME} has not verified your e-mail address. Verify it there, then sign in again.`,
+  );
   expect(await session(page)).toBeNull();
 });
 
 test('a disabled person is refused', async ({ page }) => {
-  const { id } = await adminApi<{ id: string }>('/api/admin/people', { method: 'POST', json: { email: 'leaver@example.com', role: 'viewer' } });
+  const { id } = await adminApi<{ id: string }>('/api/admin/people', {
+    method: 'POST',
+    json: { email: 'leaver@example.com', role: 'viewer' },
+  });
   await adminApi(`/api/admin/people/${id}`, { method: 'PATCH', json: { disabled: true } });
   provider.accounts.set('leaver', { email: 'leaver@example.com', email_verified: true, name: 'Leaver' });
   await page.goto('/sign-in');
   await signInAtProvider(page, 'leaver');
-  await expect(page.locator('main').getByRole('alert')).toHaveText('Your account is disabled. Ask an administrator to enable it again.');
+  await expect(page.locator('main').getByRole('alert')).toHaveText(
+    'Your account is disabled. Ask an administrator to enable it again.',
+  );
   expect(await session(page)).toBeNull();
 });
 
@@ -191,7 +241,9 @@ test('cancelling at the provider comes back as a sentence, in the reader’s lan
   await page.getByRole('link', { name: `Mit ${NAME} anmelden` }).click();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(/\/sign-in\?sso_error=cancelled$/);
-  await expect(page.locator('main').getByRole('alert')).toHaveText(`Die Anmeldung bei ${NAME} wurde abgebrochen. Sie sind nicht angemeldet.`);
+  await expect(page.locator('main').getByRole('alert')).toHaveText(
+    `Die Anmeldung bei ${NAME} wurde abgebrochen. Sie sind nicht angemeldet.`,
+  );
   await context.close();
 });
 
@@ -206,7 +258,9 @@ test('a callback opened again, or carrying another sign-in’s state, is refused
   // The same answer again (the back button, or someone who copied the URL): nothing in progress to finish.
   await page.goto(replayed);
   await expect(page).toHaveURL(/\/sign-in\?sso_error=expired$/);
-  await expect(page.locator('main').getByRole('alert')).toHaveText('This sign-in took too long or was already used. Start again with the button below.');
+  await expect(page.locator('main').getByRole('alert')).toHaveText(
+    'This sign-in took too long or was already used. Start again with the button below.',
+  );
 
   // Two sign-ins begun in one browser: the later one's transaction is the one kept, so the first one's answer
   // (its state) is refused, and the second one still goes through.
@@ -228,7 +282,11 @@ test('a callback opened again, or carrying another sign-in’s state, is refused
 });
 
 test('a `next` of another site is not followed', async ({ page }) => {
-  provider.accounts.set('katherine', { email: 'katherine@example.com', email_verified: true, name: 'Katherine Johnson' });
+  provider.accounts.set('katherine', {
+    email: 'katherine@example.com',
+    email_verified: true,
+    name: 'Katherine Johnson',
+  });
   await page.goto('/api/auth/oidc/start?next=//evil.example/steal');
   await page.getByLabel('Username').fill('katherine');
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -242,13 +300,24 @@ test('a provider that cannot be reached comes back as a sentence, not an error p
   const state = new URL((await authorization).url()).searchParams.get('state')!;
   await provider.pause();
   try {
-    await page.goto(`/api/auth/oidc/callback?code=any-code&state=${encodeURIComponent(state)}&iss=${encodeURIComponent(provider.issuer)}`);
+    await page.goto(
+      `/api/auth/oidc/callback?code=any-code&state=${encodeURIComponent(state)}&iss=${encodeURIComponent(provider.issuer)}`,
+    );
     await expect(page).toHaveURL(/\/sign-in\?sso_error=unreachable$/);
-    await expect(page.locator('main').getByRole('alert')).toHaveText(`${NAME} could not be reached. Try again in a moment; if it keeps happening, tell your administrator.`);
+    await expect(page.locator('main').getByRole('alert')).toHaveText(
+      `${NAME} could not be reached. Try again in a moment; if it keeps happening, tell your administrator.`,
+    );
   } finally {
     await provider.resume();
   }
-  expect(log.some((line) => line.includes('"msg":"single sign-on refused"') && line.includes('"reason":"unreachable"') && line.includes('ECONNREFUSED'))).toBe(true);
+  expect(
+    log.some(
+      (line) =>
+        line.includes('"msg":"single sign-on refused"') &&
+        line.includes('"reason":"unreachable"') &&
+        line.includes('ECONNREFUSED'),
+    ),
+  ).toBe(true);
 });
 
 /** Where a GET of `path` from the socket address `from` redirects (Linux routes all of 127/8 to loopback). */
@@ -265,14 +334,18 @@ function locationFrom(from: string, path: string): Promise<string> {
 
 test('callbacks from one address are limited to SIGNIN_ATTEMPTS_PER_IP a minute; other addresses are not held back', async () => {
   const path = '/api/auth/oidc/callback?code=guess&state=guess';
-  for (let i = 0; i < CALLBACKS_PER_MINUTE; i++) expect(await locationFrom('127.0.0.9', path)).toBe('/sign-in?sso_error=expired');
+  for (let i = 0; i < CALLBACKS_PER_MINUTE; i++)
+    expect(await locationFrom('127.0.0.9', path)).toBe('/sign-in?sso_error=expired');
   expect(await locationFrom('127.0.0.9', path)).toBe('/sign-in?sso_error=too_many');
   expect(await locationFrom('127.0.0.10', path)).toBe('/sign-in?sso_error=expired');
 });
 
 test('single sign-ons are counted in /metrics by how they ended', async () => {
-  const scraped = await (await fetch(`${APP}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-  const count = (result: string) => Number(new RegExp(`^sign_ins_total\\{method="oidc",result="${result}"\\} (\\d+)$`, 'm').exec(scraped)?.[1] ?? 0);
+  const scraped = await (
+    await fetch(`${APP}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  ).text();
+  const count = (result: string) =>
+    Number(new RegExp(`^sign_ins_total\\{method="oidc",result="${result}"\\} (\\d+)$`, 'm').exec(scraped)?.[1] ?? 0);
   // The tests above: people signed in, refused (a domain, a disabled account, replays) and held back (too many).
   expect([count('success') > 0, count('refused') > 0, count('throttled') > 0]).toEqual([true, true, true]);
 });
@@ -296,12 +369,18 @@ test.describe('several organisations, none named for single sign-on', () => {
     await unnamed?.stop();
   });
 
-  test('a member signs in to their own organisation with their role as it is; someone new is told no organisation is theirs', async ({ page }) => {
+  test('a member signs in to their own organisation with their role as it is; someone new is told no organisation is theirs', async ({
+    page,
+  }) => {
     provider.accounts.set('member', { email: DEMO_ADMIN.email.toUpperCase(), email_verified: true, name: 'Member' });
     await page.goto('/sign-in');
     await signInAtProvider(page, 'member');
     await expect(page).toHaveURL(/\/batches/);
-    expect(await session(page)).toMatchObject({ user: { email: DEMO_ADMIN.email }, role: 'admin', organisation: { slug: DEMO_ADMIN.org } });
+    expect(await session(page)).toMatchObject({
+      user: { email: DEMO_ADMIN.email },
+      role: 'admin',
+      organisation: { slug: DEMO_ADMIN.org },
+    });
 
     await page.request.delete('/api/session');
     await page.context().clearCookies();
@@ -309,7 +388,9 @@ test.describe('several organisations, none named for single sign-on', () => {
     await page.goto('/sign-in');
     await signInAtProvider(page, 'newcomer');
     await expect(page).toHaveURL(/\/sign-in\?sso_error=no_organisation$/);
-    await expect(page.locator('main').getByRole('alert')).toHaveText('Single sign-on does not know which organisation to sign you in to. Ask an administrator to invite you.');
+    await expect(page.locator('main').getByRole('alert')).toHaveText(
+      'Single sign-on does not know which organisation to sign you in to. Ask an administrator to invite you.',
+    );
     expect(await session(page)).toBeNull();
   });
 });

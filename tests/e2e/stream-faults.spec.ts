@@ -13,7 +13,9 @@ async function loadResuming(during: () => Promise<unknown> = async () => {}) {
   const errors: { status: number; detail: string }[] = [];
   let parts: string | undefined;
   for (let attempt = 0; attempt < 4; attempt++) {
-    const response = await api(`/api/batches/stream${parts ? `?parts=${encodeURIComponent(parts)}` : ''}`, { cookie: whole.cookie });
+    const response = await api(`/api/batches/stream${parts ? `?parts=${encodeURIComponent(parts)}` : ''}`, {
+      cookie: whole.cookie,
+    });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
@@ -60,7 +62,11 @@ test('every token revoked in the middle of paging, 200 ms per request: the serve
   expectEverythingOnce(ids);
 });
 
-for (const [kind, status] of [['500', 502], ['malformed-json', 502], ['wrong-shape', 502]] as const) {
+for (const [kind, status] of [
+  ['500', 502],
+  ['malformed-json', 502],
+  ['wrong-shape', 502],
+] as const) {
   test(`a ${kind} answer mid-way: a clear error line, and its parts complete the range`, async () => {
     await sandbox('POST', '/_sandbox/faults', { latencyMs: 100 });
     const { ids, errors } = await loadResuming(() => sandbox('POST', '/_sandbox/inject', { kind }));

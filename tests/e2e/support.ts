@@ -90,7 +90,11 @@ export function api(path: string, init: Init = {}) {
 /** Signs in (over the API, as the form does) and returns the `name=value` of the session cookie. */
 export async function signIn(credentials: Credentials = DEMO): Promise<string> {
   const { email, password } = credentials;
-  const response = await api('/api/session', { method: 'POST', json: { email, password }, headers: { origin: APP_URL } });
+  const response = await api('/api/session', {
+    method: 'POST',
+    json: { email, password },
+    headers: { origin: APP_URL },
+  });
   if (response.status !== 204) throw new Error(`sign-in: ${response.status} ${await response.text()}`);
   return response.headers.get('set-cookie')!.split(';')[0]!;
 }
@@ -124,7 +128,10 @@ export type LineView = Partial<UnionToIntersection<StreamLine>>;
  */
 export function streamLines(text: string): LineView[] {
   if (!text.endsWith('\n')) throw new Error(`the stream ended mid-line: ${JSON.stringify(text.slice(-80))}`);
-  return text.trimEnd().split('\n').map((l) => StreamLineSchema.parse(JSON.parse(l)) as LineView);
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((l) => StreamLineSchema.parse(JSON.parse(l)) as LineView);
 }
 
 /** Ids of every batch in these lines, in the order they came. */
@@ -156,7 +163,9 @@ export async function signInRedirectOf(response: Response): Promise<string | nul
     return url.pathname === '/sign-in' ? url.pathname + url.search : null;
   }
   if (response.status !== 200) return null;
-  const refresh = /<meta id="__next-page-redirect" http-equiv="refresh" content="\d+;url=(\/sign-in[^"]*)"/.exec(await response.text());
+  const refresh = /<meta id="__next-page-redirect" http-equiv="refresh" content="\d+;url=(\/sign-in[^"]*)"/.exec(
+    await response.text(),
+  );
   return refresh ? refresh[1]!.replaceAll('&amp;', '&') : null;
 }
 
@@ -166,7 +175,10 @@ export async function signInRedirectOf(response: Response): Promise<string | nul
  */
 export async function exportFrom(page: Page, item: string, menu = 'Export'): Promise<{ name: string; bytes: Buffer }> {
   await page.getByRole('button', { name: menu, exact: true }).click();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: item, exact: true }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: item, exact: true }).click(),
+  ]);
   const chunks = await (await download.createReadStream()).toArray();
   return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
 }
@@ -194,7 +206,9 @@ export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g
  * spaces around a range's dash ("21–27 Nov" or "21 – 27 Nov") and in which space they use.
  */
 export const browserPattern = (text: string) =>
-  escapeRegExp(text).replace(/\s*([–-])\s*/g, '\\s*$1\\s*').replace(/\s+/g, '\\s+');
+  escapeRegExp(text)
+    .replace(/\s*([–-])\s*/g, '\\s*$1\\s*')
+    .replace(/\s+/g, '\\s+');
 /** `text` as the whole of an element's text, as the browser may space it (see browserPattern). */
 export const asBrowserShows = (text: string) => new RegExp(`^${browserPattern(text)}$`);
 
@@ -203,7 +217,11 @@ export async function deleteAllViews() {
   const cookie = await signIn();
   const { views } = (await (await api('/api/settings/views', { cookie })).json()) as SavedViewList;
   for (const view of views) {
-    const response = await api(`/api/settings/views/${view.id}`, { method: 'DELETE', cookie, headers: { origin: APP_URL } });
+    const response = await api(`/api/settings/views/${view.id}`, {
+      method: 'DELETE',
+      cookie,
+      headers: { origin: APP_URL },
+    });
     expect(response.status).toBe(204);
   }
 }

@@ -6,12 +6,19 @@ test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
 /** Axe's findings, one line each, so a failure names the rule and the element. */
 const axeViolations = async (page: Page) =>
-  (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`);
+  (await new AxeBuilder({ page }).analyze()).violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
+  );
 
 /** The batch names of the table's rows in its order (all 22 edge cases are in the DOM: fewer than a screen plus overscan). */
-const tableNames = (page: Page) => page.locator('tbody tr[data-index]').evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).querySelectorAll('td')[1]!.textContent!));
+const tableNames = (page: Page) =>
+  page
+    .locator('tbody tr[data-index]')
+    .evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).querySelectorAll('td')[1]!.textContent!));
 
-test('the detail opens from a row by keyboard, speaks with units, steps in the table order and has its own link', async ({ page }) => {
+test('the detail opens from a row by keyboard, speaks with units, steps in the table order and has its own link', async ({
+  page,
+}) => {
   await openSignedIn(page, '/batches');
   await expect(status(page)).toHaveText('22 batches');
   const batch = page.getByRole('region', { name: 'Batches table' }).getByRole('columnheader', { name: /Batch/ });
@@ -21,7 +28,8 @@ test('the detail opens from a row by keyboard, speaks with units, steps in the t
   expect(names).toHaveLength(22);
 
   // Tab (from the sort button just used) to the table's rows: one Tab stop, whatever the rows hold.
-  for (let i = 0; i < 20 && !(await page.evaluate(() => document.activeElement?.tagName === 'TR')); i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 20 && !(await page.evaluate(() => document.activeElement?.tagName === 'TR')); i++)
+    await page.keyboard.press('Tab');
   await expect(page.locator('tbody tr:focus')).toHaveAttribute('aria-rowindex', '2');
   await page.keyboard.press('ArrowDown');
   await expect(page.locator('tbody tr:focus')).toHaveAttribute('aria-rowindex', '3');
@@ -32,8 +40,12 @@ test('the detail opens from a row by keyboard, speaks with units, steps in the t
   await expect(title).toHaveText(names[1]!);
   const rate = dialog.locator('section dt', { hasText: /^Germination rate$/ }).locator('+ dd');
   await expect(rate).toHaveText(/^(\d+\.\d{2}%|—)$/);
-  await expect(dialog.locator('section dt', { hasText: /^Median seedling size$/ }).locator('+ dd')).toHaveText(/^(\d+\.\d{2} mm²|—)$/);
-  await expect(dialog.getByText(/^(Below|Meets) the .* germination target of 90%$|^No germination rate recorded/)).toBeVisible();
+  await expect(dialog.locator('section dt', { hasText: /^Median seedling size$/ }).locator('+ dd')).toHaveText(
+    /^(\d+\.\d{2} mm²|—)$/,
+  );
+  await expect(
+    dialog.getByText(/^(Below|Meets) the .* germination target of 90%$|^No germination rate recorded/),
+  ).toBeVisible();
   await dialog.getByText('API field names').click();
   expect(await axeViolations(page)).toEqual([]);
 
@@ -51,7 +63,10 @@ test('the detail opens from a row by keyboard, speaks with units, steps in the t
   await expect(title).toHaveText(names[2]!);
 
   // The dialog's own link: batch=<id>, and the same link opens the same batch after a reload.
-  const id = (await dialog.locator('section dt', { hasText: /^Batch ID$/ }).locator('+ dd').textContent())!;
+  const id = (await dialog
+    .locator('section dt', { hasText: /^Batch ID$/ })
+    .locator('+ dd')
+    .textContent())!;
   await expect.poll(() => new URL(page.url()).searchParams.get('batch')).toBe(id);
   await page.reload();
   await expect(page.getByRole('dialog').getByRole('heading', { level: 2 })).toHaveText(names[2]!);
@@ -72,19 +87,31 @@ test('a batch link outside the loaded range says so once the range has loaded', 
 test('the table judges each row: a Target column and an Off target badge in words', async ({ page }) => {
   await openSignedIn(page, '/batches?target=95&sort=target');
   await expect(status(page)).toHaveText('22 batches');
-  await expect(page.getByRole('region', { name: 'Batches table' }).getByRole('columnheader', { name: /Target/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect(
+    page.getByRole('region', { name: 'Batches table' }).getByRole('columnheader', { name: /Target/ }),
+  ).toHaveAttribute('aria-sort', 'descending');
   const targetCells = page.locator('tbody tr[data-index] td:nth-child(5)');
   await expect(targetCells.first()).toHaveText('95.0%');
-  await expect(page.getByRole('region', { name: 'Batches table' }).getByRole('columnheader', { name: /Off target/ })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Batches table' }).getByRole('columnheader', { name: /Off target/ }),
+  ).toBeVisible();
   // The Off target column names them (here only germination has a target).
   const badges = page.locator('tbody tr[data-index] td:nth-child(6)');
   await expect(badges.getByText('germination', { exact: true }).first()).toBeVisible();
   // Nothing of a header or of a Created date is cut: whatever the sort, at 768 px too.
   for (const width of [1366, 768]) {
     await page.setViewportSize({ width, height: 900 });
-    const cut = await page.locator('thead th, tbody td:first-child').evaluateAll((cells) =>
-      cells.filter((c) => c.scrollWidth > c.clientWidth || [...c.querySelectorAll('button')].some((b) => b.scrollWidth > b.clientWidth)).map((c) => c.textContent),
-    );
+    const cut = await page
+      .locator('thead th, tbody td:first-child')
+      .evaluateAll((cells) =>
+        cells
+          .filter(
+            (c) =>
+              c.scrollWidth > c.clientWidth ||
+              [...c.querySelectorAll('button')].some((b) => b.scrollWidth > b.clientWidth),
+          )
+          .map((c) => c.textContent),
+      );
     expect(cut, `${width} px`).toEqual([]);
   }
   // Exactly the rows the Below target filter keeps carry the badge.
@@ -112,12 +139,18 @@ test('the Columns menu closes on Escape (focus back on Columns) and on a click o
 
 test('Search finds a batch by two of its words in reverse order', async ({ page }) => {
   const { batches } = await walkApi(await signIn(DEMO));
-  const text = (b: Record<string, unknown>) => ['batch_name', 'crop_type', 'comment', 'scanned_by_email'].map((k) => b[k] ?? '').join('\n').toLowerCase();
+  const text = (b: Record<string, unknown>) =>
+    ['batch_name', 'crop_type', 'comment', 'scanned_by_email']
+      .map((k) => b[k] ?? '')
+      .join('\n')
+      .toLowerCase();
   // A real name of at least three words; its first and last, typed the other way round.
   const chosen = batches.find((b) => String(b.batch_name).split(/\s+/).length >= 3)!;
   const words = String(chosen.batch_name).split(/\s+/);
   const query = `${words.at(-1)} ${words[0]!.toUpperCase()}`;
-  const expected = batches.filter((b) => text(b).includes(words.at(-1)!.toLowerCase()) && text(b).includes(words[0]!.toLowerCase())).length;
+  const expected = batches.filter(
+    (b) => text(b).includes(words.at(-1)!.toLowerCase()) && text(b).includes(words[0]!.toLowerCase()),
+  ).length;
   expect(expected).toBeLessThan(batches.length);
 
   await openSignedIn(page, '/batches', DEMO);
@@ -158,6 +191,13 @@ test('sign-in with empty fields says what to enter, next to each field, and post
   expect(posts).toEqual([]);
 
   // The server says the same in a sentence, still naming the field first for API clients.
-  const response = await api('/api/session', { method: 'POST', json: { email: '', password: 'x' }, headers: { origin: APP_URL } });
-  expect([response.status, (await response.json()).detail]).toEqual([422, 'email: the e-mail address is empty; enter your e-mail address']);
+  const response = await api('/api/session', {
+    method: 'POST',
+    json: { email: '', password: 'x' },
+    headers: { origin: APP_URL },
+  });
+  expect([response.status, (await response.json()).detail]).toEqual([
+    422,
+    'email: the e-mail address is empty; enter your e-mail address',
+  ]);
 });

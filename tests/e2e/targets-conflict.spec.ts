@@ -6,10 +6,16 @@ import { api, APP_URL, DEMO, DEMO_ADMIN, sandbox, signIn, status, type Credentia
 
 // The organisation's targets outlive a test: start from the defaults, and leave them so.
 async function resetTargets() {
-  const response = await api('/api/settings/targets', { method: 'PUT', cookie: await signIn(DEMO), json: { targets: DEFAULT_TARGETS }, headers: { origin: APP_URL } });
+  const response = await api('/api/settings/targets', {
+    method: 'PUT',
+    cookie: await signIn(DEMO),
+    json: { targets: DEFAULT_TARGETS },
+    headers: { origin: APP_URL },
+  });
   expect(response.status).toBe(200);
 }
-const savedTargets = async () => (await (await api('/api/settings/targets', { cookie: await signIn(DEMO) })).json()) as TargetSettings;
+const savedTargets = async () =>
+  (await (await api('/api/settings/targets', { cookie: await signIn(DEMO) })).json()) as TargetSettings;
 
 test.beforeEach(async () => {
   await sandbox('POST', '/_sandbox/reset');
@@ -18,7 +24,13 @@ test.beforeEach(async () => {
 test.afterEach(resetTargets);
 
 /** A signed-in page of the explorer with the Targets panel open, in `locale`, as `person` (an editor of the demo organisation unless said). */
-async function openTargets(browser: Browser, locale: string, path: string, words = { count: '3,000 batches', targets: 'Targets' }, person: Credentials = DEMO): Promise<Page> {
+async function openTargets(
+  browser: Browser,
+  locale: string,
+  path: string,
+  words = { count: '3,000 batches', targets: 'Targets' },
+  person: Credentials = DEMO,
+): Promise<Page> {
   const context = await browser.newContext({ locale });
   await signInContext(context, person);
   const page = await context.newPage();
@@ -38,7 +50,9 @@ async function colleagueSaves(browser: Browser, lettuce: string): Promise<Target
   return savedTargets();
 }
 
-test('a save after a colleague’s says so in the reader’s language and time; Reload takes theirs', async ({ browser }) => {
+test('a save after a colleague’s says so in the reader’s language and time; Reload takes theirs', async ({
+  browser,
+}) => {
   const page = await openTargets(browser, 'en-GB', '/batches?tz=UTC');
   const panel = page.getByRole('region', { name: 'Targets' });
   await expect(panel.getByText(/^Last changed by Demo Editor, /)).toBeVisible();
@@ -66,7 +80,10 @@ test('a save after a colleague’s says so in the reader’s language and time; 
 
 test('German, in the view’s zone: Meine behalten saves the draft over the colleague’s version', async ({ browser }) => {
   const zone = 'Europe/Berlin';
-  const page = await openTargets(browser, 'de-DE', `/batches?tz=${zone}`, { count: `${(3000).toLocaleString('de-DE')} Chargen`, targets: 'Sollwerte' });
+  const page = await openTargets(browser, 'de-DE', `/batches?tz=${zone}`, {
+    count: `${(3000).toLocaleString('de-DE')} Chargen`,
+    targets: 'Sollwerte',
+  });
   const panel = page.getByRole('region', { name: 'Sollwerte' });
   await page.getByLabel('Lettuce: Keimraten-Sollwert (%)').fill('97,5');
 
@@ -74,9 +91,13 @@ test('German, in the view’s zone: Meine behalten saves the draft over the coll
   const de = formatsFor('de-DE');
   await page.getByRole('button', { name: 'Sollwerte speichern' }).click();
   const alert = panel.getByRole('alert');
-  await expect(alert).toContainText(`${DEMO_ADMIN.name} hat die Sollwerte am ${de.dateTime(Date.parse(theirs.updatedAt!), zone)} geändert, während Sie sie bearbeitet haben.`);
+  await expect(alert).toContainText(
+    `${DEMO_ADMIN.name} hat die Sollwerte am ${de.dateTime(Date.parse(theirs.updatedAt!), zone)} geändert, während Sie sie bearbeitet haben.`,
+  );
   await expect(alert).not.toContainText(/colleague|targets:|\dT\d/);
-  await expect(panel.getByText(`Zuletzt geändert von ${DEMO_ADMIN.name}, ${de.dateTime(Date.parse(theirs.updatedAt!), zone)}.`)).toBeVisible();
+  await expect(
+    panel.getByText(`Zuletzt geändert von ${DEMO_ADMIN.name}, ${de.dateTime(Date.parse(theirs.updatedAt!), zone)}.`),
+  ).toBeVisible();
 
   await alert.getByRole('button', { name: 'Meine behalten' }).click();
   await expect(panel.getByText('Gespeichert.', { exact: true })).toBeVisible();
@@ -84,7 +105,9 @@ test('German, in the view’s zone: Meine behalten saves the draft over the coll
   const mine = await savedTargets();
   expect(mine.targets.crops.Lettuce?.germination).toBe(97.5);
   expect(Date.parse(mine.updatedAt!)).toBeGreaterThan(Date.parse(theirs.updatedAt!));
-  await expect(panel.getByText(`Zuletzt geändert von ${DEMO.name}, ${de.dateTime(Date.parse(mine.updatedAt!), zone)}.`)).toBeVisible();
+  await expect(
+    panel.getByText(`Zuletzt geändert von ${DEMO.name}, ${de.dateTime(Date.parse(mine.updatedAt!), zone)}.`),
+  ).toBeVisible();
   await expect(page.getByLabel('Lettuce: Keimraten-Sollwert (%)')).toHaveValue('97,5');
   await expect(page).not.toHaveURL(/targets=/);
 

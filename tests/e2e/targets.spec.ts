@@ -5,11 +5,20 @@ import { api, APP_URL, DEMO, escapeRegExp, OTHER, sandbox, signIn, walkApi, type
 
 const status = (page: Page) => page.getByRole('status').first();
 /** The value of the summary card titled `title`. */
-const card = (page: Page, title: string) => page.getByRole('region', { name: 'Summary' }).locator('div', { has: page.getByText(title, { exact: true }) }).locator('dd');
+const card = (page: Page, title: string) =>
+  page
+    .getByRole('region', { name: 'Summary' })
+    .locator('div', { has: page.getByText(title, { exact: true }) })
+    .locator('dd');
 
 async function putTargets(credentials: Credentials, targets: Targets) {
   const cookie = await signIn(credentials);
-  const response = await api('/api/settings/targets', { method: 'PUT', cookie, json: { targets }, headers: { origin: APP_URL } });
+  const response = await api('/api/settings/targets', {
+    method: 'PUT',
+    cookie,
+    json: { targets },
+    headers: { origin: APP_URL },
+  });
   expect(response.status).toBe(200);
 }
 
@@ -32,11 +41,17 @@ test.beforeEach(async () => {
 });
 test.afterEach(resetTargets);
 
-test('targets per crop: set in the panel, saved for the organisation, seen by a colleague and by no other organisation', async ({ page, context, browser }) => {
+test('targets per crop: set in the panel, saved for the organisation, seen by a colleague and by no other organisation', async ({
+  page,
+  context,
+  browser,
+}) => {
   await signInContext(context);
   await page.goto('/batches?tz=UTC');
   await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
-  await expect(card(page, 'Below target')).toHaveText(new RegExp(`^${(await belowCount(DEFAULT_TARGETS)).toLocaleString('en')} \\(`));
+  await expect(card(page, 'Below target')).toHaveText(
+    new RegExp(`^${(await belowCount(DEFAULT_TARGETS)).toLocaleString('en')} \\(`),
+  );
 
   await page.getByRole('button', { name: 'Targets' }).click();
   await expect(page.getByLabel('General germination target (%)')).toHaveValue('90');
@@ -44,7 +59,13 @@ test('targets per crop: set in the panel, saved for the organisation, seen by a 
   await expect(page.getByLabel('General CV threshold (%)')).toHaveValue('');
   await page.getByLabel('Lettuce germination target (%)').fill('97');
   await page.getByLabel('Petunia germination target (%)').fill('70');
-  const mine: Targets = { general: { germination: 90, usable: null, cv: null }, crops: { Lettuce: { germination: 97, usable: null, cv: null }, Petunia: { germination: 70, usable: null, cv: null } } };
+  const mine: Targets = {
+    general: { germination: 90, usable: null, cv: null },
+    crops: {
+      Lettuce: { germination: 97, usable: null, cv: null },
+      Petunia: { germination: 70, usable: null, cv: null },
+    },
+  };
   const expected = await belowCount(mine);
   expect(expected).not.toBe(await belowCount(DEFAULT_TARGETS));
   await expect(card(page, 'Below target')).toHaveText(new RegExp(`^${expected.toLocaleString('en')} \\(`));
@@ -84,7 +105,10 @@ test('targets per crop: set in the panel, saved for the organisation, seen by a 
   await other.close();
 });
 
-test('each batch is judged by its own crop: badge, target column and filter; legal minimums in one click', async ({ page, context }) => {
+test('each batch is judged by its own crop: badge, target column and filter; legal minimums in one click', async ({
+  page,
+  context,
+}) => {
   await signInContext(context);
   await page.goto('/batches?tz=UTC&crop=Lettuce&sort=avg_germination_rate&dir=asc');
   await expect(status(page)).toHaveText(/^[\d,]+ batches$/, { timeout: 20_000 });
@@ -104,18 +128,32 @@ test('each batch is judged by its own crop: badge, target column and filter; leg
   await page.getByLabel('Lettuce germination target (%)').fill('96');
   const { batches } = await walkApi(await signIn(DEMO));
   const lettuce = batches.filter((b) => b.crop_type === 'Lettuce');
-  const underGermination = lettuce.filter((b) => b.avg_germination_rate !== null && Number(b.avg_germination_rate) < 96);
+  const underGermination = lettuce.filter(
+    (b) => b.avg_germination_rate !== null && Number(b.avg_germination_rate) < 96,
+  );
   expect(underGermination.length).toBeGreaterThan(0);
   // Below target: any of the crop's targets, the CV threshold of 18 set above too.
-  const below = lettuce.filter((b) => underGermination.includes(b) || (b.avg_coefficient_of_variation !== null && Number(b.avg_coefficient_of_variation) > 18));
+  const below = lettuce.filter(
+    (b) =>
+      underGermination.includes(b) ||
+      (b.avg_coefficient_of_variation !== null && Number(b.avg_coefficient_of_variation) > 18),
+  );
   expect(below.length).toBeGreaterThan(underGermination.length);
   await page.getByRole('checkbox', { name: 'Below target' }).click();
   await expect(page.getByRole('checkbox', { name: 'Below target' })).toBeChecked();
-  await expect(status(page)).toHaveText(`${below.length.toLocaleString('en')} ${below.length === 1 ? 'batch' : 'batches'}`);
+  await expect(status(page)).toHaveText(
+    `${below.length.toLocaleString('en')} ${below.length === 1 ? 'batch' : 'batches'}`,
+  );
   const table = page.getByRole('region', { name: 'Batches table' });
   await expect(table.getByText('germination', { exact: true }).first()).toBeVisible();
   await expect(table.getByRole('columnheader', { name: /Target/ })).toBeVisible();
   await expect(table.getByRole('row').nth(1)).toContainText('96.0%');
   // The crop's own target, not the general one: Tomato batches at 93 % are not below 90 %.
-  expect(targetFor({ ...DEFAULT_TARGETS, crops: { Lettuce: { germination: 96, usable: null, cv: null } } }, 'Tomato', 'germination')).toBe(90);
+  expect(
+    targetFor(
+      { ...DEFAULT_TARGETS, crops: { Lettuce: { germination: 96, usable: null, cv: null } } },
+      'Tomato',
+      'germination',
+    ),
+  ).toBe(90);
 });

@@ -22,7 +22,10 @@ const rate = (v: unknown) => (v === null ? null : Number(v));
 test.describe('on the demo organisation', () => {
   test.beforeEach(() => sandbox('POST', '/_sandbox/reset'));
 
-  test('every batch is a point in its crop’s colour; a point opens its batch; the table does the same by keyboard', async ({ page, context }) => {
+  test('every batch is a point in its crop’s colour; a point opens its batch; the table does the same by keyboard', async ({
+    page,
+    context,
+  }) => {
     await signInContext(context);
     await page.goto('/batches?tz=UTC');
     await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
@@ -40,7 +43,9 @@ test.describe('on the demo organisation', () => {
     await expect(legend).not.toContainText(/mixed|Square/i);
     // Every crop is judged by the general 90 % here: one line is right for all of them.
     await expect(chart.locator('[data-line="target"]')).toHaveText('Germination target 90%');
-    await expect(chart.getByText(/Lines: the germination target and CV threshold every crop shown is judged by/)).toBeVisible();
+    await expect(
+      chart.getByText(/Lines: the germination target and CV threshold every crop shown is judged by/),
+    ).toBeVisible();
 
     const lowest = drawn.reduce((a, b) => (Number(b.avg_germination_rate) < Number(a.avg_germination_rate) ? b : a));
     const point = chart.locator(`[data-mark="point"][data-batch="${lowest.batch_id}"]`);
@@ -65,26 +70,40 @@ test.describe('on the demo organisation', () => {
     await expect(page.locator('dialog[open] h2')).toHaveText(name, { timeout: 20_000 });
   });
 
-  test('each batch is judged by its own crop’s target: Bell pepper at 55 %, a batch at 85 % is not below', async ({ page, context }) => {
+  test('each batch is judged by its own crop’s target: Bell pepper at 55 %, a batch at 85 % is not below', async ({
+    page,
+    context,
+  }) => {
     await signInContext(context);
     const { batches } = await walkApi(await signIn(DEMO));
     const drawn = batches.filter((b) => b.avg_germination_rate !== null && b.avg_coefficient_of_variation !== null);
-    const pepper = drawn.find((b) => b.crop_type === 'Bell pepper' && Number(b.avg_germination_rate) >= 80 && Number(b.avg_germination_rate) < 90)!;
-    const tomato = drawn.find((b) => b.crop_type === 'Tomato' && Number(b.avg_germination_rate) >= 80 && Number(b.avg_germination_rate) < 90)!;
+    const pepper = drawn.find(
+      (b) =>
+        b.crop_type === 'Bell pepper' && Number(b.avg_germination_rate) >= 80 && Number(b.avg_germination_rate) < 90,
+    )!;
+    const tomato = drawn.find(
+      (b) => b.crop_type === 'Tomato' && Number(b.avg_germination_rate) >= 80 && Number(b.avg_germination_rate) < 90,
+    )!;
     expect(pepper && tomato).toBeTruthy();
     await page.goto(`/batches?tz=UTC&targets=${encodeURIComponent('*:90/;Bell%20pepper:55/')}`);
     await expect(status(page)).toHaveText('3,000 batches', { timeout: 20_000 });
     const chart = await uniformity(page);
     // Several crops: no single target line could be right for all of them; each point carries its verdict.
     await expect(chart.locator('[data-line]')).toHaveCount(0);
-    await expect(chart.getByText(/^[\d,]+ batches, each drawn as a point.*\. Judged by each crop’s own target: /)).toBeVisible();
+    await expect(
+      chart.getByText(/^[\d,]+ batches, each drawn as a point.*\. Judged by each crop’s own target: /),
+    ).toBeVisible();
     await expect(chart.locator(`[data-batch="${pepper.batch_id}"]`)).toHaveAttribute('data-verdict', 'meets');
     await expect(chart.locator(`[data-batch="${tomato.batch_id}"]`)).toHaveAttribute('data-verdict', 'below');
     // The tooltip says so in words, the rate in the table's notation.
     // Points overlap: the pointer over this one exactly (a hover at its centre may find a neighbour drawn above it).
     const mark = chart.locator(`[data-batch="${pepper.batch_id}"]`);
     const box = (await mark.boundingBox())!;
-    await mark.dispatchEvent('pointermove', { bubbles: true, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 });
+    await mark.dispatchEvent('pointermove', {
+      bubbles: true,
+      clientX: box.x + box.width / 2,
+      clientY: box.y + box.height / 2,
+    });
     const rate = `${Number(pepper.avg_germination_rate).toLocaleString('en-GB', { maximumFractionDigits: 2 })}%`;
     await expect(chart.getByText(`Germination ${rate}`)).toBeVisible();
     await expect(chart.getByText('Meets the Bell pepper germination target of 55%')).toBeVisible();
@@ -92,7 +111,10 @@ test.describe('on the demo organisation', () => {
     const peppers = drawn.filter((b) => b.crop_type === 'Bell pepper');
     const below = peppers.filter((b) => Number(b.avg_germination_rate) < 55).length;
     for (const b of peppers.slice(0, 40)) {
-      await expect(chart.locator(`[data-batch="${b.batch_id}"]`)).toHaveAttribute('data-verdict', Number(b.avg_germination_rate) < 55 ? 'below' : 'meets');
+      await expect(chart.locator(`[data-batch="${b.batch_id}"]`)).toHaveAttribute(
+        'data-verdict',
+        Number(b.avg_germination_rate) < 55 ? 'below' : 'meets',
+      );
     }
     expect(below).toBeLessThan(peppers.length);
 
@@ -102,7 +124,10 @@ test.describe('on the demo organisation', () => {
     await expect(chart.getByRole('figure')).toHaveAccessibleName(/^Germination vs uniformity, Bell pepper:/);
   });
 
-  test('the CV threshold set in the targets panel is drawn as the quadrant line of the crop shown', async ({ page, context }) => {
+  test('the CV threshold set in the targets panel is drawn as the quadrant line of the crop shown', async ({
+    page,
+    context,
+  }) => {
     await signInContext(context);
     await page.goto('/batches?tz=UTC&crop=Lettuce');
     await expect(status(page)).toHaveText(/^[\d,]+ batches/, { timeout: 20_000 });
@@ -122,7 +147,9 @@ test.describe('on the demo organisation', () => {
   });
 });
 
-test('100,000 batches: equal cells that drill down to exactly their batches; a narrower range draws every batch as a point on a canvas', async ({ browser }) => {
+test('100,000 batches: equal cells that drill down to exactly their batches; a narrower range draws every batch as a point on a canvas', async ({
+  browser,
+}) => {
   test.setTimeout(300_000);
   const big = await startSandbox({ port: 4541, batches: 100_000, seed: 'e2e-big', pageSize: 100 });
   const dir = mkdtempSync(join(tmpdir(), 'tsb-e2e-unif-'));
@@ -146,7 +173,9 @@ test('100,000 batches: equal cells that drill down to exactly their batches; a n
     await page.evaluate(() => {
       const w = window as unknown as { __long: number[] };
       w.__long = [];
-      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({ type: 'longtask' });
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({
+        type: 'longtask',
+      });
     });
     const chart = await uniformity(page);
     const cells = chart.locator('[data-mark="cell"]');
@@ -165,17 +194,29 @@ test('100,000 batches: equal cells that drill down to exactly their batches; a n
     // A cell drills down to exactly its batches.
     await cells.nth(Math.floor(marks / 2)).click({ force: true });
     await expect(page).toHaveURL(/bins=germination%3A[\d.]+%3A[\d.]+%3Bcv%3A/);
-    const bins = new URL(page.url()).searchParams.get('bins')!.split(';').map((b) => b.split(':'));
-    const g = bins.find((b) => b[0] === 'germination')!.map(Number), cv = bins.find((b) => b[0] === 'cv')!.map(Number);
-    const held = all.filter((b) => inBin('germination', rate(b.avg_germination_rate), g[1]!, g[2]!) && inBin('cv', rate(b.avg_coefficient_of_variation), cv[1]!, cv[2]!)).length;
+    const bins = new URL(page.url()).searchParams
+      .get('bins')!
+      .split(';')
+      .map((b) => b.split(':'));
+    const g = bins.find((b) => b[0] === 'germination')!.map(Number),
+      cv = bins.find((b) => b[0] === 'cv')!.map(Number);
+    const held = all.filter(
+      (b) =>
+        inBin('germination', rate(b.avg_germination_rate), g[1]!, g[2]!) &&
+        inBin('cv', rate(b.avg_coefficient_of_variation), cv[1]!, cv[2]!),
+    ).length;
     await expect(status(page)).toHaveText(`${held.toLocaleString('en')} batches`);
 
     // The last 100 days: fewer batches than the point limit, more than SVG draws one by one: a canvas of points.
     const to = String(all.at(-1)!.batch_creation_date).slice(0, 10);
     const from = new Date(Date.parse(`${to}T00:00:00Z`) - 99 * 86_400_000).toISOString().slice(0, 10);
     await page.goto(`${app.url}/batches?tz=UTC&from=${from}&to=${to}`);
-    const inRange = all.filter((b) => String(b.batch_creation_date).slice(0, 10) >= from && String(b.batch_creation_date).slice(0, 10) <= to);
-    const drawn = inRange.filter((b) => b.avg_germination_rate !== null && b.avg_coefficient_of_variation !== null).length;
+    const inRange = all.filter(
+      (b) => String(b.batch_creation_date).slice(0, 10) >= from && String(b.batch_creation_date).slice(0, 10) <= to,
+    );
+    const drawn = inRange.filter(
+      (b) => b.avg_germination_rate !== null && b.avg_coefficient_of_variation !== null,
+    ).length;
     expect(drawn).toBeGreaterThan(4_000);
     expect(drawn).toBeLessThanOrEqual(50_000);
     await expect(status(page)).toHaveText(`${inRange.length.toLocaleString('en')} batches`, { timeout: 120_000 });
@@ -185,7 +226,14 @@ test('100,000 batches: equal cells that drill down to exactly their batches; a n
     const canvas = again.locator('canvas[data-marks="canvas"]');
     await expect(canvas).toHaveAttribute('data-points', String(drawn), { timeout: 30_000 });
     // The canvas is drawn: some pixel is not blank.
-    expect(await canvas.evaluate((c: HTMLCanvasElement) => c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data.some((v) => v !== 0))).toBe(true);
+    expect(
+      await canvas.evaluate((c: HTMLCanvasElement) =>
+        c
+          .getContext('2d')!
+          .getImageData(0, 0, c.width, c.height)
+          .data.some((v) => v !== 0),
+      ),
+    ).toBe(true);
     // Hovering where the batches are dense names one; a click there opens it (positions within the canvas, so a
     // chart above that finishes drawing and moves it cannot send the click elsewhere).
     const box = (await canvas.boundingBox())!;

@@ -3,10 +3,16 @@ import type { Targets } from '@/lib/contract/targets';
 import type { AlertMessage, FiredBatch, Recipient } from '@/lib/server/alerts/message';
 
 /** Targets with a crop of its own and a general germination target for the rest. */
-export const TARGETS: Targets = { general: { germination: 90, usable: null, cv: null }, crops: { Lettuce: { germination: 80, usable: 75, cv: 30 } } };
+export const TARGETS: Targets = {
+  general: { germination: 90, usable: null, cv: null },
+  crops: { Lettuce: { germination: 80, usable: 75, cv: 30 } },
+};
 
 /** A batch as the service sends it, with figures given as numbers. */
-export function batch(id: string, over: Partial<Batch> & { germination?: number; usable?: number; cv?: number } = {}): Batch {
+export function batch(
+  id: string,
+  over: Partial<Batch> & { germination?: number; usable?: number; cv?: number } = {},
+): Batch {
   const { germination = 91.5, usable = 88.25, cv = 12, ...rest } = over;
   return {
     batch_id: id,
@@ -40,12 +46,23 @@ export function judged(b: Batch, targets: Targets = TARGETS): FiredBatch {
 }
 
 /** A `misses-target` finding of `fired` (more found than listed: `total`). */
-export function missesMessage(fired: FiredBatch[], over: Partial<AlertMessage> & { total?: number } = {}): AlertMessage {
+export function missesMessage(
+  fired: FiredBatch[],
+  over: Partial<AlertMessage> & { total?: number } = {},
+): AlertMessage {
   const { total = fired.length, ...rest } = over;
   return {
     id: 'evt-0001',
     organisation: { id: 'org-1', name: 'Green & Co', slug: 'green' },
-    rule: { id: 'rule-1', name: 'Germination watch', when: 'misses-target', target: 'germination', crop: null, search: null, delivery: 'immediate' },
+    rule: {
+      id: 'rule-1',
+      name: 'Germination watch',
+      when: 'misses-target',
+      target: 'germination',
+      crop: null,
+      search: null,
+      delivery: 'immediate',
+    },
     targets: TARGETS,
     firedAt: '2026-11-27T00:05:00Z',
     finding: { kind: 'batches', batches: fired, total },
@@ -54,5 +71,17 @@ export function missesMessage(fired: FiredBatch[], over: Partial<AlertMessage> &
   };
 }
 
-export const PERSON: Recipient = { email: 'ana@grower.test', language: 'en', timeZone: 'Europe/Berlin', personId: 'p-1', unsubscribePath: null };
-export const OUTSIDE: Recipient = { email: 'lab@outside.test', language: 'de', timeZone: 'Europe/Berlin', personId: null, unsubscribePath: '/api/alerts/unsubscribe?token=tok123' };
+export const PERSON: Recipient = {
+  email: 'ana@grower.test',
+  language: 'en',
+  timeZone: 'Europe/Berlin',
+  personId: 'p-1',
+  unsubscribePath: null,
+};
+export const OUTSIDE: Recipient = {
+  email: 'lab@outside.test',
+  language: 'de',
+  timeZone: 'Europe/Berlin',
+  personId: null,
+  unsubscribePath: '/api/alerts/unsubscribe?token=tok123',
+};

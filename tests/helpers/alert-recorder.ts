@@ -34,7 +34,18 @@ export function recordingChannels(): AlertChannels & Recorded & { failNext: { em
 
 let serial = 0;
 /** A batch as the service lists one, created at `at` (ms), with the figures given (rates in percent). */
-export function newBatch(at: number, figures: { crop?: string | null; germination?: number | null; usable?: number | null; cv?: number | null; warnings?: boolean; name?: string; scanner?: string }): Batch {
+export function newBatch(
+  at: number,
+  figures: {
+    crop?: string | null;
+    germination?: number | null;
+    usable?: number | null;
+    cv?: number | null;
+    warnings?: boolean;
+    name?: string;
+    scanner?: string;
+  },
+): Batch {
   const id = `alert-test-${Date.now().toString(36)}-${serial++}`;
   const decimal = (v: number | null | undefined) => (v === null || v === undefined ? null : v.toFixed(2));
   return {

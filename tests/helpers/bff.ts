@@ -41,7 +41,10 @@ export function bffBeside<S extends { url: string }>(sandbox: () => S, env: Reco
       ...env,
     });
     // The embedded database's first start and the provisioning in the hook, not in the first test's time.
-    const [{ settingsStore }, { whenProvisioned }] = await Promise.all([import('@/lib/server/settings'), import('@/lib/server/org/provisioning')]);
+    const [{ settingsStore }, { whenProvisioned }] = await Promise.all([
+      import('@/lib/server/settings'),
+      import('@/lib/server/org/provisioning'),
+    ]);
     await settingsStore().warm();
     await whenProvisioned();
   });
@@ -62,19 +65,24 @@ export function request(path: string, init: Init = {}): Request {
   if (init.json !== undefined) headers['content-type'] ??= 'application/json';
   const method = init.method ?? 'GET';
   if (method !== 'GET') headers.origin ??= APP;
-  const body = init.json === undefined ? undefined : typeof init.json === 'string' ? init.json : JSON.stringify(init.json);
+  const body =
+    init.json === undefined ? undefined : typeof init.json === 'string' ? init.json : JSON.stringify(init.json);
   return new Request(APP + path, { method, headers, body });
 }
 
 /** `name=value` of the session cookie an answer sets. */
 export const sessionCookieOf = (response: Response) =>
-  response.headers.getSetCookie().find((c) => c.startsWith('tsb_session='))?.split(';')[0];
+  response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('tsb_session='))
+    ?.split(';')[0];
 
 export const detailOf = async (response: Response) => ((await response.json()) as { detail: string }).detail;
 
 export type Handler = (request: Request) => Promise<Response>;
 /** A route handler called as the browser holding the session `cookie` would call it. */
-export const call = (handler: Handler, path: string, cookie: string, method = 'GET', json?: unknown) => handler(request(path, { method, cookie, json }));
+export const call = (handler: Handler, path: string, cookie: string, method = 'GET', json?: unknown) =>
+  handler(request(path, { method, cookie, json }));
 export const json = async <T>(response: Response) => (await response.json()) as T;
 
 /** Signs `person` in through the session route (which must accept them) and answers their session cookie. */

@@ -22,13 +22,20 @@ export function reportedBrokenSeals(seal: string): [string, string][] {
 
 /** Characters a seal is written with; whitespace is left out, as cookie parsing trims it around a value (RFC 6265 5.2). */
 const SEAL_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_*~.'];
-const extra = fc.string({ unit: fc.constantFrom(...SEAL_CHARS, '"', '=', ',', '%', '\\', '/'), minLength: 1, maxLength: 6 });
+const extra = fc.string({
+  unit: fc.constantFrom(...SEAL_CHARS, '"', '=', ',', '%', '\\', '/'),
+  minLength: 1,
+  maxLength: 6,
+});
 
 /** A real seal with one thing done to it: a character changed, removed or inserted, cut short, or added to. */
 export function mutatedSeal(seal: string): fc.Arbitrary<string> {
   const at = fc.nat(seal.length - 1);
   return fc.oneof(
-    fc.tuple(at, fc.constantFrom(...SEAL_CHARS)).filter(([i, c]) => seal[i] !== c).map(([i, c]) => seal.slice(0, i) + c + seal.slice(i + 1)),
+    fc
+      .tuple(at, fc.constantFrom(...SEAL_CHARS))
+      .filter(([i, c]) => seal[i] !== c)
+      .map(([i, c]) => seal.slice(0, i) + c + seal.slice(i + 1)),
     at.map((i) => seal.slice(0, i) + seal.slice(i + 1)),
     fc.tuple(fc.nat(seal.length), extra).map(([i, s]) => seal.slice(0, i) + s + seal.slice(i)),
     at.map((n) => seal.slice(0, n)),

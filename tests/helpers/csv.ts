@@ -7,7 +7,8 @@ import { parse } from 'csv-parse/sync';
  */
 export function readCsv(text: string, delimiter: ',' | ';' = ','): string[][] {
   // Our writer ends every record, the last too, with CRLF: text that does not was cut off somewhere.
-  if (text !== '' && !text.endsWith('\r\n')) throw new Error(`CSV does not end with CRLF: ${JSON.stringify(text.slice(-80))}`);
+  if (text !== '' && !text.endsWith('\r\n'))
+    throw new Error(`CSV does not end with CRLF: ${JSON.stringify(text.slice(-80))}`);
   return parse(text, {
     delimiter,
     record_delimiter: '\r\n',
@@ -20,7 +21,8 @@ export function readCsv(text: string, delimiter: ',' | ';' = ','): string[][] {
     // csv-parse keeps a lone CR or LF inside an unquoted field; RFC 4180 (and many spreadsheets, which end
     // the row there) do not, so such a field is an error. The value itself stays the string it was.
     cast: (value, { quoting, records, column }) => {
-      if (!quoting && /[\r\n]/.test(value)) throw new Error(`unquoted line break in record ${records + 1}, field ${column}: ${JSON.stringify(value)}`);
+      if (!quoting && /[\r\n]/.test(value))
+        throw new Error(`unquoted line break in record ${records + 1}, field ${column}: ${JSON.stringify(value)}`);
       return value;
     },
   });
@@ -51,8 +53,23 @@ export const runsAsFormula = (cell: string) => /^[=+\-@\t\r]/.test(cell) && !/^-
 
 /** Text a batch could hold to break a CSV or run in a spreadsheet split on either separator. */
 export const HOSTILE_TEXTS = [
-  'Tray;=1+1', 'Tray,=1+1', 'a;"=1+1', 'a,"@SUM(A1)', "x;-2+3+cmd|' /C calc'!A0", 'tab\t=1', 'line\n+1', 'cr\r@x', 'a; =1',
-  '=HYPERLINK("http://evil.example","click")', '+SUM(1;2)', 'ok, -5', 'ok; 7', '-2.50', '-1', '"=quoted', `a;-${'1'.repeat(50)}+cmd`,
+  'Tray;=1+1',
+  'Tray,=1+1',
+  'a;"=1+1',
+  'a,"@SUM(A1)',
+  "x;-2+3+cmd|' /C calc'!A0",
+  'tab\t=1',
+  'line\n+1',
+  'cr\r@x',
+  'a; =1',
+  '=HYPERLINK("http://evil.example","click")',
+  '+SUM(1;2)',
+  'ok, -5',
+  'ok; 7',
+  '-2.50',
+  '-1',
+  '"=quoted',
+  `a;-${'1'.repeat(50)}+cmd`,
 ];
 
 /**

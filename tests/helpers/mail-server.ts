@@ -19,7 +19,9 @@ export type MailServer = {
  * It asks for a user and password (`user`/`pass`): a transport that forgets SMTP_URL's credentials is refused.
  * STARTTLS is off, so a client sends in the clear on loopback without a certificate.
  */
-export async function startMailServer(options: { user?: string; pass?: string; port?: number } = {}): Promise<MailServer> {
+export async function startMailServer(
+  options: { user?: string; pass?: string; port?: number } = {},
+): Promise<MailServer> {
   const user = options.user ?? 'alerts';
   const pass = options.pass ?? 'mail-secret-pass';
   const received: ReceivedMail[] = [];

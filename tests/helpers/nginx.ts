@@ -87,10 +87,27 @@ export const SHIPPED_NGINX_SITE = path.join(process.cwd(), 'deploy/nginx/tray-sc
 export function selfSignedCertificate(dir: string, host = 'dashboard.test'): { cert: string; key: string } {
   const cert = path.join(dir, `${host}.pem`);
   const key = path.join(dir, `${host}.key`);
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${host}`,
-    '-addext', `subjectAltName=DNS:${host},IP:127.0.0.1`, '-keyout', key, '-out', cert,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${host}`,
+      '-addext',
+      `subjectAltName=DNS:${host},IP:127.0.0.1`,
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key };
 }
 
@@ -98,13 +115,20 @@ export function selfSignedCertificate(dir: string, host = 'dashboard.test'): { c
  * The shipped site with only its "site:" lines changed, as the operator would: the instances, the
  * certificate, and loopback ports instead of 80 and 443. Throws if a line the change needs is gone.
  */
-export function siteConfig(shipped: string, site: { instances: string[]; cert: string; key: string; httpPort: number; httpsPort: number }): string {
+export function siteConfig(
+  shipped: string,
+  site: { instances: string[]; cert: string; key: string; httpPort: number; httpsPort: number },
+): string {
   const replace = (text: string, pattern: RegExp, by: string) => {
     if (!pattern.test(text)) throw new Error(`the shipped nginx site has no line matching ${pattern}`);
     return text.replace(pattern, by);
   };
   let text = shipped;
-  text = replace(text, /^(\s*)server 127\.0\.0\.1:3001[^\n]*\n\s*server 127\.0\.0\.1:3002[^\n]*$/m, site.instances.map((i) => `$1server ${i} max_fails=1 fail_timeout=10s;`).join('\n'));
+  text = replace(
+    text,
+    /^(\s*)server 127\.0\.0\.1:3001[^\n]*\n\s*server 127\.0\.0\.1:3002[^\n]*$/m,
+    site.instances.map((i) => `$1server ${i} max_fails=1 fail_timeout=10s;`).join('\n'),
+  );
   text = replace(text, /^\s*listen \[::\]:80;\n/m, '');
   text = replace(text, /^\s*listen \[::\]:443 ssl http2;\n/m, '');
   text = replace(text, /listen 80;/, `listen 127.0.0.1:${site.httpPort};`);
@@ -152,7 +176,10 @@ export async function startShippedNginx(instances: string[]): Promise<ShippedNgi
   const { cert, key } = selfSignedCertificate(dir);
   const [httpPort, httpsPort] = [await freePort(), await freePort()];
   const site = path.join(dir, 'site.conf');
-  await writeFile(site, siteConfig(await readFile(SHIPPED_NGINX_SITE, 'utf8'), { instances, cert, key, httpPort, httpsPort }));
+  await writeFile(
+    site,
+    siteConfig(await readFile(SHIPPED_NGINX_SITE, 'utf8'), { instances, cert, key, httpPort, httpsPort }),
+  );
   const stop = await runNginx(dir, mainConfig(dir, `  include ${site};`), `http://127.0.0.1:${httpPort}/`);
   return { https: `https://127.0.0.1:${httpsPort}`, http: `http://127.0.0.1:${httpPort}`, stop };
 }

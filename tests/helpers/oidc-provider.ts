@@ -5,7 +5,13 @@ import Provider, { type Configuration } from 'oidc-provider';
 import type { TestCa } from './test-ca';
 
 /** What the provider says about one of its people (their login is the key they are kept under). */
-export type ProviderAccount = { email?: string; email_verified?: boolean; name?: string; groups?: string[]; preferred_username?: string };
+export type ProviderAccount = {
+  email?: string;
+  email_verified?: boolean;
+  name?: string;
+  groups?: string[];
+  preferred_username?: string;
+};
 
 export type OidcProvider = {
   issuer: string;
@@ -45,7 +51,11 @@ async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
  * specification's default has it (the ID token carries sub and nonce). Its sign-in page takes a login and
  * knows no passwords; Cancel answers `access_denied`, as a person cancelling at a real provider does.
  */
-export async function startOidcProvider(options: { port: number; ca: TestCa; redirectUris: string[] }): Promise<OidcProvider> {
+export async function startOidcProvider(options: {
+  port: number;
+  ca: TestCa;
+  redirectUris: string[];
+}): Promise<OidcProvider> {
   const issuer = `https://127.0.0.1:${options.port}`;
   const accounts = new Map<string, ProviderAccount>();
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -63,7 +73,12 @@ export async function startOidcProvider(options: { port: number; ca: TestCa; red
     jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'test-key', use: 'sig', alg: 'RS256' }] as never },
     cookies: { keys: ['test-provider-cookie-key-0123456789'] },
     scopes: ['openid', 'email', 'profile', 'groups'],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username'], groups: ['groups'] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'preferred_username'],
+      groups: ['groups'],
+    },
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -73,7 +88,10 @@ export async function startOidcProvider(options: { port: number; ca: TestCa; red
     },
     // A first-party client: consent is given by signing in, as for an organisation's own app registration.
     loadExistingGrant: async (ctx) => {
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId });
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client!.clientId,
+        accountId: ctx.oidc.session!.accountId,
+      });
       grant.addOIDCScope(String(ctx.oidc.params!.scope));
       await grant.save();
       return grant;
@@ -82,7 +100,12 @@ export async function startOidcProvider(options: { port: number; ca: TestCa; red
   const provider = new Provider(issuer, configuration);
   const handle = provider.callback();
 
-  async function interaction(request: IncomingMessage, response: ServerResponse, uid: string, step: string | undefined) {
+  async function interaction(
+    request: IncomingMessage,
+    response: ServerResponse,
+    uid: string,
+    step: string | undefined,
+  ) {
     const details = await provider.interactionDetails(request, response);
     if (details.uid !== uid) throw new Error('unknown interaction');
     if (request.method === 'GET' && !step) {

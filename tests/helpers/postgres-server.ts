@@ -43,9 +43,27 @@ export async function startPostgres(): Promise<PostgresServer> {
   const owner = process.getuid?.() === 0 ? systemUser('postgres') : undefined;
   if (owner) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, 'data');
-  execFileSync(`${BIN}/initdb`, ['-D', data, '-U', 'app', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'], { ...owner, stdio: 'ignore' });
+  execFileSync(`${BIN}/initdb`, ['-D', data, '-U', 'app', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'], {
+    ...owner,
+    stdio: 'ignore',
+  });
   const port = await freePort();
-  const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+  const args = [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+  ];
   const child = spawn(`${BIN}/postgres`, args, { ...owner, stdio: 'ignore' });
   const url = (database = 'postgres') => `postgres://app@127.0.0.1:${port}/${database}`;
   await waitUntilAnswering(url(), child);

@@ -11,11 +11,12 @@ export function cachedEntries(page: Page) {
     });
     try {
       const all = db.transaction('meta').objectStore('meta').getAll();
-      const metas = await new Promise<{ id: string; scope: string; keyId: string; count: number }[]>((resolve) => (all.onsuccess = () => resolve(all.result)));
+      const metas = await new Promise<{ id: string; scope: string; keyId: string; count: number }[]>(
+        (resolve) => (all.onsuccess = () => resolve(all.result)),
+      );
       return metas.map(({ id, scope, keyId, count }) => ({ id, scope, keyId, count }));
     } finally {
       db.close();
     }
   });
 }
-

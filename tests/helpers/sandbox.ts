@@ -31,10 +31,19 @@ export function sandboxProcessForFile(env: Record<string, string> = {}): () => P
   beforeAll(async () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], { env: { ...process.env, SANDBOX_PORT: String(port), ...env }, stdio: 'ignore' });
+    child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
+      env: { ...process.env, SANDBOX_PORT: String(port), ...env },
+      stdio: 'ignore',
+    });
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the sandbox process exited (${child.exitCode})`);
-      if (await fetch(`${url}/_sandbox/stats`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${url}/_sandbox/stats`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
@@ -83,7 +92,12 @@ export async function tokenFor(
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-export async function getBatches(sandbox: Sandbox, version: string, token: string | null, query: Record<string, string> = {}) {
+export async function getBatches(
+  sandbox: Sandbox,
+  version: string,
+  token: string | null,
+  query: Record<string, string> = {},
+) {
   const url = new URL(`${sandbox.url}/${version}/batches`);
   for (const [k, v] of Object.entries(query)) url.searchParams.append(k, v);
   return fetch(url, { headers: token === null ? {} : { authorization: `Bearer ${token}` } });

@@ -6,5 +6,8 @@ import { MESSAGES } from '@/lib/i18n/messages';
 
 /** The analysis messages and formatters of a reader: `speech('de', 'de-DE')`; English in en-GB as the e2e browser has it. */
 export function speech(language: Language = 'en', locale = 'en-GB'): Speech {
-  return { f: formatsFor(locale), t: createTranslator({ locale, messages: MESSAGES[language], namespace: 'analysis' }) };
+  return {
+    f: formatsFor(locale),
+    t: createTranslator({ locale, messages: MESSAGES[language], namespace: 'analysis' }),
+  };
 }

@@ -38,7 +38,6 @@ export function scripted(...answers: ((signal: AbortSignal) => Response | Promis
 
 export const ok = (chunks: Uint8Array[]) => () => new Response(body(chunks), { status: 200 });
 
-
 /**
  * An answer whose body stays open until the test writes lines into it or ends it; aborting the request errors
  * the body, as a browser's fetch does.

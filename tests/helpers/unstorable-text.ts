@@ -9,7 +9,8 @@ const pair = { germination: 80, usable: null, cv: null };
 const general = { germination: 90, usable: null, cv: null };
 const NUL = 'must not contain the NUL character (U+0000)';
 const LONE = (code: string) => `must be valid Unicode: it holds a lone surrogate (U+${code})`;
-const CONTROL = (code: string) => `must not contain control characters such as tabs or line breaks (it holds U+${code})`;
+const CONTROL = (code: string) =>
+  `must not contain control characters such as tabs or line breaks (it holds U+${code})`;
 
 /**
  * Text the database cannot keep as sent (NUL, a lone surrogate) or a name should not hold (control
@@ -17,10 +18,12 @@ const CONTROL = (code: string) => `must not contain control characters such as t
  * the store still works after. Run by a test file whose settings store is PGlite or PostgreSQL.
  */
 export function refusesUnstorableText() {
-  const signIn = async () => sessionCookieOf(await session.POST(request('/api/session', { method: 'POST', json: DEMO })))!;
+  const signIn = async () =>
+    sessionCookieOf(await session.POST(request('/api/session', { method: 'POST', json: DEMO })))!;
   const saveTargets = async (cookie: string, crops: Record<string, typeof pair>) =>
     targets.PUT(request('/api/settings/targets', { method: 'PUT', cookie, json: { targets: { general, crops } } }));
-  const createView = async (cookie: string, json: unknown) => views.POST(request('/api/settings/views', { method: 'POST', cookie, json }));
+  const createView = async (cookie: string, json: unknown) =>
+    views.POST(request('/api/settings/views', { method: 'POST', cookie, json }));
 
   describe('text the settings store cannot keep as sent is refused before it reaches the database', () => {
     it.each([
@@ -61,12 +64,17 @@ export function refusesUnstorableText() {
       expect(created.status).toBe(201);
       const view = (await created.json()) as { id: string; name: string };
       const path = `/api/settings/views/${view.id}`;
-      for (const [name, detail] of [['Re\u0000named', `name: ${NUL}`], ['\udbff', `name: ${LONE('DBFF')}`]] as const) {
+      for (const [name, detail] of [
+        ['Re\u0000named', `name: ${NUL}`],
+        ['\udbff', `name: ${LONE('DBFF')}`],
+      ] as const) {
         const response = await viewById.PATCH(request(path, { method: 'PATCH', cookie, json: { name } }));
         expect(response.status).toBe(422);
         expect(await detailOf(response)).toBe(detail);
       }
-      const list = (await (await views.GET(request('/api/settings/views', { cookie }))).json()) as { views: { id: string; name: string }[] };
+      const list = (await (await views.GET(request('/api/settings/views', { cookie }))).json()) as {
+        views: { id: string; name: string }[];
+      };
       expect(list.views.find((v) => v.id === view.id)?.name).toBe(view.name);
       expect((await viewById.DELETE(request(path, { method: 'DELETE', cookie }))).status).toBe(204);
     });

@@ -34,7 +34,10 @@ export type WebhookReceiver = {
  * over the raw body with verifyWebhookSignature, refuses a timestamp outside the window, and refuses a request
  * it has already accepted (same timestamp and signature: a replay inside the window).
  */
-export async function startWebhookReceiver(secret: string, options: { now?: () => number; windowS?: number; port?: number } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  secret: string,
+  options: { now?: () => number; windowS?: number; port?: number } = {},
+): Promise<WebhookReceiver> {
   const now = options.now ?? (() => Date.now());
   const requests: ReceivedHook[] = [];
   const seen = new Set<string>();
@@ -67,7 +70,15 @@ export async function startWebhookReceiver(secret: string, options: { now?: () =
       if (!check.ok) [status, problem] = [401, check.problem];
       else if (seen.has(key)) [status, problem] = [409, 'a replay of a request already accepted'];
       else seen.add(key);
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json, status, problem });
+      requests.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+        json,
+        status,
+        problem,
+      });
       res.writeHead(status, { 'content-type': 'text/plain', ...(status === reply.status ? reply.headers : {}) });
       res.end(problem ?? 'ok');
       settle();

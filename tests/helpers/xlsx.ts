@@ -12,10 +12,18 @@ export async function readXlsx(file: Buffer) {
   const xml = (path: string) => (zip[path] ? strFromU8(zip[path]!) : '');
   const sheetXml = xml('xl/worksheets/sheet1.xml');
   const rels = xml('xl/worksheets/_rels/sheet1.xml.rels');
-  const targets = new Map([...rels.matchAll(/<Relationship [^>]*?Id="([^"]+)"[^>]*?Target="([^"]+)"/g)].map((m) => [m[1]!, unescapeXml(m[2]!)]));
+  const targets = new Map(
+    [...rels.matchAll(/<Relationship [^>]*?Id="([^"]+)"[^>]*?Target="([^"]+)"/g)].map((m) => [
+      m[1]!,
+      unescapeXml(m[2]!),
+    ]),
+  );
   /** Cell reference (`N5`) → hyperlink target. */
   const hyperlinks = new Map(
-    [...sheetXml.matchAll(/<hyperlink ref="([A-Z]+\d+)" r:id="([^"]+)"/g)].map((m) => [m[1]!, targets.get(m[2]!) ?? '']),
+    [...sheetXml.matchAll(/<hyperlink ref="([A-Z]+\d+)" r:id="([^"]+)"/g)].map((m) => [
+      m[1]!,
+      targets.get(m[2]!) ?? '',
+    ]),
   );
   return {
     sheets: sheets.map((s) => ({ name: s.sheet, rows: s.data as unknown[][] })),
@@ -28,7 +36,12 @@ export async function readXlsx(file: Buffer) {
 }
 
 function unescapeXml(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** `A`…`Z`, `AA`… for the 0-based column `i`. */

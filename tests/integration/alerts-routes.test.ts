@@ -49,7 +49,11 @@ describe('/api/alerts', () => {
       receiving: false,
     });
     // Encrypted at rest: the database holds no trace of the secret.
-    const stored = await settingsStore().db.selectFrom('alert_rules').select('webhooks').where('id', '=', rule.id).executeTakeFirstOrThrow();
+    const stored = await settingsStore()
+      .db.selectFrom('alert_rules')
+      .select('webhooks')
+      .where('id', '=', rule.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(stored.webhooks)).not.toContain(SECRET);
 
     const list = await json<AlertRuleList>(await call(alerts.GET, '/api/alerts', editor));
@@ -63,7 +67,11 @@ describe('/api/alerts', () => {
       webhooks: [{ url: 'https://93.184.215.14/hook', format: 'json' }],
     });
     expect(changed.status).toBe(200);
-    expect(await json<AlertRule>(changed)).toMatchObject({ delivery: 'daily', digestHour: 6, webhooks: [{ format: 'json', secretSet: true }] });
+    expect(await json<AlertRule>(changed)).toMatchObject({
+      delivery: 'daily',
+      digestHour: 6,
+      webhooks: [{ format: 'json', secretSet: true }],
+    });
     const rules = await settingsStore().alerts.activeRules((await settingsStore().organisations.bySlug('demo'))!.id);
     const kept = rules.find((r) => r.id === rule.id)!;
     expect(settingsStore().alerts.webhookSecret(kept.organisationId, kept.webhooks[0]!)).toBe(SECRET);
@@ -81,20 +89,33 @@ describe('/api/alerts', () => {
   });
 
   it('viewers see rules and subscribe but may not write them (403); bad input is 422 naming the field', async () => {
-    const [viewer, editor, admin] = [await signIn(PEOPLE.demo.viewer), await signIn(PEOPLE.demo.editor), await signIn(PEOPLE.demo.admin)];
+    const [viewer, editor, admin] = [
+      await signIn(PEOPLE.demo.viewer),
+      await signIn(PEOPLE.demo.editor),
+      await signIn(PEOPLE.demo.admin),
+    ];
     const body = { name: named('Warnings'), when: 'warnings', recipients: [], delivery: 'hourly' };
     const refused = await call(alerts.POST, '/api/alerts', viewer, 'POST', body);
-    expect([refused.status, await detailOf(refused)]).toEqual([403, 'role: creating alert rules needs the editor role; you are a viewer']);
+    expect([refused.status, await detailOf(refused)]).toEqual([
+      403,
+      'role: creating alert rules needs the editor role; you are a viewer',
+    ]);
     const rule = await json<AlertRule>(await call(alerts.POST, '/api/alerts', editor, 'POST', body));
     expect((await call(alertById.PATCH, `/api/alerts/${rule.id}`, viewer, 'PATCH', { paused: true })).status).toBe(403);
     expect((await call(alertById.DELETE, `/api/alerts/${rule.id}`, viewer, 'DELETE')).status).toBe(403);
 
-    const subscribed = await call(subscription.PUT, `/api/alerts/${rule.id}/subscription`, viewer, 'PUT', { state: 'subscribed' });
+    const subscribed = await call(subscription.PUT, `/api/alerts/${rule.id}/subscription`, viewer, 'PUT', {
+      state: 'subscribed',
+    });
     expect(await json<AlertRule>(subscribed)).toMatchObject({ subscription: 'subscribed', receiving: true });
-    const muted = await json<AlertRule>(await call(subscription.PUT, `/api/alerts/${rule.id}/subscription`, viewer, 'PUT', { state: 'muted' }));
+    const muted = await json<AlertRule>(
+      await call(subscription.PUT, `/api/alerts/${rule.id}/subscription`, viewer, 'PUT', { state: 'muted' }),
+    );
     expect(muted).toMatchObject({ subscription: 'muted', receiving: false });
     // Another person's view of the same rule is their own.
-    expect(await json<AlertRule>(await call(alertById.GET, `/api/alerts/${rule.id}`, editor))).toMatchObject({ subscription: 'none' });
+    expect(await json<AlertRule>(await call(alertById.GET, `/api/alerts/${rule.id}`, editor))).toMatchObject({
+      subscription: 'none',
+    });
 
     const bad: [unknown, string][] = [
       [{ ...body, name: '' }, 'name: a rule needs a name'],
@@ -102,25 +123,58 @@ describe('/api/alerts', () => {
       [{ ...body, when: 'silent' }, 'silentDays: a silent rule needs the number of days without a batch (1 to 365)'],
       [{ ...body, silentDays: 3 }, 'silentDays: only a silent rule takes silentDays'],
       [{ ...body, signal: 'run' }, 'signal: only a control-signal rule takes signal'],
-      [{ ...body, recipients: ['not an address'] }, 'recipients[0]: expected an e-mail address such as name@example.com'],
-      [{ ...body, webhooks: [{ url: 'http://127.0.0.1:9/hook', format: 'json', secret: SECRET }] }, 'webhooks[0].url: points at a loopback or private address'],
-      [{ ...body, webhooks: [{ url: 'https://10.1.2.3/hook', format: 'json', secret: SECRET }] }, 'webhooks[0].url: points at a loopback or private address'],
-      [{ ...body, webhooks: [{ url: 'https://93.184.215.14/hook', format: 'json' }] }, 'webhooks[0].secret: a webhook needs a secret'],
-      [{ ...body, webhooks: [{ url: 'https://93.184.215.14/hook', format: 'xml', secret: SECRET }] }, 'webhooks[0].format:'],
+      [
+        { ...body, recipients: ['not an address'] },
+        'recipients[0]: expected an e-mail address such as name@example.com',
+      ],
+      [
+        { ...body, webhooks: [{ url: 'http://127.0.0.1:9/hook', format: 'json', secret: SECRET }] },
+        'webhooks[0].url: points at a loopback or private address',
+      ],
+      [
+        { ...body, webhooks: [{ url: 'https://10.1.2.3/hook', format: 'json', secret: SECRET }] },
+        'webhooks[0].url: points at a loopback or private address',
+      ],
+      [
+        { ...body, webhooks: [{ url: 'https://93.184.215.14/hook', format: 'json' }] },
+        'webhooks[0].secret: a webhook needs a secret',
+      ],
+      [
+        { ...body, webhooks: [{ url: 'https://93.184.215.14/hook', format: 'xml', secret: SECRET }] },
+        'webhooks[0].format:',
+      ],
       [{ ...body, delivery: 'weekly' }, 'delivery:'],
       [{ ...body, extra: 1 }, 'extra: '],
     ];
     for (const [input, detail] of bad) {
       const answer = await call(alerts.POST, '/api/alerts', editor, 'POST', input);
-      expect([answer.status, (await detailOf(answer)).startsWith(detail)], `${JSON.stringify(input)} → ${detail}`).toEqual([422, true]);
+      expect(
+        [answer.status, (await detailOf(answer)).startsWith(detail)],
+        `${JSON.stringify(input)} → ${detail}`,
+      ).toEqual([422, true]);
     }
     const kind = await call(alertById.PATCH, `/api/alerts/${rule.id}`, editor, 'PATCH', { when: 'silent' });
     expect(kind.status).toBe(422);
 
     // An editor names people of the organisation; an administrator any address.
-    const outside = await call(alerts.POST, '/api/alerts', editor, 'POST', { ...body, name: named('Outside'), recipients: ['someone@elsewhere.example'] });
-    expect([outside.status, await detailOf(outside)]).toEqual([403, 'recipients[0]: someone@elsewhere.example is not a person of this organisation; only an administrator may add an outside address']);
-    expect((await call(alerts.POST, '/api/alerts', admin, 'POST', { ...body, name: named('Outside'), recipients: ['someone@elsewhere.example'] })).status).toBe(201);
+    const outside = await call(alerts.POST, '/api/alerts', editor, 'POST', {
+      ...body,
+      name: named('Outside'),
+      recipients: ['someone@elsewhere.example'],
+    });
+    expect([outside.status, await detailOf(outside)]).toEqual([
+      403,
+      'recipients[0]: someone@elsewhere.example is not a person of this organisation; only an administrator may add an outside address',
+    ]);
+    expect(
+      (
+        await call(alerts.POST, '/api/alerts', admin, 'POST', {
+          ...body,
+          name: named('Outside'),
+          recipients: ['someone@elsewhere.example'],
+        })
+      ).status,
+    ).toBe(201);
     const taken = await call(alerts.POST, '/api/alerts', editor, 'POST', { ...body, name: rule.name.toUpperCase() });
     expect(taken.status).toBe(409);
   });
@@ -128,18 +182,36 @@ describe('/api/alerts', () => {
   it('an outside address unsubscribes through its link: GET asks, POST does it, a forged token finds nothing', async () => {
     const admin = await signIn(PEOPLE.demo.admin);
     const rule = await json<AlertRule>(
-      await call(alerts.POST, '/api/alerts', admin, 'POST', { name: named('Outside'), when: 'warnings', recipients: ['grower@outside.example', PEOPLE.demo.editor.email], delivery: 'immediate' }),
+      await call(alerts.POST, '/api/alerts', admin, 'POST', {
+        name: named('Outside'),
+        when: 'warnings',
+        recipients: ['grower@outside.example', PEOPLE.demo.editor.email],
+        delivery: 'immediate',
+      }),
     );
-    const stored = (await settingsStore().alerts.activeRules((await settingsStore().organisations.bySlug('demo'))!.id)).find((r) => r.id === rule.id)!;
-    const token = settingsStore().alerts.unsubscribeToken(stored as typeof stored & { unsubscribeKey: string }, 'grower@outside.example');
-    const asked = await unsubscribe.GET(request(`/api/alerts/unsubscribe?token=${token}`, { headers: { 'accept-language': 'de-DE' } }));
+    const stored = (
+      await settingsStore().alerts.activeRules((await settingsStore().organisations.bySlug('demo'))!.id)
+    ).find((r) => r.id === rule.id)!;
+    const token = settingsStore().alerts.unsubscribeToken(
+      stored as typeof stored & { unsubscribeKey: string },
+      'grower@outside.example',
+    );
+    const asked = await unsubscribe.GET(
+      request(`/api/alerts/unsubscribe?token=${token}`, { headers: { 'accept-language': 'de-DE' } }),
+    );
     expect(asked.status).toBe(200);
-    expect(await asked.text()).toContain('Die Benachrichtigung „' + rule.name + '“ nicht mehr an grower@outside.example senden?');
+    expect(await asked.text()).toContain(
+      'Die Benachrichtigung „' + rule.name + '“ nicht mehr an grower@outside.example senden?',
+    );
     // Asking changes nothing (mail scanners follow links).
-    expect((await json<AlertRule>(await call(alertById.GET, `/api/alerts/${rule.id}`, admin))).recipients).toContain('grower@outside.example');
+    expect((await json<AlertRule>(await call(alertById.GET, `/api/alerts/${rule.id}`, admin))).recipients).toContain(
+      'grower@outside.example',
+    );
     const done = await unsubscribe.POST(request(`/api/alerts/unsubscribe?token=${token}`, { method: 'POST' }));
     expect(done.status).toBe(200);
-    expect((await json<AlertRule>(await call(alertById.GET, `/api/alerts/${rule.id}`, admin))).recipients).toEqual([PEOPLE.demo.editor.email.toLowerCase()]);
+    expect((await json<AlertRule>(await call(alertById.GET, `/api/alerts/${rule.id}`, admin))).recipients).toEqual([
+      PEOPLE.demo.editor.email.toLowerCase(),
+    ]);
     const forged = token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
     expect((await unsubscribe.GET(request(`/api/alerts/unsubscribe?token=${forged}`))).status).toBe(404);
   });
@@ -160,17 +232,40 @@ describe('/api/alerts/history', () => {
       summary: '2 batches',
       deliveries: [
         { channel: 'in-app', recipient: person.email, personId: person.id },
-        { channel: 'email', recipient: 'x@outside.example', personId: null, digest: 'daily', dueAt: new Date(Date.now() + 3600_000) },
+        {
+          channel: 'email',
+          recipient: 'x@outside.example',
+          personId: null,
+          digest: 'daily',
+          dueAt: new Date(Date.now() + 3600_000),
+        },
       ],
     });
     const answer = await json<AlertHistory>(await call(history.GET, '/api/alerts/history', viewer));
     expect(answer.unread).toBe(1);
     const ours = answer.entries.filter((e) => e.ruleName === 'A notice');
     expect(ours).toHaveLength(2);
-    expect(ours.find((e) => e.channel === 'email')).toMatchObject({ recipient: 'x@outside.example', delivered: false, detail: 'waits for the daily digest', read: null, batchIds: ['b-1', 'b-2'] });
+    expect(ours.find((e) => e.channel === 'email')).toMatchObject({
+      recipient: 'x@outside.example',
+      delivered: false,
+      detail: 'waits for the daily digest',
+      read: null,
+      batchIds: ['b-1', 'b-2'],
+    });
     // A message without a finding (of an older release): no facts, and the English summary stands.
-    expect(ours.find((e) => e.channel === 'email')).toMatchObject({ state: 'digest', digest: 'daily', attempts: 0, error: null, what: null, summary: '2 batches' });
-    expect(ours.find((e) => e.channel === 'in-app')).toMatchObject({ recipient: person.email, delivered: true, read: false });
+    expect(ours.find((e) => e.channel === 'email')).toMatchObject({
+      state: 'digest',
+      digest: 'daily',
+      attempts: 0,
+      error: null,
+      what: null,
+      summary: '2 batches',
+    });
+    expect(ours.find((e) => e.channel === 'in-app')).toMatchObject({
+      recipient: person.email,
+      delivered: true,
+      read: false,
+    });
     const mine = await json<AlertHistory>(await call(history.GET, '/api/alerts/history?mine=1', viewer));
     expect(mine.entries.every((e) => e.channel === 'in-app' && e.read === false)).toBe(true);
     expect((await call(history.GET, '/api/alerts/history?limit=0', viewer)).status).toBe(422);

@@ -26,7 +26,8 @@ afterEach(async () => {
 
 const org = async (slug: string) => (await settingsStore().organisations.bySlug(slug)) as Organisation;
 const personId = async (email: string) => (await settingsStore().people.byEmail(email))!.id;
-const add = (clientId: string, ...batches: ReturnType<typeof newBatch>[]) => control(sandbox(), 'POST', '/_sandbox/edit', { clientId, add: batches });
+const add = (clientId: string, ...batches: ReturnType<typeof newBatch>[]) =>
+  control(sandbox(), 'POST', '/_sandbox/edit', { clientId, add: batches });
 
 describe('the watcher', () => {
   it('reports a new below-target batch once: one e-mail per recipient, one webhook, an in-app entry; never again, and nothing from before the rule', async () => {
@@ -57,10 +58,14 @@ describe('the watcher', () => {
 
     expect(await checkOrganisation(demo)).toMatchObject({ events: 1 });
     expect(await deliverDue()).toEqual({ delivered: 4, failed: 0 });
-    expect(channels.emails.map((e) => e.to.email).sort()).toEqual(['grower@outside.example', PEOPLE.demo.editor.email, PEOPLE.demo.viewer.email].sort());
+    expect(channels.emails.map((e) => e.to.email).sort()).toEqual(
+      ['grower@outside.example', PEOPLE.demo.editor.email, PEOPLE.demo.viewer.email].sort(),
+    );
     const [message] = channels.emails[0]!.messages;
     expect(message!.finding).toMatchObject({ kind: 'batches', total: 2 });
-    const names = (message!.finding as { batches: { batch: { batch_name: string } }[] }).batches.map((b) => b.batch.batch_name).sort();
+    const names = (message!.finding as { batches: { batch: { batch_name: string } }[] }).batches
+      .map((b) => b.batch.batch_name)
+      .sort();
     expect(names).toEqual(['Other', 'Poor lettuce']);
     expect(message!.viewPath).toMatch(/^\/batches\?from=\d{4}-\d\d-\d\d&to=now&tz=UTC&below=1&org=demo$/);
     const outside = channels.emails.find((e) => e.to.email === 'grower@outside.example')!.to;
@@ -71,7 +76,12 @@ describe('the watcher', () => {
 
     const history = await settingsStore().alertLog.history(demo.id, viewer, { limit: 50, ruleId: rule.id });
     expect(history.unread).toBe(1);
-    expect(history.entries.filter((e) => e.channel === 'in-app').map((e) => e.recipient).sort()).toEqual([PEOPLE.demo.editor.email, PEOPLE.demo.viewer.email].sort());
+    expect(
+      history.entries
+        .filter((e) => e.channel === 'in-app')
+        .map((e) => e.recipient)
+        .sort(),
+    ).toEqual([PEOPLE.demo.editor.email, PEOPLE.demo.viewer.email].sort());
     expect(history.entries.every((e) => e.delivered && e.state === 'delivered' && e.error === null)).toBe(true);
     // What fired, as facts a German or Dutch page says in its own words.
     const what = history.entries[0]!.what as { kind: string; total: number; names: string[] };
@@ -88,21 +98,29 @@ describe('the watcher', () => {
     await add(DEMO_CREDENTIALS.clientId, newBatch(Date.now(), { germination: 30 }));
     await checkOrganisation(demo);
     await deliverDue();
-    expect(channels.emails.map((e) => e.to.email).sort()).toEqual(['grower@outside.example', PEOPLE.demo.editor.email].sort());
+    expect(channels.emails.map((e) => e.to.email).sort()).toEqual(
+      ['grower@outside.example', PEOPLE.demo.editor.email].sort(),
+    );
     await settingsStore().alerts.delete(demo.id, editor, rule.id);
   });
 
   it('through an outage: the watermark holds, the administrators are told once after an hour, the batches of meanwhile are reported once after it', async () => {
     const other = await org('other');
     const admin = { personId: await personId(PEOPLE.other.admin.email), role: 'admin' as const };
-    await settingsStore().alerts.create(other.id, admin, { name: 'Warnings', when: 'warnings', recipients: [PEOPLE.other.editor.email], delivery: 'immediate' }, { allowPrivate: false });
+    await settingsStore().alerts.create(
+      other.id,
+      admin,
+      { name: 'Warnings', when: 'warnings', recipients: [PEOPLE.other.editor.email], delivery: 'immediate' },
+      { allowPrivate: false },
+    );
     expect(await checkOrganisation(other)).toMatchObject({ events: 0 });
 
     // Retry-After: 0, so that the client's retries (its backoff, as in production) take no test time.
     await control(sandbox(), 'POST', '/_sandbox/faults', { outage: true, retryAfterS: 0 });
     await add(OTHER_CREDENTIALS.clientId, newBatch(Date.now(), { warnings: true, name: 'Warned during the outage' }));
     expect(await checkOrganisation(other)).toHaveProperty('failed');
-    const adminEntries = async () => (await settingsStore().alertLog.history(other.id, admin.personId, { limit: 50, mine: true })).entries;
+    const adminEntries = async () =>
+      (await settingsStore().alertLog.history(other.id, admin.personId, { limit: 50, mine: true })).entries;
     expect(await adminEntries()).toEqual([]);
     // An hour on (the watcher's clock advanced), still failing: told once, not at every check.
     expect(await checkOrganisation(other, Date.now() + 2 * HOUR)).toHaveProperty('failed');
@@ -111,7 +129,10 @@ describe('the watcher', () => {
     expect(told).toHaveLength(1);
     expect(told[0]).toMatchObject({ ruleName: 'Batch Data Service', channel: 'in-app' });
     expect(told[0]!.summary).toContain('the Batch Data Service has not answered since');
-    expect(told[0]!.what).toEqual({ kind: 'outage', since: (await settingsStore().alertLog.watchState(other.id))!.failingSince!.toISOString() });
+    expect(told[0]!.what).toEqual({
+      kind: 'outage',
+      since: (await settingsStore().alertLog.watchState(other.id))!.failingSince!.toISOString(),
+    });
     const state = await settingsStore().alertLog.watchState(other.id);
     expect(state).toMatchObject({ failureReportedAt: expect.any(Date), lastError: expect.any(String) });
 
@@ -121,7 +142,10 @@ describe('the watcher', () => {
     expect(channels.emails).toHaveLength(1);
     const finding = channels.emails[0]!.messages[0]!.finding as { batches: { batch: { batch_name: string } }[] };
     expect(finding.batches.map((b) => b.batch.batch_name)).toEqual(['Warned during the outage']);
-    expect(await settingsStore().alertLog.watchState(other.id)).toMatchObject({ failingSince: null, failureReportedAt: null });
+    expect(await settingsStore().alertLog.watchState(other.id)).toMatchObject({
+      failingSince: null,
+      failureReportedAt: null,
+    });
     expect(await checkOrganisation(other)).toMatchObject({ events: 0 });
   });
 
@@ -131,45 +155,104 @@ describe('the watcher', () => {
     const daily = await settingsStore().alerts.create(
       edge.id,
       admin,
-      { name: 'Daily CV', when: 'misses-target', target: 'cv', crop: 'Alertia', recipients: [PEOPLE.edge.editor.email], delivery: 'daily', digestHour: 7 },
+      {
+        name: 'Daily CV',
+        when: 'misses-target',
+        target: 'cv',
+        crop: 'Alertia',
+        recipients: [PEOPLE.edge.editor.email],
+        delivery: 'daily',
+        digestHour: 7,
+      },
       { allowPrivate: false },
     );
     const targets = { general: { germination: null, usable: null, cv: 20 }, crops: {} };
-    await settingsStore().put(edge.id, { name: 'targets', schema: (await import('@/lib/contract/schemas')).TargetsSchema, fallback: targets, history: true }, targets);
+    await settingsStore().put(
+      edge.id,
+      {
+        name: 'targets',
+        schema: (await import('@/lib/contract/schemas')).TargetsSchema,
+        fallback: targets,
+        history: true,
+      },
+      targets,
+    );
     await add(EDGE_CREDENTIALS.clientId, newBatch(Date.now(), { cv: 35, name: 'Uneven one' }));
     await checkOrganisation(edge);
-    await add(EDGE_CREDENTIALS.clientId, newBatch(Date.now(), { cv: 40, name: 'Uneven two' }), newBatch(Date.now(), { cv: 5, name: 'Even' }));
+    await add(
+      EDGE_CREDENTIALS.clientId,
+      newBatch(Date.now(), { cv: 40, name: 'Uneven two' }),
+      newBatch(Date.now(), { cv: 5, name: 'Even' }),
+    );
     await checkOrganisation(edge);
     expect(await deliverDue()).toEqual({ delivered: 0, failed: 0 });
-    const waiting = (await settingsStore().alertLog.history(edge.id, admin.personId, { limit: 50, ruleId: daily.id })).entries.filter((e) => e.channel === 'email');
+    const waiting = (
+      await settingsStore().alertLog.history(edge.id, admin.personId, { limit: 50, ruleId: daily.id })
+    ).entries.filter((e) => e.channel === 'email');
     expect(waiting.map((e) => e.detail)).toEqual(['waits for the daily digest', 'waits for the daily digest']);
-    expect(waiting.map((e) => [e.state, e.digest, e.attempts, e.error])).toEqual([['digest', 'daily', 0, null], ['digest', 'daily', 0, null]]);
-    const due = await settingsStore().db.selectFrom('alert_deliveries').select('due_at').where('channel', '=', 'email').where('organisation_id', '=', edge.id).execute();
+    expect(waiting.map((e) => [e.state, e.digest, e.attempts, e.error])).toEqual([
+      ['digest', 'daily', 0, null],
+      ['digest', 'daily', 0, null],
+    ]);
+    const due = await settingsStore()
+      .db.selectFrom('alert_deliveries')
+      .select('due_at')
+      .where('channel', '=', 'email')
+      .where('organisation_id', '=', edge.id)
+      .execute();
     // 07:00 in the recipient's zone (no zone in their account, nobody's in the organisation: UTC).
-    expect(due.map((d) => [d.due_at.getUTCHours(), d.due_at.getUTCMinutes()])).toEqual([[7, 0], [7, 0]]);
+    expect(due.map((d) => [d.due_at.getUTCHours(), d.due_at.getUTCMinutes()])).toEqual([
+      [7, 0],
+      [7, 0],
+    ]);
 
     // The hour comes; the mail server refuses once.
-    await settingsStore().db.updateTable('alert_deliveries').set({ due_at: new Date(Date.now() - 1000) }).where('organisation_id', '=', edge.id).where('state', '=', 'digest').execute();
+    await settingsStore()
+      .db.updateTable('alert_deliveries')
+      .set({ due_at: new Date(Date.now() - 1000) })
+      .where('organisation_id', '=', edge.id)
+      .where('state', '=', 'digest')
+      .execute();
     channels.failNext.email = 1;
     expect(await deliverDue()).toEqual({ delivered: 0, failed: 2 });
-    const retrying = (await settingsStore().alertLog.history(edge.id, admin.personId, { limit: 50, ruleId: daily.id })).entries.filter((e) => e.channel === 'email');
-    expect(retrying[0]!.detail).toBe('waits for the daily digest; the last attempt failed: the mail server did not take the e-mail (421 try later)');
-    expect(retrying[0]).toMatchObject({ state: 'digest', digest: 'daily', attempts: 1, error: 'the mail server did not take the e-mail (421 try later)' });
-    await settingsStore().db.updateTable('alert_deliveries').set({ due_at: new Date(Date.now() - 1000) }).where('organisation_id', '=', edge.id).where('state', '=', 'digest').execute();
+    const retrying = (
+      await settingsStore().alertLog.history(edge.id, admin.personId, { limit: 50, ruleId: daily.id })
+    ).entries.filter((e) => e.channel === 'email');
+    expect(retrying[0]!.detail).toBe(
+      'waits for the daily digest; the last attempt failed: the mail server did not take the e-mail (421 try later)',
+    );
+    expect(retrying[0]).toMatchObject({
+      state: 'digest',
+      digest: 'daily',
+      attempts: 1,
+      error: 'the mail server did not take the e-mail (421 try later)',
+    });
+    await settingsStore()
+      .db.updateTable('alert_deliveries')
+      .set({ due_at: new Date(Date.now() - 1000) })
+      .where('organisation_id', '=', edge.id)
+      .where('state', '=', 'digest')
+      .execute();
     expect(await deliverDue()).toEqual({ delivered: 2, failed: 0 });
     expect(channels.emails).toHaveLength(1);
     expect(channels.emails[0]!.digest).toMatchObject({ cadence: 'daily' });
-    expect(channels.emails[0]!.messages.flatMap((m) => (m.finding as { batches: { batch: { batch_name: string } }[] }).batches.map((b) => b.batch.batch_name))).toEqual([
-      'Uneven one',
-      'Uneven two',
-    ]);
+    expect(
+      channels.emails[0]!.messages.flatMap((m) =>
+        (m.finding as { batches: { batch: { batch_name: string } }[] }).batches.map((b) => b.batch.batch_name),
+      ),
+    ).toEqual(['Uneven one', 'Uneven two']);
   });
 
   it('a paused rule is not checked; taken out of its pause it reports what comes after, not what came during the pause', async () => {
     const special = await org('special');
     const admin = { personId: await personId(PEOPLE.special.admin.email), role: 'admin' as const };
     const allow = { allowPrivate: false };
-    const rule = await settingsStore().alerts.create(special.id, admin, { name: 'Warnings', when: 'warnings', recipients: [PEOPLE.special.editor.email], delivery: 'immediate' }, allow);
+    const rule = await settingsStore().alerts.create(
+      special.id,
+      admin,
+      { name: 'Warnings', when: 'warnings', recipients: [PEOPLE.special.editor.email], delivery: 'immediate' },
+      allow,
+    );
     await checkOrganisation(special);
     await settingsStore().alerts.change(special.id, admin, rule.id, { paused: true }, allow);
     await add(SPECIAL_CREDENTIALS.clientId, newBatch(Date.now(), { warnings: true, name: 'During the pause' }));
@@ -180,6 +263,12 @@ describe('the watcher', () => {
     await add(SPECIAL_CREDENTIALS.clientId, newBatch(Date.now() + 1000, { warnings: true, name: 'After the pause' }));
     expect(await checkOrganisation(special)).toMatchObject({ events: 1 });
     await deliverDue();
-    expect(channels.emails.flatMap((e) => e.messages.flatMap((m) => (m.finding as { batches: { batch: { batch_name: string } }[] }).batches.map((b) => b.batch.batch_name)))).toEqual(['After the pause']);
+    expect(
+      channels.emails.flatMap((e) =>
+        e.messages.flatMap((m) =>
+          (m.finding as { batches: { batch: { batch_name: string } }[] }).batches.map((b) => b.batch.batch_name),
+        ),
+      ),
+    ).toEqual(['After the pause']);
   });
 });

@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDraining } from '@/lib/server/health/shutdown';
@@ -50,7 +56,12 @@ afterEach(() => (seen.length = 0));
 type Answer = { status: number; headers: IncomingMessage['headers']; body: string };
 
 /** Any method (fetch refuses TRACE), from a chosen loopback address. */
-function send(method: string, path: string, headers: Record<string, string> = {}, localAddress = '127.0.0.1'): Promise<Answer> {
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  localAddress = '127.0.0.1',
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${base}${path}`, { method, headers, localAddress }, (res) => {
       let body = '';
@@ -110,7 +121,11 @@ describe('the production server around Next (server/handle-request.ts)', () => {
 
   it('answers TRACE itself (Next cannot), and hands Next the socket’s address, not the one a client claims', async () => {
     const trace = await send('TRACE', '/api/health/ready');
-    expect([trace.status, trace.headers.allow, trace.headers['x-content-type-options']]).toEqual([405, 'GET, HEAD, OPTIONS', 'nosniff']);
+    expect([trace.status, trace.headers.allow, trace.headers['x-content-type-options']]).toEqual([
+      405,
+      'GET, HEAD, OPTIONS',
+      'nosniff',
+    ]);
     expect(seen).toHaveLength(0);
     await send('GET', '/sign-in', { [PEER_ADDRESS_HEADER]: '203.0.113.9' }, '127.0.0.7');
     expect(seen[0]!.headers[PEER_ADDRESS_HEADER]).toBe('127.0.0.7');

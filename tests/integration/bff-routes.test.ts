@@ -82,7 +82,10 @@ const lines = async (response: Response): Promise<StreamLine[]> => {
   const text = await response.text();
   expect(text.endsWith('\n')).toBe(true);
   // Every line the server writes is a line of the contract, every batch checked field by field.
-  return text.trimEnd().split('\n').map((l) => StreamLineSchema.parse(JSON.parse(l)));
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((l) => StreamLineSchema.parse(JSON.parse(l)));
 };
 
 describe('route(): session, origin, query and body', () => {
@@ -114,7 +117,11 @@ describe('route(): session, origin, query and body', () => {
   it("gives the browser's range cache a key for this session only (never stored), and none once signed out", async () => {
     const keyOf = async (c: string) => {
       const response = await cacheKey.GET(request('/api/session/cache-key', { cookie: c }));
-      return { status: response.status, cacheControl: response.headers.get('cache-control'), body: await response.json() };
+      return {
+        status: response.status,
+        cacheControl: response.headers.get('cache-control'),
+        body: await response.json(),
+      };
     };
     const mine = await keyOf(cookie);
     expect([mine.status, mine.cacheControl]).toEqual([200, 'no-store, private']);
@@ -131,7 +138,10 @@ describe('route(): session, origin, query and body', () => {
   });
 
   it('a wrong password and an unknown e-mail address are the same 401, and set no cookie', async () => {
-    for (const json of [{ ...DEMO, password: 'not the password' }, { email: 'nobody@demo.example', password: DEMO.password }]) {
+    for (const json of [
+      { ...DEMO, password: 'not the password' },
+      { email: 'nobody@demo.example', password: DEMO.password },
+    ]) {
       const response = await session.POST(request('/api/session', { method: 'POST', json }));
       expect([response.status, await detailOf(response)]).toEqual([401, 'email: the e-mail or password is not right']);
       expect(sessionCookieOf(response)).toBeUndefined();
@@ -139,15 +149,24 @@ describe('route(): session, origin, query and body', () => {
   });
 
   it('the organisations’ client credentials no longer sign anyone in', async () => {
-    const response = await session.POST(request('/api/session', { method: 'POST', json: { clientId: 'demo-client', clientSecret: 'demo-secret' } }));
-    expect([response.status, await detailOf(response)]).toEqual([422, 'email: the e-mail address is missing or not text; enter your e-mail address']);
+    const response = await session.POST(
+      request('/api/session', { method: 'POST', json: { clientId: 'demo-client', clientSecret: 'demo-secret' } }),
+    );
+    expect([response.status, await detailOf(response)]).toEqual([
+      422,
+      'email: the e-mail address is missing or not text; enter your e-mail address',
+    ]);
   });
 
   it.each([
     [{ origin: 'https://evil.example' }, 'origin: https://evil.example may not change this session'],
     [{ 'sec-fetch-site': 'cross-site', origin: '' }, 'origin: a cross-site request may not change this session'],
   ])('refuses a state change from another site: %j', async (headers, detail) => {
-    const init = { method: 'POST', json: DEMO, headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v)) };
+    const init = {
+      method: 'POST',
+      json: DEMO,
+      headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v)),
+    };
     const built = request('/api/session', init);
     if (!headers.origin) built.headers.delete('origin');
     const response = await session.POST(built);
@@ -155,12 +174,32 @@ describe('route(): session, origin, query and body', () => {
   });
 
   it.each([
-    ['content-type', { method: 'POST', json: JSON.stringify(DEMO), headers: { 'content-type': 'text/plain' } }, 415, 'body: must be application/json'],
+    [
+      'content-type',
+      { method: 'POST', json: JSON.stringify(DEMO), headers: { 'content-type': 'text/plain' } },
+      415,
+      'body: must be application/json',
+    ],
     ['not JSON', { method: 'POST', json: '{"email":' }, 422, 'body: not valid JSON'],
-    ['a wrong type', { method: 'POST', json: { email: 5, password: 'x' } }, 422, 'email: the e-mail address is missing or not text; enter your e-mail address'],
-    ['an empty password', { method: 'POST', json: { email: 'x', password: '' } }, 422, 'password: the password is empty; enter your password'],
+    [
+      'a wrong type',
+      { method: 'POST', json: { email: 5, password: 'x' } },
+      422,
+      'email: the e-mail address is missing or not text; enter your e-mail address',
+    ],
+    [
+      'an empty password',
+      { method: 'POST', json: { email: 'x', password: '' } },
+      422,
+      'password: the password is empty; enter your password',
+    ],
     ['an unknown key', { method: 'POST', json: { ...DEMO, admin: true } }, 422, 'admin: unknown parameter'],
-    ['too large', { method: 'POST', json: { email: 'x'.repeat(9000), password: 'y' } }, 413, 'body: larger than 8192 bytes'],
+    [
+      'too large',
+      { method: 'POST', json: { email: 'x'.repeat(9000), password: 'y' } },
+      413,
+      'body: larger than 8192 bytes',
+    ],
   ])('refuses a sign-in body with %s', async (_what, init, status, detail) => {
     const response = await session.POST(request('/api/session', init));
     expect([response.status, await detailOf(response)]).toEqual([status, detail]);
@@ -201,28 +240,42 @@ describe('route(): session, origin, query and body', () => {
     ['GET', '/api/session/cache-key', cacheKey.GET],
     ['HEAD', '/api/session/cache-key', cacheKey.HEAD],
     ['GET', '/api/settings/targets', targets.GET],
-    ['PUT', '/api/settings/targets', targets.PUT, { targets: { general: { germination: 90, usable: null, cv: null } } }],
+    [
+      'PUT',
+      '/api/settings/targets',
+      targets.PUT,
+      { targets: { general: { germination: 90, usable: null, cv: null } } },
+    ],
     ['GET', '/api/settings/views', views.GET],
     ['POST', '/api/settings/views', views.POST, { name: 'never saved', query: '' }],
     ['PATCH', '/api/settings/views/0b8e3a4c-3f6e-4a57-9b5e-3c8f3c1d2e4f', viewById.PATCH, { isDefault: true }],
     ['DELETE', '/api/settings/views/0b8e3a4c-3f6e-4a57-9b5e-3c8f3c1d2e4f', viewById.DELETE],
   ];
 
-  it.each(served)('%s %s: an unknown parameter is 422 naming it (__proto__, an empty callback=, a NUL in the name), before any work', async (method, path, handle, json) => {
-    for (const [query, field] of [['__proto__=1', '__proto__'], ['callback=', 'callback'], ['x%00=1', 'x\\u0000']] as const) {
-      await control(sandbox(), 'POST', '/_sandbox/reset');
-      const response = await handle(request(`${path}?${query}`, { method, cookie, json }));
-      expect(response.status, `${method} ${path}?${query}`).toBe(422);
-      if (method !== 'HEAD') expect(await detailOf(response)).toBe(`${field}: unknown parameter`);
-      expect((await stats()).batchRequests).toBe(0);
-    }
-  });
+  it.each(served)(
+    '%s %s: an unknown parameter is 422 naming it (__proto__, an empty callback=, a NUL in the name), before any work',
+    async (method, path, handle, json) => {
+      for (const [query, field] of [
+        ['__proto__=1', '__proto__'],
+        ['callback=', 'callback'],
+        ['x%00=1', 'x\\u0000'],
+      ] as const) {
+        await control(sandbox(), 'POST', '/_sandbox/reset');
+        const response = await handle(request(`${path}?${query}`, { method, cookie, json }));
+        expect(response.status, `${method} ${path}?${query}`).toBe(422);
+        if (method !== 'HEAD') expect(await detailOf(response)).toBe(`${field}: unknown parameter`);
+        expect((await stats()).batchRequests).toBe(0);
+      }
+    },
+  );
 
   it('reads the query as the client sent it, where Next.js would have dropped `__proto__` from the URL', async () => {
     const dropped = request('/api/session/cache-key', { cookie, headers: { 'x-tsb-raw-query': '__proto__=1' } });
     const response = await cacheKey.GET(dropped);
     expect([response.status, await detailOf(response)]).toEqual([422, '__proto__: unknown parameter']);
-    const plain = await batches.GET(request('/api/batches', { cookie, headers: { 'x-tsb-raw-query': 'start_date=&end_date=' } }));
+    const plain = await batches.GET(
+      request('/api/batches', { cookie, headers: { 'x-tsb-raw-query': 'start_date=&end_date=' } }),
+    );
     expect(plain.status).toBe(200);
   });
 });
@@ -235,7 +288,10 @@ describe('requests that would make the server work for nothing', () => {
     ['a zero-width part', `parts=${encodeURIComponent(`${T}~${T}`)}`],
     ['128 copies of a zero-width part', `parts=${encodeURIComponent(Array(128).fill(`${T}~${T}`).join(','))}`],
     ['a part given twice', `parts=${encodeURIComponent(`${T}~2025-03-02T00:00:00Z,${T}~2025-03-02T00:00:00Z`)}`],
-    ['parts over their length limit', `parts=${encodeURIComponent(Array(400).fill(`${T}~2025-03-02T00:00:00Z`).join(','))}`],
+    [
+      'parts over their length limit',
+      `parts=${encodeURIComponent(Array(400).fill(`${T}~2025-03-02T00:00:00Z`).join(','))}`,
+    ],
   ])('%s: 422 naming parts, before any upstream call', async (_what, query) => {
     await control(sandbox(), 'POST', '/_sandbox/reset');
     const response = await stream.GET(request(`/api/batches/stream?${query}`, { cookie }));
@@ -244,13 +300,16 @@ describe('requests that would make the server work for nothing', () => {
     expect((await stats()).batchRequests).toBe(0);
   });
 
-  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])('a parameter named %s is unknown (422), never a 5xx', async (name) => {
-    for (const handler of [batches.GET, stream.GET]) {
-      const response = await handler(request(`/api/batches?${name}=x`, { cookie }));
-      expect(response.status).toBe(422);
-      expect(await detailOf(response)).toBe(`${name}: unknown parameter`);
-    }
-  });
+  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])(
+    'a parameter named %s is unknown (422), never a 5xx',
+    async (name) => {
+      for (const handler of [batches.GET, stream.GET]) {
+        const response = await handler(request(`/api/batches?${name}=x`, { cookie }));
+        expect(response.status).toBe(422);
+        expect(await detailOf(response)).toBe(`${name}: unknown parameter`);
+      }
+    },
+  );
 });
 
 describe('the batch routes against the sandbox', () => {
@@ -302,7 +361,9 @@ describe('the batch routes against the sandbox', () => {
     expect('error' in end && end.error).toMatchObject({ status: 502, retryAfterS: null });
     expect('remaining' in end && end.remaining).toMatch(/~/);
     const remaining = (end as { remaining: string }).remaining;
-    const rest = await lines(await stream.GET(request(`/api/batches/stream?parts=${encodeURIComponent(remaining)}`, { cookie })));
+    const rest = await lines(
+      await stream.GET(request(`/api/batches/stream?parts=${encodeURIComponent(remaining)}`, { cookie })),
+    );
     const ids = new Set([...first, ...rest].flatMap((l) => ('batches' in l ? l.batches.map((b) => b.batch_id) : [])));
     expect(ids.size).toBe(700);
     expect(rest.at(-1)).toMatchObject({ done: true });
@@ -327,14 +388,19 @@ describe('what the browser is told about a real deployment’s answers', () => {
     expect(String(raw!.body)).toContain('Traceback (most recent call last)');
   });
 
-  it.each(['gateway-502', 'gateway-504'])('a gateway’s HTML pages (%s), still there after the retries, are told in our words only', async (kind) => {
-    await control(sandbox(), 'POST', '/_sandbox/inject', { kind, count: 20 });
-    const response = await onFakeClock(() => batches.GET(request('/api/batches', { cookie })));
-    expect(response.status).toBe(503);
-    const detail = await detailOf(response);
-    expect(detail).toBe('Batch Data Service unavailable: a gateway in front of it got no answer from it; try again shortly');
-    for (const leak of ['<', 'nginx', 'Bad Gateway', 'Time-out', '/v2/']) expect(detail).not.toContain(leak);
-  });
+  it.each(['gateway-502', 'gateway-504'])(
+    'a gateway’s HTML pages (%s), still there after the retries, are told in our words only',
+    async (kind) => {
+      await control(sandbox(), 'POST', '/_sandbox/inject', { kind, count: 20 });
+      const response = await onFakeClock(() => batches.GET(request('/api/batches', { cookie })));
+      expect(response.status).toBe(503);
+      const detail = await detailOf(response);
+      expect(detail).toBe(
+        'Batch Data Service unavailable: a gateway in front of it got no answer from it; try again shortly',
+      );
+      for (const leak of ['<', 'nginx', 'Bad Gateway', 'Time-out', '/v2/']) expect(detail).not.toContain(leak);
+    },
+  );
 
   it('a list-shaped validation detail becomes one sentence naming the field', async () => {
     await control(sandbox(), 'POST', '/_sandbox/inject', { kind: 'validation-list' });
@@ -371,7 +437,10 @@ describe('session limits through the route, on a fake clock (SESSION_IDLE_S=2, S
     }
     const quiet = await signIn();
     vi.advanceTimersByTime(2200);
-    expect(await whoAmI(quiet)).toMatchObject({ status: 401, detail: 'session: ended after inactivity; sign in again' });
+    expect(await whoAmI(quiet)).toMatchObject({
+      status: 401,
+      detail: 'session: ended after inactivity; sign in again',
+    });
   });
 
   it('the absolute lifetime ends a session however active it is', async () => {
@@ -440,20 +509,28 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
     ['/api/alerts/unsubscribe', alertUnsubscribe, 'GET, HEAD, OPTIONS, POST'],
   ];
 
-  it.each(ROUTES)('%s: PUT, PATCH and the rest it does not serve are 405 with Allow and a detail, even signed in and same-origin', async (path, module, allow) => {
-    for (const method of ['PUT', 'PATCH', 'DELETE', 'POST'].filter((m) => !allow.split(', ').includes(m))) {
-      const handler = handlerOf(module, method);
-      expect(handler, `${method} ${path} is exported`).toBeTypeOf('function');
-      // A foreign origin too: the method is wrong whoever asks, so it is refused before the origin check.
-      for (const origin of [APP, 'https://evil.example']) {
-        const response = await handler!(request(path, { method, cookie, headers: { origin } }));
-        expect([method, response.status, response.headers.get('allow'), response.headers.get('cache-control')]).toEqual([method, 405, allow, 'no-store']);
-        expect(await detailOf(response)).toBe(`method: ${method} is not allowed here; allowed: ${allow}`);
+  it.each(ROUTES)(
+    '%s: PUT, PATCH and the rest it does not serve are 405 with Allow and a detail, even signed in and same-origin',
+    async (path, module, allow) => {
+      for (const method of ['PUT', 'PATCH', 'DELETE', 'POST'].filter((m) => !allow.split(', ').includes(m))) {
+        const handler = handlerOf(module, method);
+        expect(handler, `${method} ${path} is exported`).toBeTypeOf('function');
+        // A foreign origin too: the method is wrong whoever asks, so it is refused before the origin check.
+        for (const origin of [APP, 'https://evil.example']) {
+          const response = await handler!(request(path, { method, cookie, headers: { origin } }));
+          expect([
+            method,
+            response.status,
+            response.headers.get('allow'),
+            response.headers.get('cache-control'),
+          ]).toEqual([method, 405, allow, 'no-store']);
+          expect(await detailOf(response)).toBe(`method: ${method} is not allowed here; allowed: ${allow}`);
+        }
       }
-    }
-    const options = await handlerOf(module, 'OPTIONS')!(request(path, { method: 'OPTIONS' }));
-    expect([options.status, options.headers.get('allow')]).toEqual([204, allow]);
-  });
+      const options = await handlerOf(module, 'OPTIONS')!(request(path, { method: 'OPTIONS' }));
+      expect([options.status, options.headers.get('allow')]).toEqual([204, allow]);
+    },
+  );
 
   it('every API route is in that list, and the answer to TRACE (before Next) names the same methods as the route', async () => {
     const { allowedAt } = await import('@/lib/server/http/unroutable-methods');
@@ -474,12 +551,19 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
       handlerOf(module, 'HEAD')!(request(path, { method: 'HEAD', cookie: withCookie ? cookie : undefined }));
     const logs = await requestLogs(async () => {
       const lines = await head(stream, '/api/batches/stream');
-      expect([lines.status, lines.headers.get('content-type'), lines.headers.get('cache-control'), lines.headers.get('x-accel-buffering'), lines.body]).toEqual([
-        200, 'text/x-ndjson; charset=utf-8', 'no-store', 'no', null,
-      ]);
+      expect([
+        lines.status,
+        lines.headers.get('content-type'),
+        lines.headers.get('cache-control'),
+        lines.headers.get('x-accel-buffering'),
+        lines.body,
+      ]).toEqual([200, 'text/x-ndjson; charset=utf-8', 'no-store', 'no', null]);
       const csv = await head(exported, '/api/batches/export?end_date=2025-03-01T00:00:00Z');
       expect([csv.status, csv.headers.get('content-type'), csv.headers.get('content-disposition'), csv.body]).toEqual([
-        200, 'text/csv; charset=utf-8', 'attachment; filename="Greenfield-Seeds-demo-batches-until-2025-03-01-api-fields.csv"', null,
+        200,
+        'text/csv; charset=utf-8',
+        'attachment; filename="Greenfield-Seeds-demo-batches-until-2025-03-01-api-fields.csv"',
+        null,
       ]);
       expect((await head(stream, '/api/batches/stream?parts=nonsense')).status).toBe(422);
       expect((await head(exported, '/api/batches/export', false)).status).toBe(401);
@@ -503,7 +587,10 @@ describe('methods: what a route does not serve is 405 with Allow, HEAD does no u
 
   it('a stream or export dropped before its first page is logged once, as aborted', async () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { latencyMs: 400 });
-    for (const [module, path] of [[stream, '/api/batches/stream'], [exported, '/api/batches/export']] as const) {
+    for (const [module, path] of [
+      [stream, '/api/batches/stream'],
+      [exported, '/api/batches/export'],
+    ] as const) {
       const logs = await requestLogs(async () => {
         const dropped = new Request(APP + path, { headers: { cookie }, signal: AbortSignal.timeout(100) });
         await handlerOf(module, 'GET')!(dropped);

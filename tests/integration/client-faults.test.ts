@@ -21,7 +21,10 @@ const fetchWithoutExpiry: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
   if (!String(input).endsWith('/auth') || response.status !== 200) return response;
   const { access_token } = await response.json();
-  return new Response(JSON.stringify({ access_token }), { status: 200, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify({ access_token }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 };
 
 afterEach(() => vi.useRealTimers());
@@ -57,7 +60,11 @@ describe('upstream client: faults from the sandbox switches', () => {
   }
 
   it('waits 3 to 5 s between attempts by default, spread by jitter', async () => {
-    for (const [random, expected] of [[0, 3000], [0.5, 4000], [0.999, 4998]] as const) {
+    for (const [random, expected] of [
+      [0, 3000],
+      [0.5, 4000],
+      [0.999, 4998],
+    ] as const) {
       await inject('503', 1);
       expect(await waitOfOneRetry({ retry: {}, random: () => random })).toBe(expected);
       vi.useRealTimers();
@@ -68,13 +75,17 @@ describe('upstream client: faults from the sandbox switches', () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { retryAfterS: 1 });
     await inject('503', 1);
     // Without jitter (random 0); with it, up to 20 % more (tests/unit/retry.test.ts).
-    expect(await waitOfOneRetry({ retry: { ...FAST_RETRY, minDelayMs: 3000, maxDelayMs: 5000 }, random: () => 0 })).toBe(1000);
+    expect(
+      await waitOfOneRetry({ retry: { ...FAST_RETRY, minDelayMs: 3000, maxDelayMs: 5000 }, random: () => 0 }),
+    ).toBe(1000);
   });
 
   it('gives up after the bounded attempts with ServiceUnavailableError and a retry hint', async () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { retryAfterS: 0 });
     await inject('503', 50);
-    const error = await client({ retry: { ...FAST_RETRY, maxAttempts: 3 } }).page({}).catch((e: unknown) => e);
+    const error = await client({ retry: { ...FAST_RETRY, maxAttempts: 3 } })
+      .page({})
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect((error as Error).message).toMatch(/gave up after 3 attempts/);
     expect(sandbox().stats.batchRequests).toBe(3);
@@ -128,7 +139,9 @@ describe('upstream client: faults from the sandbox switches', () => {
 
   it('reports a 500 as UnexpectedError without retrying', async () => {
     await inject('500');
-    const error = await client().page({}).catch((e: unknown) => e);
+    const error = await client()
+      .page({})
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedError);
     expect((error as UnexpectedError).status).toBe(500);
     expect(sandbox().stats.batchRequests).toBe(1);
@@ -147,9 +160,13 @@ describe('upstream client: faults from the sandbox switches', () => {
   it('an abort from the caller stops a retry wait at once', async () => {
     await inject('503', 5);
     const controller = new AbortController();
-    const pending = client({ retry: { ...FAST_RETRY, minDelayMs: 5000, maxDelayMs: 5000, deadlineMs: 60_000 } }).page({}, null, {
-      signal: controller.signal,
-    });
+    const pending = client({ retry: { ...FAST_RETRY, minDelayMs: 5000, maxDelayMs: 5000, deadlineMs: 60_000 } }).page(
+      {},
+      null,
+      {
+        signal: controller.signal,
+      },
+    );
     setTimeout(() => controller.abort(new Error('browser went away')), 200);
     await expect(pending).rejects.toThrow('browser went away');
   });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AuthenticationError,
-  InvalidInputError,
-  TokenCache,
-  type BatchApiClientOptions,
-} from '@/lib/batch-api';
+import { AuthenticationError, InvalidInputError, TokenCache, type BatchApiClientOptions } from '@/lib/batch-api';
 import { OTHER_CREDENTIALS, SPECIAL_CREDENTIALS } from '@/sandbox/organisations';
 import { demoClient } from '../helpers/client';
 import { control, tokenFor, sandboxForFile, walkV2 } from '../helpers/sandbox';
@@ -55,7 +50,9 @@ describe('upstream client against the sandbox', () => {
   });
 
   it('passes the service 422 detail through when the service refuses a cursor', async () => {
-    const error = await client().page({}, 'forged.cursor').catch((e: unknown) => e);
+    const error = await client()
+      .page({}, 'forged.cursor')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidInputError);
     expect((error as InvalidInputError).field).toBe('next_token');
   });

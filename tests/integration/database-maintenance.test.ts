@@ -64,7 +64,9 @@ describe('the embedded database: db:backup and db:restore with the instance stop
       ORG = (await newOrganisation(store)).id;
       await store.put(ORG, TARGETS_SETTING, BEFORE);
       await expect(backupEmbedded(dataDir, path.join(dir, 'open.tar.gz'))).rejects.toThrow(DataDirInUseError);
-      await expect(restoreEmbedded(dataDir, path.join(dir, 'open.tar.gz'))).rejects.toThrow(/stop the dashboard first.*--force/);
+      await expect(restoreEmbedded(dataDir, path.join(dir, 'open.tar.gz'))).rejects.toThrow(
+        /stop the dashboard first.*--force/,
+      );
     } finally {
       await store.close();
     }
@@ -79,7 +81,10 @@ describe('db:status and db:migrate', () => {
       expect(await migrationStatus(db)).toEqual({ applied: [], pending: MIGRATION_NAMES, unknown: [] });
       await migrateToLatest(db);
       expect(await migrationStatus(db)).toEqual({ applied: MIGRATION_NAMES, pending: [], unknown: [] });
-      await db.insertInto('kysely_migration' as never).values({ name: '9999-from-a-newer-release', timestamp: new Date().toISOString() } as never).execute();
+      await db
+        .insertInto('kysely_migration' as never)
+        .values({ name: '9999-from-a-newer-release', timestamp: new Date().toISOString() } as never)
+        .execute();
       expect((await migrationStatus(db)).unknown).toEqual(['9999-from-a-newer-release']);
     } finally {
       await db.destroy();
@@ -105,7 +110,15 @@ describe('PostgreSQL: the runbook’s pg_dump -Fc and pg_restore, with the app r
       execFileSync(`${BIN}/pg_dump`, ['-Fc', '--no-owner', '-f', file, url]);
       const saved = await store.get(ORG, TARGETS_SETTING);
       await store.put(ORG, TARGETS_SETTING, AFTER, saved.updatedAt);
-      execFileSync(`${BIN}/pg_restore`, ['--clean', '--if-exists', '--no-owner', '--single-transaction', '-d', url, file]);
+      execFileSync(`${BIN}/pg_restore`, [
+        '--clean',
+        '--if-exists',
+        '--no-owner',
+        '--single-transaction',
+        '-d',
+        url,
+        file,
+      ]);
       // The running store reads the restored rows: no restart.
       expect((await store.get(ORG, TARGETS_SETTING)).value).toEqual(BEFORE);
       const client = new pg.Client(url);

@@ -17,8 +17,19 @@ describe('deploy/nginx/tray-scan-dashboard.conf', () => {
   it('is valid for nginx once its site lines are filled in', async () => {
     const { cert, key } = selfSignedCertificate(dir);
     const site = path.join(dir, 'site.conf');
-    await writeFile(site, siteConfig(await readFile(SHIPPED_NGINX_SITE, 'utf8'), { instances: ['127.0.0.1:1', '127.0.0.1:2'], cert, key, httpPort: 8080, httpsPort: 8443 }));
-    const output = await nginxCheck(dir, mainConfig(dir, `  include ${site};`)).catch((error: { stderr?: string }) => error.stderr ?? String(error));
+    await writeFile(
+      site,
+      siteConfig(await readFile(SHIPPED_NGINX_SITE, 'utf8'), {
+        instances: ['127.0.0.1:1', '127.0.0.1:2'],
+        cert,
+        key,
+        httpPort: 8080,
+        httpsPort: 8443,
+      }),
+    );
+    const output = await nginxCheck(dir, mainConfig(dir, `  include ${site};`)).catch(
+      (error: { stderr?: string }) => error.stderr ?? String(error),
+    );
     expect(String(output)).not.toMatch(/emerg|\[warn\]/);
   });
 

@@ -24,7 +24,11 @@ const HOSTILE_PERSON = { email: 'viewer@hostile-csv.example', password: 'hostile
 async function addHostileOrganisation() {
   const store = settingsStore();
   const organisation = await store.organisations.create({ name: 'Hostile CSV', ...HOSTILE });
-  const person = await store.people.create({ email: HOSTILE_PERSON.email, name: 'Hostile viewer', passwordHash: await hashPassword(HOSTILE_PERSON.password) });
+  const person = await store.people.create({
+    email: HOSTILE_PERSON.email,
+    name: 'Hostile viewer',
+    passwordHash: await hashPassword(HOSTILE_PERSON.password),
+  });
   await store.people.setMembership(organisation.id, person.id, 'viewer');
 }
 const hostileBatches = HOSTILE_TEXTS.map((text, i) => ({
@@ -38,10 +42,13 @@ const hostileBatches = HOSTILE_TEXTS.map((text, i) => ({
   comment: text,
 }));
 
-const sandbox = bffForFile({ SIGNIN_ATTEMPTS_PER_IP: '100000', BATCH_API_CONCURRENCY: '8' }, { batches: 3000, pageSize: 50 }, [
-  organisationOf({ id: 'hostile-csv', name: 'Hostile CSV', ...HOSTILE }, hostileBatches),
-]);
-const stats = async () => (await control(sandbox(), 'GET', '/_sandbox/stats')) as { batchRequests: number; faultsServed: number };
+const sandbox = bffForFile(
+  { SIGNIN_ATTEMPTS_PER_IP: '100000', BATCH_API_CONCURRENCY: '8' },
+  { batches: 3000, pageSize: 50 },
+  [organisationOf({ id: 'hostile-csv', name: 'Hostile CSV', ...HOSTILE }, hostileBatches)],
+);
+const stats = async () =>
+  (await control(sandbox(), 'GET', '/_sandbox/stats')) as { batchRequests: number; faultsServed: number };
 
 let cookie: string;
 beforeEach(async () => {
@@ -55,13 +62,19 @@ async function reference(range: Record<string, string> = {}) {
   return (await walkV2(sandbox(), await tokenFor(sandbox()), range)).batches as unknown as Walked[];
 }
 
-const exportOf = (query: Record<string, string>) => exported.GET(request(`/api/batches/export?${new URLSearchParams(query)}`, { cookie }));
+const exportOf = (query: Record<string, string>) =>
+  exported.GET(request(`/api/batches/export?${new URLSearchParams(query)}`, { cookie }));
 
 describe('the export in creation order, fetched in parallel', () => {
   it('CSV: the rows of a sequential walk, once each and in its order, for whole, closed, open-start and open-end ranges', async () => {
     const all = await reference();
     const at = (i: number) => (all[i] as unknown as { batch_creation_date: string }).batch_creation_date;
-    for (const range of [{} as Record<string, string>, { start_date: at(111), end_date: at(2222) }, { end_date: at(1800) }, { start_date: at(900) }]) {
+    for (const range of [
+      {} as Record<string, string>,
+      { start_date: at(111), end_date: at(2222) },
+      { end_date: at(1800) },
+      { start_date: at(900) },
+    ]) {
       const want = await reference(range);
       const response = await exportOf(range);
       expect(response.status).toBe(200);
@@ -85,19 +98,27 @@ describe('the export in creation order, fetched in parallel', () => {
 
   it('429s and 503s mid-way are retried by the client: the same CSV', async () => {
     const want = await reference();
-    await control(sandbox(), 'POST', '/_sandbox/faults', { rateLimitConcurrent: 4, rateLimitRetryAfterS: 0, fail503Every: 25, retryAfterS: 0 });
+    await control(sandbox(), 'POST', '/_sandbox/faults', {
+      rateLimitConcurrent: 4,
+      rateLimitRetryAfterS: 0,
+      fail503Every: 25,
+      retryAfterS: 0,
+    });
     const rows = readCsv(await (await exportOf({})).text());
     expect(rows.slice(1).map((r) => r[0])).toEqual(want.map((b) => b.batch_id));
     expect((await stats()).faultsServed).toBeGreaterThan(0);
   }, 60_000);
 
-  it.each(['csv', 'xlsx'])('%s: a failure after the first page aborts the download (never a short file that ends well)', async (format) => {
-    await control(sandbox(), 'POST', '/_sandbox/faults', { latencyMs: 20 });
-    const response = await exportOf({ format });
-    expect(response.status).toBe(200);
-    await control(sandbox(), 'POST', '/_sandbox/inject', { kind: '500', count: 1 });
-    await expect(response.arrayBuffer()).rejects.toThrow();
-  });
+  it.each(['csv', 'xlsx'])(
+    '%s: a failure after the first page aborts the download (never a short file that ends well)',
+    async (format) => {
+      await control(sandbox(), 'POST', '/_sandbox/faults', { latencyMs: 20 });
+      const response = await exportOf({ format });
+      expect(response.status).toBe(200);
+      await control(sandbox(), 'POST', '/_sandbox/inject', { kind: '500', count: 1 });
+      await expect(response.arrayBuffer()).rejects.toThrow();
+    },
+  );
 
   it('a cancelled download stops asking the service', async () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { latencyMs: 20 });
@@ -113,7 +134,7 @@ describe('the export in creation order, fetched in parallel', () => {
   });
 });
 
-describe('the CSV of the service\'s fields, read by a spreadsheet splitting on `,`, `;` or tab', () => {
+describe("the CSV of the service's fields, read by a spreadsheet splitting on `,`, `;` or tab", () => {
   it('reads back every field with `,`, and no cell split out on `;` or tab (or `,`, quotes ignored) runs a formula', async () => {
     await addHostileOrganisation();
     const signedIn = await session.POST(request('/api/session', { method: 'POST', json: HOSTILE_PERSON }));
@@ -125,7 +146,9 @@ describe('the CSV of the service\'s fields, read by a spreadsheet splitting on `
     const texts = new Set(['batch_id', 'batch_name', 'crop_type', 'scanned_by_email', 'analysis_link', 'comment']);
     // In creation order, which is the list's; the id first in its row (even -2.50 is text there).
     expect(rows.slice(1)).toEqual(
-      hostileBatches.map((b) => BATCH_FIELDS.map((f, i) => (texts.has(f) ? shownCsvText(b[f] as string, i === 0) : String(b[f])))),
+      hostileBatches.map((b) =>
+        BATCH_FIELDS.map((f, i) => (texts.has(f) ? shownCsvText(b[f] as string, i === 0) : String(b[f]))),
+      ),
     );
     expect(rows[1]![1]).toBe("Tray;'=1+1");
     for (const split of [',', ';', '\t'] as const) {

@@ -28,7 +28,8 @@ describe('behind nginx', () => {
     const client = demoClient(sandbox(), { baseUrl: nginx.url('service'), onCall: (c) => calls.push(c) });
     await control(sandbox(), 'POST', '/_sandbox/inject', { kind: 'hang', count: 1 });
     const ids: string[] = [];
-    for await (const chunk of new RangeLoad(client, {}, { concurrency: 4 }).chunks()) ids.push(...chunk.map((b) => b.batch_id));
+    for await (const chunk of new RangeLoad(client, {}, { concurrency: 4 }).chunks())
+      ids.push(...chunk.map((b) => b.batch_id));
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.sort()).toEqual(reference);
     const timedOut = calls.find((c) => c.status === 504)!;

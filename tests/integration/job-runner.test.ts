@@ -79,7 +79,10 @@ describe('the job runner on PostgreSQL (pg-boss)', () => {
   afterAll(async () => server?.stop());
 
   it('two instances: a periodic job runs once per period, on one of them', async () => {
-    const [a, b] = [new PgBossRunner({ connectionString: url }, { pollingIntervalSeconds: 0.5 }), new PgBossRunner({ connectionString: url }, { pollingIntervalSeconds: 0.5 })];
+    const [a, b] = [
+      new PgBossRunner({ connectionString: url }, { pollingIntervalSeconds: 0.5 }),
+      new PgBossRunner({ connectionString: url }, { pollingIntervalSeconds: 0.5 }),
+    ];
     try {
       await oncePerPeriod(a, b, url);
     } finally {
@@ -107,7 +110,10 @@ describe('the job runner on the embedded database (pg-boss through the store’s
 
   it('runs periodic and queued jobs beside the store’s own statements', async () => {
     await store.warm();
-    const runner = new PgBossRunner({ executeSql: embeddedSql(store.db)! }, { pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 });
+    const runner = new PgBossRunner(
+      { executeSql: embeddedSql(store.db)! },
+      { pollingIntervalSeconds: 0.5, retryDelaySeconds: 1 },
+    );
     try {
       const ticked = signal();
       await runner.every('tick', 5, async () => {

@@ -11,7 +11,8 @@ import { control, sandboxForFile } from '../helpers/sandbox';
 
 const sandbox = sandboxForFile({ batches: 700, pageSize: 100 });
 const client = (options = {}) => demoClient(sandbox(), { fetch: keepAliveFetch, ...options });
-const inject = (kind: string, count = 1) => control(sandbox(), 'POST', '/_sandbox/inject', { kind, count, target: 'batches' });
+const inject = (kind: string, count = 1) =>
+  control(sandbox(), 'POST', '/_sandbox/inject', { kind, count, target: 'batches' });
 
 /** Answers the BFF's fetch must handle that the sandbox never sends: compression and redirects. */
 let other: Server;
@@ -67,7 +68,10 @@ describe('keep-alive fetch: the upstream client behaves as with the global fetch
   });
 
   it('a service that is down is unavailable, not an unexpected error', async () => {
-    const down = demoClient({ ...sandbox(), url: 'http://127.0.0.1:1' }, { fetch: keepAliveFetch, retry: { maxAttempts: 1 } });
+    const down = demoClient(
+      { ...sandbox(), url: 'http://127.0.0.1:1' },
+      { fetch: keepAliveFetch, retry: { maxAttempts: 1 } },
+    );
     await expect(down.page({})).rejects.toThrow(ServiceUnavailableError);
   });
 
@@ -85,6 +89,8 @@ describe('keep-alive fetch: the upstream client behaves as with the global fetch
       expect(direct.status).toBe(viaResponse.status);
       expect(direct.text).toBe(await viaResponse.text());
     }
-    expect((await keepAliveFetch[READ_TEXT](new URL(`${otherUrl}/bytes`), {})).text).toBe(await (await fetch(`${otherUrl}/bytes`)).text());
+    expect((await keepAliveFetch[READ_TEXT](new URL(`${otherUrl}/bytes`), {})).text).toBe(
+      await (await fetch(`${otherUrl}/bytes`)).text(),
+    );
   });
 });

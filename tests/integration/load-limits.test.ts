@@ -13,8 +13,10 @@ import { control, sandboxProcessForFile } from '../helpers/sandbox';
  * takes beside them is measured in tests/timing, run alone.
  */
 // The service in a process of its own, as in production: what is timed here is this process's work alone.
-const sandbox = bffBeside(sandboxProcessForFile({ SANDBOX_BATCHES: '6000' }), { SIGNIN_ATTEMPTS_PER_IP: '100000', RANGE_LOAD_WAIT_S: '0' });
-
+const sandbox = bffBeside(sandboxProcessForFile({ SANDBOX_BATCHES: '6000' }), {
+  SIGNIN_ATTEMPTS_PER_IP: '100000',
+  RANGE_LOAD_WAIT_S: '0',
+});
 
 const { drain } = drainedBodies();
 

@@ -48,7 +48,12 @@ describe('OrderedLoad against the sandbox', () => {
 
   it('429s and 503s mid-way are retried: still every batch once, in order', async () => {
     const want = await reference();
-    await control(sandbox(), 'POST', '/_sandbox/faults', { rateLimitConcurrent: 3, rateLimitRetryAfterS: 0, fail503Every: 9, retryAfterS: 0 });
+    await control(sandbox(), 'POST', '/_sandbox/faults', {
+      rateLimitConcurrent: 3,
+      rateLimitRetryAfterS: 0,
+      fail503Every: 9,
+      retryAfterS: 0,
+    });
     const { ids } = await load({}, 8);
     expect(ids).toEqual(want);
     const { faultsServed } = (await control(sandbox(), 'GET', '/_sandbox/stats')) as { faultsServed: number };

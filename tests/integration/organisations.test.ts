@@ -23,7 +23,8 @@ function filesUnder(dir: string): string[] {
   });
 }
 /** The files under `dir` that hold `text` (as UTF-8 bytes), however the database laid them out. */
-const holding = (dir: string, text: string) => filesUnder(dir).filter((file) => readFileSync(file).includes(Buffer.from(text, 'utf8')));
+const holding = (dir: string, text: string) =>
+  filesUnder(dir).filter((file) => readFileSync(file).includes(Buffer.from(text, 'utf8')));
 
 describe('credentials at rest (AES-256-GCM)', () => {
   it('writes v1.<keyId>.<iv>.<sealed>, the key id from a hash of the key, opens only for its own organisation', () => {
@@ -77,7 +78,11 @@ describe('organisations in the embedded database (PGlite)', () => {
   it('re-encrypts what is under a previous key at start (client secrets, webhook secrets); after it, the old key is needed no more', async () => {
     const place = { dataDir: join(dir, 'rotation') };
     const before = SettingsStore.open(place, () => new CredentialsCipher(key(1)));
-    const org = await before.organisations.create({ name: 'Rotated', clientId: 'rotated-client', clientSecret: SECRET });
+    const org = await before.organisations.create({
+      name: 'Rotated',
+      clientId: 'rotated-client',
+      clientSecret: SECRET,
+    });
     // An alert rule's webhook secret is under the same key, and must survive the rotation too.
     const editor = await before.people.create({ email: 'editor@rotated.example' });
     await before.people.setMembership(org.id, editor.id, 'editor');
@@ -85,7 +90,13 @@ describe('organisations in the embedded database (PGlite)', () => {
     const rule = await before.alerts.create(
       org.id,
       { personId: editor.id, role: 'editor' },
-      { name: 'Short batches', when: 'misses-target', recipients: [], webhooks: [{ url: 'http://127.0.0.1:9/hook', format: 'json', secret: hookSecret }], delivery: 'immediate' },
+      {
+        name: 'Short batches',
+        when: 'misses-target',
+        recipients: [],
+        webhooks: [{ url: 'http://127.0.0.1:9/hook', format: 'json', secret: hookSecret }],
+        delivery: 'immediate',
+      },
       { allowPrivate: true },
     );
     await before.close();
@@ -94,7 +105,11 @@ describe('organisations in the embedded database (PGlite)', () => {
     expect(await after.organisations.reencryptStale()).toBe(0);
     expect(await after.alerts.reencryptStale()).toBe(1);
     expect(await after.alerts.reencryptStale()).toBe(0);
-    const row = await after.db.selectFrom('organisations').select('secret_ciphertext').where('id', '=', org.id).executeTakeFirstOrThrow();
+    const row = await after.db
+      .selectFrom('organisations')
+      .select('secret_ciphertext')
+      .where('id', '=', org.id)
+      .executeTakeFirstOrThrow();
     expect(row.secret_ciphertext!.split('.')[1]).toBe(key(2).id);
     await after.close();
     const current = SettingsStore.open(place, () => new CredentialsCipher(key(2)));
@@ -109,8 +124,12 @@ describe('organisations in the embedded database (PGlite)', () => {
     const old = openDatabase(place);
     await migrateTo(old, '0002-saved-views');
     const targets = { general: { germination: 85, usable: null, cv: null }, crops: {} };
-    await sql`insert into organisation_settings (client_id, name, value) values ('demo-client', 'targets', ${JSON.stringify(targets)}::jsonb)`.execute(old);
-    await sql`insert into saved_views (client_id, name, query, is_default) values ('demo-client', 'Warnings', 'warn=1', true), ('spécial+client/=&%', 'Lettuce', 'crop=Lettuce', false)`.execute(old);
+    await sql`insert into organisation_settings (client_id, name, value) values ('demo-client', 'targets', ${JSON.stringify(targets)}::jsonb)`.execute(
+      old,
+    );
+    await sql`insert into saved_views (client_id, name, query, is_default) values ('demo-client', 'Warnings', 'warn=1', true), ('spécial+client/=&%', 'Lettuce', 'crop=Lettuce', false)`.execute(
+      old,
+    );
     await old.destroy();
 
     const store = openStore(place);
@@ -122,13 +141,26 @@ describe('organisations in the embedded database (PGlite)', () => {
     const demo = organisations[0]!;
     expect((await store.get(demo.id, TARGETS_SETTING)).value).toEqual(targets);
     const someone = { personId: '00000000-0000-4000-8000-000000000000', role: 'viewer' as const };
-    expect(await store.views.list(demo.id, someone)).toEqual([expect.objectContaining({ name: 'Warnings', isDefault: true, shared: true, owner: null })]);
+    expect(await store.views.list(demo.id, someone)).toEqual([
+      expect.objectContaining({ name: 'Warnings', isDefault: true, shared: true, owner: null }),
+    ]);
     expect((await store.views.defaultView(demo.id))?.query).toBe('warn=1');
     // No secret yet: its batches cannot be loaded until one is set, and it says so.
     await expect(store.organisations.credentials(demo.id)).rejects.toMatchObject({ code: 'not_connected' });
 
     // Provisioning names that client ID: the placeholder gets its name, slug and secret; the settings stay its own.
-    await provision(store, { organisation: { clientId: 'demo-client', clientSecret: 'demo-secret', name: 'Greenfield Seeds', slug: 'greenfield' } }, {});
+    await provision(
+      store,
+      {
+        organisation: {
+          clientId: 'demo-client',
+          clientSecret: 'demo-secret',
+          name: 'Greenfield Seeds',
+          slug: 'greenfield',
+        },
+      },
+      {},
+    );
     expect(await store.organisations.bySlug('greenfield')).toMatchObject({ id: demo.id, name: 'Greenfield Seeds' });
     expect((await store.organisations.credentials(demo.id)).clientSecret).toBe('demo-secret');
     expect((await store.get(demo.id, TARGETS_SETTING)).value).toEqual(targets);
@@ -145,7 +177,14 @@ describe('organisations in the embedded database (PGlite)', () => {
           { name: 'Hillside Growers', slug: 'hillside', clientId: 'other-client', clientSecretEnv: 'HILLSIDE_SECRET' },
           { name: 'Drift Nursery', slug: 'drift', clientId: 'drift-client', clientSecret: 'drift-secret' },
         ],
-        people: [{ email: 'Pat@Hillside.example', name: 'Pat', password: 'a long first password', roles: { hillside: 'editor', drift: 'viewer' } }],
+        people: [
+          {
+            email: 'Pat@Hillside.example',
+            name: 'Pat',
+            password: 'a long first password',
+            roles: { hillside: 'editor', drift: 'viewer' },
+          },
+        ],
       }),
     );
     const config = {
@@ -159,25 +198,44 @@ describe('organisations in the embedded database (PGlite)', () => {
     const it_ = (await store.people.byEmail('it@greenfield.example'))!;
     expect(await store.people.roleIn(greenfield.id, it_.id)).toBe('admin');
     expect(await passwordMatches(it_.passwordHash, 'the first admin password')).toBe(true);
-    expect((await store.organisations.credentials((await store.organisations.bySlug('hillside'))!.id)).clientSecret).toBe('other-secret');
+    expect(
+      (await store.organisations.credentials((await store.organisations.bySlug('hillside'))!.id)).clientSecret,
+    ).toBe('other-secret');
 
     // People change things in the app: a role, a name, a password, the connection.
     const pat = (await store.people.byEmail('pat@hillside.example'))!;
     const hillside = (await store.organisations.bySlug('hillside'))!;
     await store.people.changeRole(hillside.id, pat.id, 'admin');
     await store.people.updateProfile(pat.id, { name: 'Patricia' });
-    await store.organisations.setCredentials(hillside.id, { clientId: 'other-client', clientSecret: 'rotated-secret' }, pat.id);
+    await store.organisations.setCredentials(
+      hillside.id,
+      { clientId: 'other-client', clientSecret: 'rotated-secret' },
+      pat.id,
+    );
     const drift = (await store.organisations.bySlug('drift'))!;
     await store.people.removeMember(drift.id, pat.id);
 
     // The next start: the same variables and file, and nothing of theirs is undone.
-    const again = await provision(store, { ...config, admin: { email: 'it@greenfield.example', password: 'another password altogether' } }, { HILLSIDE_SECRET: 'other-secret' });
+    const again = await provision(
+      store,
+      { ...config, admin: { email: 'it@greenfield.example', password: 'another password altogether' } },
+      { HILLSIDE_SECRET: 'other-secret' },
+    );
     expect(again).toMatchObject({ organisations: 0, people: 0 });
     expect(await store.people.roleIn(hillside.id, pat.id)).toBe('admin');
     expect((await store.people.byId(pat.id))!.name).toBe('Patricia');
     expect((await store.organisations.credentials(hillside.id)).clientSecret).toBe('rotated-secret');
-    expect(await passwordMatches((await store.people.byEmail('it@greenfield.example'))!.passwordHash, 'the first admin password')).toBe(true);
-    expect((await store.organisations.list()).map((o) => o.slug).sort()).toEqual(['drift', 'greenfield-seeds', 'hillside']);
+    expect(
+      await passwordMatches(
+        (await store.people.byEmail('it@greenfield.example'))!.passwordHash,
+        'the first admin password',
+      ),
+    ).toBe(true);
+    expect((await store.organisations.list()).map((o) => o.slug).sort()).toEqual([
+      'drift',
+      'greenfield-seeds',
+      'hillside',
+    ]);
     // A membership taken away in the app stays away: someone who exists is the app's to manage.
     expect(again.memberships).toBe(0);
     expect(await store.people.roleIn(drift.id, pat.id)).toBeNull();
@@ -191,8 +249,15 @@ describe('organisations in the embedded database (PGlite)', () => {
   it('a provisioning file of a wrong shape is refused naming where, never quoting a value', async () => {
     const store = openStore({ dataDir: join(dir, 'bad-file') });
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ organisations: [{ name: 'X', clientId: 'x', clientSecret: 'do-not-quote-me', slug: 'Not A Slug' }] }));
-    await expect(provision(store, { file }, {})).rejects.toThrow(/PROVISIONING_FILE .*bad\.json: organisations\[0\]\.slug: must be lower-case letters/);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        organisations: [{ name: 'X', clientId: 'x', clientSecret: 'do-not-quote-me', slug: 'Not A Slug' }],
+      }),
+    );
+    await expect(provision(store, { file }, {})).rejects.toThrow(
+      /PROVISIONING_FILE .*bad\.json: organisations\[0\]\.slug: must be lower-case letters/,
+    );
     await expect(provision(store, { file }, {})).rejects.not.toThrow(/do-not-quote-me/);
     await store.close();
   });
@@ -207,7 +272,11 @@ describe('organisations on PostgreSQL', () => {
 
   it('the secret is nowhere in the data directory in clear (tables, WAL), after a checkpoint', async () => {
     const store = SettingsStore.open({ databaseUrl: await server.createDatabase('secrets') }, () => testCipher);
-    const org = await store.organisations.create({ name: 'Acme Seeds', clientId: 'acme-pg-client', clientSecret: SECRET });
+    const org = await store.organisations.create({
+      name: 'Acme Seeds',
+      clientId: 'acme-pg-client',
+      clientSecret: SECRET,
+    });
     await store.organisations.setCredentials(org.id, { clientId: 'acme-pg-client', clientSecret: `${SECRET}-2` }, null);
     await sql`checkpoint`.execute(store.db);
     await store.close();

@@ -19,17 +19,30 @@ afterAll(async () => {
 bffForFile();
 
 async function signIn(person: { email: string; password: string }, language?: string): Promise<string> {
-  const response = await session.POST(request('/api/session', { method: 'POST', json: signInBody(person), headers: language ? { 'accept-language': language } : {} }));
+  const response = await session.POST(
+    request('/api/session', {
+      method: 'POST',
+      json: signInBody(person),
+      headers: language ? { 'accept-language': language } : {},
+    }),
+  );
   expect(response.status).toBe(204);
   return sessionCookieOf(response)!;
 }
 
 describe('invites and password resets by e-mail, when SMTP_URL is set', () => {
-  it('e-mails the invite link in the administrator\'s language, and still answers it to copy', async () => {
+  it("e-mails the invite link in the administrator's language, and still answers it to copy", async () => {
     const admin = await signIn(PEOPLE.demo.admin);
     const email = `new-${Math.random().toString(36).slice(2, 8)}@demo.example`;
     const before = server.received.length;
-    const response = await adminPeople.POST(request('/api/admin/people', { method: 'POST', cookie: admin, json: { email, role: 'viewer' }, headers: { 'accept-language': 'de-DE,de;q=0.9' } }));
+    const response = await adminPeople.POST(
+      request('/api/admin/people', {
+        method: 'POST',
+        cookie: admin,
+        json: { email, role: 'viewer' },
+        headers: { 'accept-language': 'de-DE,de;q=0.9' },
+      }),
+    );
     expect(response.status).toBe(201);
     const { inviteUrl, emailed } = (await response.json()) as { inviteUrl: string; emailed: boolean };
     expect(emailed).toBe(true);
@@ -43,10 +56,14 @@ describe('invites and password resets by e-mail, when SMTP_URL is set', () => {
 
   it('e-mails a reset link to the member', async () => {
     const admin = await signIn(PEOPLE.demo.admin);
-    const people = (await (await adminPeople.GET(request('/api/admin/people', { cookie: admin }))).json()) as { people: { id: string; email: string }[] };
+    const people = (await (await adminPeople.GET(request('/api/admin/people', { cookie: admin }))).json()) as {
+      people: { id: string; email: string }[];
+    };
     const viewer = people.people.find((p) => p.email === PEOPLE.demo.viewer.email)!;
     const before = server.received.length;
-    const response = await adminPersonReset.POST(request(`/api/admin/people/${viewer.id}/reset`, { method: 'POST', cookie: admin }));
+    const response = await adminPersonReset.POST(
+      request(`/api/admin/people/${viewer.id}/reset`, { method: 'POST', cookie: admin }),
+    );
     expect(response.status).toBe(201);
     const { resetUrl, emailed } = (await response.json()) as { resetUrl: string; emailed: boolean };
     expect(emailed).toBe(true);

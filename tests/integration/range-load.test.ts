@@ -1,7 +1,14 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { RangeLoad, type RangeLoadOptions } from '@/lib/batch-api/range-load';
-import { maxUnfinishedParts, MAX_CONCURRENCY, ServiceUnavailableError, type BatchApiClientOptions, type BatchQuery, type UpstreamCall } from '@/lib/batch-api';
+import {
+  maxUnfinishedParts,
+  MAX_CONCURRENCY,
+  ServiceUnavailableError,
+  type BatchApiClientOptions,
+  type BatchQuery,
+  type UpstreamCall,
+} from '@/lib/batch-api';
 import { formatParts, type Batch } from '@/lib/contract';
 import { StreamQuerySchema } from '@/lib/server/batches/batch-query';
 import { organisationOf } from '@/sandbox/organisations';
@@ -44,7 +51,12 @@ function seamBatches(): Batch[] {
   const out: Batch[] = [];
   for (let s = 1; s <= 7; s++) for (let i = 0; i < 30; i++) out.push(batch(`cut${s}-${i}`, iso(T0 + s * 1000)));
   for (let i = 0; i < 150; i++) out.push(batch(`tie-${String(i).padStart(3, '0')}`, iso(T0 + 2500)));
-  out.push(batch('start', iso(T0)), batch('end', iso(T0 + 8000)), batch('before', iso(T0 - 1)), batch('after', iso(T0 + 8001)));
+  out.push(
+    batch('start', iso(T0)),
+    batch('end', iso(T0 + 8000)),
+    batch('before', iso(T0 - 1)),
+    batch('after', iso(T0 + 8001)),
+  );
   out.push(batch('sub-ms', '2026-01-01T00:00:03.0004Z'));
   for (let i = 0; i < 40; i++) out.push(batch(`spread-${i}`, iso(T0 + 37 + i * 197)));
   return out;
@@ -144,7 +156,12 @@ describe('RangeLoad: parallel parts give exactly the batches of sequential pagin
     await control(sandbox(), 'POST', '/_sandbox/faults', { fail503Every: 5 });
     const calls: UpstreamCall[] = [];
     const { batches } = await collect(loadOf({}, { concurrency: 6 }, { onCall: (c) => calls.push(c) }));
-    expectSameBatches(batches, sandbox().organisations[0]!.batches.map((b) => b.batch_id).sort());
+    expectSameBatches(
+      batches,
+      sandbox()
+        .organisations[0]!.batches.map((b) => b.batch_id)
+        .sort(),
+    );
     expect(calls.filter((c) => c.status === 503).length).toBeGreaterThan(3);
   });
 
@@ -170,7 +187,12 @@ describe('RangeLoad: parallel parts give exactly the batches of sequential pagin
     const { batches: rest } = await collect(loadOf({}, { parts }));
     const known = new Set(given.map((b) => b.batch_id));
     const all = [...given, ...rest.filter((b) => !known.has(b.batch_id))];
-    expectSameBatches(all, sandbox().organisations[0]!.batches.map((b) => b.batch_id).sort());
+    expectSameBatches(
+      all,
+      sandbox()
+        .organisations[0]!.batches.map((b) => b.batch_id)
+        .sort(),
+    );
   });
 
   it('stops every request when its signal aborts', async () => {
@@ -217,7 +239,10 @@ function countingFetch() {
 }
 
 describe('RangeLoad growing its concurrency: still exactly the batches of sequential paging', () => {
-  const all = () => sandbox().organisations[0]!.batches.map((b) => b.batch_id).sort();
+  const all = () =>
+    sandbox()
+      .organisations[0]!.batches.map((b) => b.batch_id)
+      .sort();
 
   it('grows past its start while exchanges keep their pace, never past its most', async () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { latencyMs: 5 });
@@ -244,9 +269,17 @@ describe('RangeLoad growing its concurrency: still exactly the batches of sequen
   });
 
   it('a gateway answering 429 above 5 at once, met while growing: every batch once', async () => {
-    await control(sandbox(), 'POST', '/_sandbox/faults', { latencyMs: 5, rateLimitConcurrent: 5, rateLimitRetryAfterS: 0 });
+    await control(sandbox(), 'POST', '/_sandbox/faults', {
+      latencyMs: 5,
+      rateLimitConcurrent: 5,
+      rateLimitRetryAfterS: 0,
+    });
     const calls: UpstreamCall[] = [];
-    const load = loadOf({}, { concurrency: 4, maxConcurrency: 16 }, { onCall: (c) => calls.push(c), now: steadyClock() });
+    const load = loadOf(
+      {},
+      { concurrency: 4, maxConcurrency: 16 },
+      { onCall: (c) => calls.push(c), now: steadyClock() },
+    );
     expectSameBatches((await collect(load)).batches, all());
     const limited = calls.filter((c) => c.status === 429).length;
     expect(limited).toBeGreaterThan(0);
@@ -257,14 +290,22 @@ describe('RangeLoad growing its concurrency: still exactly the batches of sequen
   it('503s mid-way while growing halve it; every batch once', async () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { fail503Every: 9 });
     const calls: UpstreamCall[] = [];
-    const load = loadOf({}, { concurrency: 2, maxConcurrency: 16 }, { onCall: (c) => calls.push(c), now: steadyClock() });
+    const load = loadOf(
+      {},
+      { concurrency: 2, maxConcurrency: 16 },
+      { onCall: (c) => calls.push(c), now: steadyClock() },
+    );
     expectSameBatches((await collect(load)).batches, all());
     expect(calls.filter((c) => c.status === 503).length).toBeGreaterThan(1);
   });
 
   it('an outage mid-way at the most slots: remaining() is a query the stream accepts, and resumes without a duplicate', async () => {
     const given: Batch[] = [];
-    const first = loadOf({}, { concurrency: 8, maxConcurrency: MAX_CONCURRENCY }, { retry: { maxAttempts: 1 }, now: steadyClock() });
+    const first = loadOf(
+      {},
+      { concurrency: 8, maxConcurrency: MAX_CONCURRENCY },
+      { retry: { maxAttempts: 1 }, now: steadyClock() },
+    );
     await expect(
       (async () => {
         for await (const chunk of first.chunks()) {
@@ -279,7 +320,9 @@ describe('RangeLoad growing its concurrency: still exactly the batches of sequen
     expect(StreamQuerySchema.safeParse({ parts: formatParts(parts) }).success).toBe(true);
 
     await control(sandbox(), 'POST', '/_sandbox/faults', { outage: false });
-    const { batches: rest } = await collect(loadOf({}, { parts, concurrency: 8, maxConcurrency: MAX_CONCURRENCY }, { now: steadyClock() }));
+    const { batches: rest } = await collect(
+      loadOf({}, { parts, concurrency: 8, maxConcurrency: MAX_CONCURRENCY }, { now: steadyClock() }),
+    );
     const known = new Set(given.map((b) => b.batch_id));
     expectSameBatches([...given, ...rest.filter((b) => !known.has(b.batch_id))], all());
   });
@@ -295,7 +338,9 @@ describe('RangeLoad: its requests wait on signals of their own', () => {
       // until every request had a signal of its own.
       const controller = new AbortController();
       const query = {};
-      const { batches } = await collect(loadOf(query, { concurrency: 4, maxConcurrency: 32, signal: controller.signal }));
+      const { batches } = await collect(
+        loadOf(query, { concurrency: 4, maxConcurrency: 32, signal: controller.signal }),
+      );
       expectSameBatches(batches, await reference(query));
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map(String)).toEqual([]);

@@ -12,7 +12,12 @@ import { control, sandboxForFile, tokenFor, walkV2 } from '../helpers/sandbox';
 const sandbox = sandboxForFile({ batches: 2000, pageSize: 100 });
 const inject = (kind: string, count = 1) => control(sandbox(), 'POST', '/_sandbox/inject', { kind, count });
 const faults = (settings: Record<string, unknown>) => control(sandbox(), 'POST', '/_sandbox/faults', settings);
-const stats = () => control(sandbox(), 'GET', '/_sandbox/stats') as Promise<{ batchRequests: number; faultsServed: number; tokensIssuedByOrg: Record<string, number> }>;
+const stats = () =>
+  control(sandbox(), 'GET', '/_sandbox/stats') as Promise<{
+    batchRequests: number;
+    faultsServed: number;
+    tokensIssuedByOrg: Record<string, number>;
+  }>;
 afterEach(() => vi.useRealTimers());
 
 async function everything(query: DateRange = {}) {
@@ -20,7 +25,11 @@ async function everything(query: DateRange = {}) {
   return batches.map((b) => b.batch_id).sort();
 }
 
-async function load(query: DateRange, options: { concurrency?: number } = {}, client: Partial<BatchApiClientOptions> = {}) {
+async function load(
+  query: DateRange,
+  options: { concurrency?: number } = {},
+  client: Partial<BatchApiClientOptions> = {},
+) {
   const calls: UpstreamCall[] = [];
   const range = new RangeLoad(demoClient(sandbox(), { onCall: (c) => calls.push(c), ...client }), query, {
     now: () => Date.parse('2026-06-01T00:00:00Z'),
@@ -34,20 +43,27 @@ async function load(query: DateRange, options: { concurrency?: number } = {}, cl
 }
 
 describe('transient answers of a real deployment, in a whole-range load', () => {
-  it.each(['gateway-502', 'gateway-504'])('HTML %s pages mid-way are retried: the whole range arrives, each batch once', async (kind) => {
-    const reference = await everything();
-    const calls: UpstreamCall[] = [];
-    const range = new RangeLoad(demoClient(sandbox(), { onCall: (c) => calls.push(c) }), {}, { concurrency: 4, now: () => Date.parse('2026-06-01T00:00:00Z') });
-    const ids: string[] = [];
-    for await (const chunk of range.chunks()) {
-      // Mid-way for certain: after the first page has arrived, while the parts are being walked.
-      if (ids.length === 0) await inject(kind, 3);
-      ids.push(...chunk.map((b) => b.batch_id));
-    }
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.sort()).toEqual(reference);
-    expect(calls.filter((c) => c.status === Number(kind.slice(-3)))).toHaveLength(3);
-  });
+  it.each(['gateway-502', 'gateway-504'])(
+    'HTML %s pages mid-way are retried: the whole range arrives, each batch once',
+    async (kind) => {
+      const reference = await everything();
+      const calls: UpstreamCall[] = [];
+      const range = new RangeLoad(
+        demoClient(sandbox(), { onCall: (c) => calls.push(c) }),
+        {},
+        { concurrency: 4, now: () => Date.parse('2026-06-01T00:00:00Z') },
+      );
+      const ids: string[] = [];
+      for await (const chunk of range.chunks()) {
+        // Mid-way for certain: after the first page has arrived, while the parts are being walked.
+        if (ids.length === 0) await inject(kind, 3);
+        ids.push(...chunk.map((b) => b.batch_id));
+      }
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.sort()).toEqual(reference);
+      expect(calls.filter((c) => c.status === Number(kind.slice(-3)))).toHaveLength(3);
+    },
+  );
 
   it('a 503 on every 5th request, answered with Retry-After: 0, never fails a load (a retry keeps its place)', async () => {
     const reference = await everything();
@@ -82,7 +98,9 @@ describe('how long a retry waits', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let told!: (ms: number) => void;
     const wait = new Promise<number>((resolve) => (told = resolve));
-    const page = demoClient(sandbox(), { retry: {}, random: () => 1 }).page({}, null, { onRetry: ({ delayMs }) => told(delayMs) });
+    const page = demoClient(sandbox(), { retry: {}, random: () => 1 }).page({}, null, {
+      onRetry: ({ delayMs }) => told(delayMs),
+    });
     const delayMs = await wait;
     await vi.advanceTimersByTimeAsync(delayMs);
     expect((await page).data).toHaveLength(100);
@@ -136,7 +154,10 @@ describe('what a resume may cost', () => {
   /** A load that resumes these parts of `query`, as the stream route runs it for `parts=`. */
   async function resume(query: DateRange, parts: DateRange[]) {
     const calls: UpstreamCall[] = [];
-    const range = new RangeLoad(demoClient(sandbox(), { onCall: (c) => calls.push(c) }), query, { parts, concurrency: 8 });
+    const range = new RangeLoad(demoClient(sandbox(), { onCall: (c) => calls.push(c) }), query, {
+      parts,
+      concurrency: 8,
+    });
     const ids: string[] = [];
     for await (const chunk of range.chunks()) ids.push(...chunk.map((b) => b.batch_id));
     expect(new Set(ids).size).toBe(ids.length);
@@ -167,7 +188,11 @@ describe('what a resume may cost', () => {
     const everything = fresh.ids;
     // The whole history as 150 parts (the most a Retry may send), nothing left out.
     const from = Date.parse('2024-06-01T00:00:00Z');
-    const parts = [{ end_date: new Date(from - 1).toISOString() }, ...partsFrom(from, 148, 5 * 86_400_000 - 1, 1), { start_date: new Date(from + 148 * 5 * 86_400_000).toISOString() }];
+    const parts = [
+      { end_date: new Date(from - 1).toISOString() },
+      ...partsFrom(from, 148, 5 * 86_400_000 - 1, 1),
+      { start_date: new Date(from + 148 * 5 * 86_400_000).toISOString() },
+    ];
     const resumed = await resume({}, parts);
     expect(resumed.ids).toEqual(everything);
     expect(batchCalls(resumed.calls)).toBeLessThanOrEqual(batchCalls(fresh.calls) + 1);

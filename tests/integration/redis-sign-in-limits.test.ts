@@ -34,7 +34,11 @@ const instances = () => [createSignInThrottle(), createSignInThrottle()] as cons
 const PERSON = 'ana@greenfield.example';
 const right = async () => true;
 const wrong = async () => false;
-const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => (error instanceof AppError ? error : Promise.reject(error)));
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => (error instanceof AppError ? error : Promise.reject(error)),
+  );
 
 describe('sign-in limits in Redis (a real redis-server)', () => {
   it('two instances count one address together: attempts a minute, failures per e-mail and address (an hour), per address (a day)', async () => {
@@ -47,7 +51,10 @@ describe('sign-in limits in Redis (a real redis-server)', () => {
     expect(await b.guard('198.51.100.2', PERSON, wrong)).toBe(false);
     const blocked = await refusal(a.guard('198.51.100.2', PERSON, right));
     expect(blocked).toMatchObject({ code: 'too_many_attempts', field: 'email', retryAfterS: 3600 });
-    expect(await refusal(b.guard('198.51.100.2', PERSON, right))).toMatchObject({ code: 'too_many_attempts', field: 'email' });
+    expect(await refusal(b.guard('198.51.100.2', PERSON, right))).toMatchObject({
+      code: 'too_many_attempts',
+      field: 'email',
+    });
     // The key names the address, and the e-mail only by a hash.
     const keys = await redis.keys('tsb:signin-fail-account:*');
     expect(keys.some((k) => k.endsWith('_198.51.100.2'))).toBe(true);
@@ -72,7 +79,10 @@ describe('sign-in limits in Redis (a real redis-server)', () => {
     expect(await a.guard('203.0.113.1', PERSON, right)).toBe(true);
     expect(await a.guard('203.0.113.2', PERSON, wrong)).toBe(false);
     expect(await a.guard('203.0.113.2', PERSON, wrong)).toBe(false);
-    expect(await refusal(a.guard('203.0.113.2', PERSON, right))).toMatchObject({ code: 'too_many_attempts', retryAfterS: 3600 });
+    expect(await refusal(a.guard('203.0.113.2', PERSON, right))).toMatchObject({
+      code: 'too_many_attempts',
+      retryAfterS: 3600,
+    });
     expect(await a.guard('203.0.113.3', PERSON, right)).toBe(true);
   });
 });

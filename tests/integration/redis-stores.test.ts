@@ -41,7 +41,11 @@ describe('Redis stores (a real redis-server)', () => {
   });
 
   it('a Redis that cannot answer is a cache miss for tokens (sessions live in the database, not here)', async () => {
-    const gone = new Redis(`redis://127.0.0.1:${PORT + 1}`, { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+    const gone = new Redis(`redis://127.0.0.1:${PORT + 1}`, {
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    });
     gone.on('error', () => {});
     const tokens = new RedisTokenStore(gone);
     await tokens.set('org', { token: 't', expiresAt: null, issuedAt: NOW });
@@ -62,7 +66,9 @@ describe('one token fetch for all instances (a real redis-server)', () => {
     };
     // Three instances: each its own cache and store object, one Redis between them.
     const instances = [1, 2, 3].map(() => new TokenCache(new RedisTokenStore(redis)));
-    const tokens = await Promise.all(instances.flatMap((cache) => [cache.get('org-x', fetchToken), cache.get('org-x', fetchToken)]));
+    const tokens = await Promise.all(
+      instances.flatMap((cache) => [cache.get('org-x', fetchToken), cache.get('org-x', fetchToken)]),
+    );
     expect(fetches).toBe(1);
     expect(new Set(tokens.map((t) => t.token))).toEqual(new Set(['t1']));
     // The service refuses t1 on every instance at once: one renewal for all, newer than t1.
@@ -100,7 +106,9 @@ describe('one token fetch for all instances (a real redis-server)', () => {
     await redis.set(`${REDIS_PREFIX}token-lock:org-y`, 'another instance', 'PX', 5000);
     let fetches = 0;
     const cache = new TokenCache(new RedisTokenStore(redis));
-    await cache.fetchNew('org-y', async () => ({ token: `t${++fetches}`, expiresAt: null, issuedAt: Date.now() }), { shared: false });
+    await cache.fetchNew('org-y', async () => ({ token: `t${++fetches}`, expiresAt: null, issuedAt: Date.now() }), {
+      shared: false,
+    });
     expect(fetches).toBe(1);
   });
 });

@@ -3,7 +3,11 @@ import { DEMO_CREDENTIALS, SPECIAL_CREDENTIALS } from '@/sandbox/organisations';
 import { authForm, getBatches, tokenFor, sandboxForFile } from '../helpers/sandbox';
 
 const sandbox = sandboxForFile({ tokenTtlS: 900 });
-const good = { grant_type: 'client_credentials', client_id: DEMO_CREDENTIALS.clientId, client_secret: DEMO_CREDENTIALS.clientSecret };
+const good = {
+  grant_type: 'client_credentials',
+  client_id: DEMO_CREDENTIALS.clientId,
+  client_secret: DEMO_CREDENTIALS.clientSecret,
+};
 
 describe('sandbox: POST /v1/auth and /v2/auth (docs/batch-data-service.md#authentication)', () => {
   it.each(['v1', 'v2'])('%s issues a bearer token for good credentials', async (version) => {

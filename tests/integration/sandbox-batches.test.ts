@@ -52,7 +52,10 @@ describe('sandbox: GET /v1/batches and /v2/batches (docs/batch-data-service.md: 
     const later = all[900]!.batch_creation_date;
     const { batches: fromPivot } = await walkV2(sandbox(), token, { start_date: pivot });
     const { batches: toPivot } = await walkV2(sandbox(), token, { end_date: pivot });
-    const { batches: between } = await walkV2(sandbox(), token, { start_date: pivot, end_date: later.replace('Z', '+00:00') });
+    const { batches: between } = await walkV2(sandbox(), token, {
+      start_date: pivot,
+      end_date: later.replace('Z', '+00:00'),
+    });
     const at = (b: Raw) => Date.parse(b.batch_creation_date);
     expect(fromPivot).toEqual(all.filter((b) => at(b) >= Date.parse(pivot)));
     expect(toPivot).toEqual(all.filter((b) => at(b) <= Date.parse(pivot)));
@@ -93,7 +96,10 @@ describe('sandbox: GET /v1/batches and /v2/batches (docs/batch-data-service.md: 
     const token = await tokenFor(sandbox(), 'v2', EDGE_CREDENTIALS);
     const url = `${sandbox().url}/v2/batches?end_date=2025-01-01T00:00:00Z`;
     const body = await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json();
-    expect(body.data.map((b: Raw) => b.batch_name)).toEqual(['Midnight on New Year (UTC)', 'Same second as edge case 1']);
+    expect(body.data.map((b: Raw) => b.batch_name)).toEqual([
+      'Midnight on New Year (UTC)',
+      'Same second as edge case 1',
+    ]);
   });
 });
 
@@ -132,7 +138,10 @@ describe('sandbox: cursors and organisations', () => {
     const twin = await startSandbox({ ...sandbox().config, port: 0 });
     try {
       // The analysis links name each sandbox's own origin (their ports differ).
-      const all = (s: typeof twin) => s.organisations[0]!.jsonOf(0, s.organisations[0]!.batches.length).map((json) => json.replaceAll(s.publicUrl, '<origin>'));
+      const all = (s: typeof twin) =>
+        s.organisations[0]!.jsonOf(0, s.organisations[0]!.batches.length).map((json) =>
+          json.replaceAll(s.publicUrl, '<origin>'),
+        );
       expect(all(twin)).toEqual(all(sandbox()));
     } finally {
       await twin.close();

@@ -44,7 +44,11 @@ describe('sandbox: fault switches', () => {
 
   it('an outage answers 503 to auth as well', async () => {
     await control(sandbox(), 'POST', '/_sandbox/faults', { outage: true });
-    const response = await authForm(sandbox(), 'v2', { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-secret' });
+    const response = await authForm(sandbox(), 'v2', {
+      grant_type: 'client_credentials',
+      client_id: 'demo-client',
+      client_secret: 'demo-secret',
+    });
     expect(response.status).toBe(503);
   });
 
@@ -99,7 +103,11 @@ describe('sandbox: fault switches', () => {
 
 describe('sandbox: configuration', () => {
   it('reads SANDBOX_* variables and names the bad one', () => {
-    const config = sandboxConfigFromEnv({ SANDBOX_PORT: '4999', SANDBOX_PAGE_SIZE: '25', SANDBOX_FAIL_503_RATE: '0.1' });
+    const config = sandboxConfigFromEnv({
+      SANDBOX_PORT: '4999',
+      SANDBOX_PAGE_SIZE: '25',
+      SANDBOX_FAIL_503_RATE: '0.1',
+    });
     expect(config).toMatchObject({ port: 4999, pageSize: 25, fail503Rate: 0.1, batches: 3000, tokenTtlS: 900 });
     expect(() => sandboxConfigFromEnv({ SANDBOX_PAGE_SIZE: 'lots' })).toThrow(/SANDBOX_PAGE_SIZE/);
     expect(() => sandboxConfigFromEnv({ SANDBOX_FAIL_503_RATE: '2' })).toThrow(/SANDBOX_FAIL_503_RATE/);
@@ -153,7 +161,11 @@ describe('sandbox: the faults of a real deployment', () => {
   it('a rate limit on concurrent batch requests per organisation: the one over it is answered 429 at once', async () => {
     const demo = await tokenFor(sandbox());
     const other = await tokenFor(sandbox(), 'v2', { clientId: 'other-client', clientSecret: 'other-secret' });
-    await control(sandbox(), 'POST', '/_sandbox/faults', { rateLimitConcurrent: 2, rateLimitRetryAfterS: 1, latencyMs: 150 });
+    await control(sandbox(), 'POST', '/_sandbox/faults', {
+      rateLimitConcurrent: 2,
+      rateLimitRetryAfterS: 1,
+      latencyMs: 150,
+    });
     const answers = await Promise.all([demo, demo, demo, other].map((t) => getBatches(sandbox(), 'v2', t)));
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 429)).toHaveLength(1);

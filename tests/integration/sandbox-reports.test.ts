@@ -22,12 +22,22 @@ async function open(link: string, method = 'GET') {
 
 /** The page's text without its tags, entities decoded: what a reader sees. */
 const seen = (html: string) =>
-  html.replace(/<style>[\s\S]*?<\/style>/, '').replace(/<[^>]+>/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+  html
+    .replace(/<style>[\s\S]*?<\/style>/, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
 
 function expectSafeHeaders(response: Response) {
   expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
   const csp = response.headers.get('content-security-policy')!;
-  expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
+  expect(csp).toMatch(
+    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/,
+  );
   expect(csp).not.toMatch(/script-src|unsafe/);
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   expect(response.headers.get('x-frame-options')).toBe('DENY');
@@ -42,7 +52,9 @@ describe('sandbox: the analysis report behind every analysis_link', () => {
     expect(linked.length).toBeGreaterThan(batches.length * 0.9);
     for (const b of linked) expect(b.analysis_link).toBe(`${sandbox().url}/reports/org-demo/${b.batch_id}`);
 
-    const batch = linked.find((b) => b.avg_germination_rate !== null && b.comment !== null && b.total_cells_per_tray !== null)!;
+    const batch = linked.find(
+      (b) => b.avg_germination_rate !== null && b.comment !== null && b.total_cells_per_tray !== null,
+    )!;
     const { response, html } = await open(batch.analysis_link!);
     expect(response.status).toBe(200);
     expectSafeHeaders(response);
@@ -61,13 +73,21 @@ describe('sandbox: the analysis report behind every analysis_link', () => {
     expect(html).toContain(`<meter min="0" max="100" value="${Number(batch.avg_germination_rate)}"`);
     // The one inline style is the one the policy allows, by its hash.
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
-    expect(response.headers.get('content-security-policy')).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(response.headers.get('content-security-policy')).toContain(
+      `'sha256-${createHash('sha256').update(style).digest('base64')}'`,
+    );
   });
 
   it('escapes every text of the batch: hostile names and comments are shown, never run', async () => {
     const edge = await batchesOf(EDGE_CREDENTIALS);
     const byName = new Map(edge.map((b) => [b.batch_name, b]));
-    for (const name of ['<script>window.__xss = 1</script>', 'Quotes "and", commas', '=HYPERLINK("http://evil.example","click")', 'Ünïcödé 🌱 بذور 種子', 'N'.repeat(2000)]) {
+    for (const name of [
+      '<script>window.__xss = 1</script>',
+      'Quotes "and", commas',
+      '=HYPERLINK("http://evil.example","click")',
+      'Ünïcödé 🌱 بذور 種子',
+      'N'.repeat(2000),
+    ]) {
       const batch = byName.get(name)!;
       const { response, html } = await open(batch.analysis_link!);
       expect(response.status, name).toBe(200);
@@ -77,13 +97,31 @@ describe('sandbox: the analysis report behind every analysis_link', () => {
       // No markup but the page's own: no script, no image, no event handler (the hostile words only as text).
       expect(html).not.toMatch(/<script|<img/i);
       expect(html.match(/<[^>]*>/g)!.filter((tag) => /\son\w+=|javascript:|src=/i.test(tag))).toEqual([]);
-      const own = ['<html', '<head', '<meta', '<title', '<style', '<body', '<main', '<p', '<strong', '<h1', '<h2', '<dl', '<dt', '<dd', '<meter'];
+      const own = [
+        '<html',
+        '<head',
+        '<meta',
+        '<title',
+        '<style',
+        '<body',
+        '<main',
+        '<p',
+        '<strong',
+        '<h1',
+        '<h2',
+        '<dl',
+        '<dt',
+        '<dd',
+        '<meter',
+      ];
       expect(html.match(/<[a-z][a-z0-9]*/gi)!.filter((tag) => !own.includes(tag))).toEqual([]);
     }
     const hostile = await open(byName.get('<script>window.__xss = 1</script>')!.analysis_link!);
     expect(hostile.html).toContain('<h1>&lt;script&gt;window.__xss = 1&lt;/script&gt;</h1>');
     expect(hostile.html).toContain('&lt;img src=x onerror=&quot;window.__xss=1&quot;&gt;');
-    expect(hostile.html).toContain('<title>Analysis report: &lt;script&gt;window.__xss = 1&lt;/script&gt; (sandbox)</title>');
+    expect(hostile.html).toContain(
+      '<title>Analysis report: &lt;script&gt;window.__xss = 1&lt;/script&gt; (sandbox)</title>',
+    );
     // The odd links stay as they are: they test the dashboard's link filter.
     expect(byName.get('javascript: link')!.analysis_link).toBe('javascript:window.__xss=1');
     expect(byName.get('data: link')!.analysis_link).toBe('data:text/html,<script>window.__xss=1</script>');
@@ -153,15 +191,23 @@ describe('sandbox: where the analysis links point', () => {
     expect(publicUrlOf(parseSandboxOptions({ host: '0.0.0.0' }), 4010)).toBe('http://localhost:4010');
     expect(publicUrlOf(parseSandboxOptions({ host: '::' }), 4010)).toBe('http://localhost:4010');
     expect(publicUrlOf(parseSandboxOptions({ host: '::1' }), 4010)).toBe('http://[::1]:4010');
-    expect(publicUrlOf(parseSandboxOptions({ host: '127.0.0.1', publicUrl: 'https://sandbox.example.test/bds/' }), 4010)).toBe('https://sandbox.example.test/bds');
-    expect(() => parseSandboxOptions({ publicUrl: 'javascript:alert(1)' })).toThrow('Invalid sandbox setting SANDBOX_PUBLIC_URL: must be an http(s) URL');
-    expect(() => parseSandboxOptions({ publicUrl: 'http://x.example/?q=1' })).toThrow('SANDBOX_PUBLIC_URL: must have no query or fragment');
+    expect(
+      publicUrlOf(parseSandboxOptions({ host: '127.0.0.1', publicUrl: 'https://sandbox.example.test/bds/' }), 4010),
+    ).toBe('https://sandbox.example.test/bds');
+    expect(() => parseSandboxOptions({ publicUrl: 'javascript:alert(1)' })).toThrow(
+      'Invalid sandbox setting SANDBOX_PUBLIC_URL: must be an http(s) URL',
+    );
+    expect(() => parseSandboxOptions({ publicUrl: 'http://x.example/?q=1' })).toThrow(
+      'SANDBOX_PUBLIC_URL: must have no query or fragment',
+    );
 
     const behind = await startSandbox({ port: 0, batches: 20, publicUrl: 'https://sandbox.example.test/bds' });
     try {
       expect(behind.publicUrl).toBe('https://sandbox.example.test/bds');
       const demo = behind.organisations.find((o) => o.id === 'org-demo')!;
-      for (const b of demo.batches) if (b.analysis_link) expect(b.analysis_link).toBe(`https://sandbox.example.test/bds/reports/org-demo/${b.batch_id}`);
+      for (const b of demo.batches)
+        if (b.analysis_link)
+          expect(b.analysis_link).toBe(`https://sandbox.example.test/bds/reports/org-demo/${b.batch_id}`);
       // The page itself is served at the path, whatever origin the links name.
       const { response } = await open(`${behind.url}/reports/org-demo/${demo.batches[0]!.batch_id}`);
       expect(response.status).toBe(200);

@@ -37,7 +37,14 @@ describe('saved views in the embedded settings store (PGlite)', () => {
     const lettuce = await views().create(org, who, { name: '  lettuce January ', query: `?${LETTUCE}`, shared: true });
     await views().create(org, who, { name: 'All warnings', query: 'warn=1', shared: true });
     await views().create(org, who, { name: 'beans', query: '' });
-    expect(lettuce).toMatchObject({ name: 'lettuce January', query: LETTUCE, isDefault: false, shared: true, mine: true, owner: { name: 'A editor' } });
+    expect(lettuce).toMatchObject({
+      name: 'lettuce January',
+      query: LETTUCE,
+      isDefault: false,
+      shared: true,
+      mine: true,
+      owner: { name: 'A editor' },
+    });
     expect(lettuce.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(Date.parse(lettuce.createdAt)).toBeGreaterThanOrEqual(before - 5_000);
     expect(lettuce.updatedAt).toBe(lettuce.createdAt);
@@ -51,12 +58,19 @@ describe('saved views in the embedded settings store (PGlite)', () => {
     await views().create(org, who, { name: 'Mine', query: 'warn=1' });
     const shared = await views().create(org, who, { name: 'Ours', query: 'below=1', shared: true });
     const theirs = await views().create(org, colleague, { name: 'Viewer’s own', query: '' });
-    expect((await views().list(org, colleague)).map((v) => [v.name, v.mine])).toEqual([['Ours', false], ['Viewer’s own', true]]);
+    expect((await views().list(org, colleague)).map((v) => [v.name, v.mine])).toEqual([
+      ['Ours', false],
+      ['Viewer’s own', true],
+    ]);
     expect((await views().list(org, who)).map((v) => v.name)).toEqual(['Mine', 'Ours']);
     // Another person's own view does not exist for them; a viewer may not change what is shared.
     expect((await refusal(views().delete(org, who, theirs.id))).code).toBe('not_found');
     const refused = await refusal(views().change(org, colleague, shared.id, { name: 'Renamed' }));
-    expect([refused.code, refused.field, refused.message]).toEqual(['forbidden_role', 'role', 'changing a view shared with the organisation needs the editor role; you are a viewer']);
+    expect([refused.code, refused.field, refused.message]).toEqual([
+      'forbidden_role',
+      'role',
+      'changing a view shared with the organisation needs the editor role; you are a viewer',
+    ]);
     expect((await views().change(org, colleague, theirs.id, { name: 'Still mine' })).view.name).toBe('Still mine');
   });
 
@@ -68,7 +82,9 @@ describe('saved views in the embedded settings store (PGlite)', () => {
       expect([error.code, error.field]).toEqual(['forbidden_role', 'role']);
     }
     const own = await views().create(org, viewer, { name: 'Own', query: '' });
-    expect((await refusal(views().change(org, viewer, own.id, { shared: true }))).message).toBe('sharing a view with the organisation needs the editor role; you are a viewer');
+    expect((await refusal(views().change(org, viewer, own.id, { shared: true }))).message).toBe(
+      'sharing a view with the organisation needs the editor role; you are a viewer',
+    );
     const made = await views().create(org, who, { name: 'Start here', query: 'warn=1', isDefault: true });
     expect([made.isDefault, made.shared]).toEqual([true, true]);
     const unshared = await views().change(org, who, made.id, { shared: false });
@@ -80,7 +96,11 @@ describe('saved views in the embedded settings store (PGlite)', () => {
     const [{ org, who }, other] = [await anOrganisation(), await anOrganisation()];
     await views().create(org, who, { name: 'Lettuce', query: LETTUCE, shared: true });
     const taken = await refusal(views().create(org, who, { name: 'LETTUCE', query: 'warn=1' }));
-    expect([taken.code, taken.field, taken.message]).toEqual(['conflict', 'name', 'a view named "Lettuce" already exists in your organisation; choose another name']);
+    expect([taken.code, taken.field, taken.message]).toEqual([
+      'conflict',
+      'name',
+      'a view named "Lettuce" already exists in your organisation; choose another name',
+    ]);
     await views().create(other.org, other.who, { name: 'lettuce', query: LETTUCE });
     expect(await views().list(org, who)).toHaveLength(1);
   });
@@ -101,7 +121,9 @@ describe('saved views in the embedded settings store (PGlite)', () => {
       expect([error.code, error.field, error.message]).toEqual(['invalid_input', field, message]);
     }
     expect(await views().list(org, who)).toEqual([]);
-    expect((await views().create(org, who, { name: 'Here', query: 'org=demo&warn=1&tz=UTC' })).query).toBe('warn=1&tz=UTC');
+    expect((await views().create(org, who, { name: 'Here', query: 'org=demo&warn=1&tz=UTC' })).query).toBe(
+      'warn=1&tz=UTC',
+    );
   });
 
   it('keeps at most one default: making one the default makes the previous one not', async () => {
@@ -112,7 +134,10 @@ describe('saved views in the embedded settings store (PGlite)', () => {
     const { view: madeDefault } = await views().change(org, who, b.id, { isDefault: true });
     expect([madeDefault.isDefault, madeDefault.shared]).toEqual([true, true]);
     expect(Date.parse(madeDefault.updatedAt)).toBeGreaterThanOrEqual(Date.parse(b.updatedAt));
-    expect((await views().list(org, who)).map((v) => [v.name, v.isDefault])).toEqual([['A', false], ['B', true]]);
+    expect((await views().list(org, who)).map((v) => [v.name, v.isDefault])).toEqual([
+      ['A', false],
+      ['B', true],
+    ]);
     await views().change(org, who, b.id, { isDefault: false });
     expect(await views().defaultView(org)).toBeNull();
   });
@@ -156,9 +181,13 @@ describe('saved views in the embedded settings store (PGlite)', () => {
 
   it(`shows a person at most ${MAX_VIEWS} views, even when saved at once`, async () => {
     const { org, who } = await anOrganisation();
-    const results = await Promise.allSettled(Array.from({ length: MAX_VIEWS + 3 }, (_, i) => views().create(org, who, { name: `View ${i}`, query: '' })));
+    const results = await Promise.allSettled(
+      Array.from({ length: MAX_VIEWS + 3 }, (_, i) => views().create(org, who, { name: `View ${i}`, query: '' })),
+    );
     const refused = results.filter((r) => r.status === 'rejected').map((r) => (r.reason as AppError).message);
-    expect(refused).toEqual(Array(3).fill(`you see at most ${MAX_VIEWS} saved views in your organisation; delete one first`));
+    expect(refused).toEqual(
+      Array(3).fill(`you see at most ${MAX_VIEWS} saved views in your organisation; delete one first`),
+    );
     expect(await views().list(org, who)).toHaveLength(MAX_VIEWS);
   });
 

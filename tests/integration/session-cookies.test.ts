@@ -14,7 +14,10 @@ const signIn = async (cookie?: string) => {
   return sessionCookieOf(response)!;
 };
 const whoAmI = (cookie: string) => session.GET(request('/api/session', { cookie }));
-const answer = async (response: Response) => [response.status, response.status === 200 ? null : await detailOf(response)];
+const answer = async (response: Response) => [
+  response.status,
+  response.status === 200 ? null : await detailOf(response),
+];
 const NOT_SIGNED_IN = [401, 'session: not signed in'];
 
 describe('a session cookie that cannot be opened is no session', () => {
@@ -34,19 +37,26 @@ describe('a session cookie that cannot be opened is no session', () => {
 
   // Whatever a Cookie header can carry (no NUL, CR or LF, nothing above Latin-1), short and long, and strings cut like
   // a seal (eight parts between stars, then `~` and more) so that they reach past a mere count of the parts.
-  const unit = fc.integer({ min: 1, max: 0xff }).filter((c) => c !== 10 && c !== 13).map((c) => String.fromCharCode(c));
+  const unit = fc
+    .integer({ min: 1, max: 0xff })
+    .filter((c) => c !== 10 && c !== 13)
+    .map((c) => String.fromCharCode(c));
   const anyValue = fc.oneof(
     fc.string({ unit, maxLength: 200 }),
     fc.string({ unit, minLength: 200, maxLength: 5000 }),
     fc.string(),
-    fc.tuple(fc.array(fc.string({ maxLength: 12 }), { minLength: 8, maxLength: 8 }), fc.string({ maxLength: 4 })).map(([parts, v]) => `${parts.join('*')}~${v}`),
+    fc
+      .tuple(fc.array(fc.string({ maxLength: 12 }), { minLength: 8, maxLength: 8 }), fc.string({ maxLength: 4 }))
+      .map(([parts, v]) => `${parts.join('*')}~${v}`),
   );
 
   it('any string as the cookie value: 401 "not signed in" from a route, never a 5xx; sign-out still works', async () => {
     await fc.assert(
       fc.asyncProperty(anyValue, async (v) => {
         expect(await answer(await whoAmI(`tsb_session=${v}`))).toEqual(NOT_SIGNED_IN);
-        expect((await session.DELETE(request('/api/session', { method: 'DELETE', cookie: `tsb_session=${v}` }))).status).toBe(204);
+        expect(
+          (await session.DELETE(request('/api/session', { method: 'DELETE', cookie: `tsb_session=${v}` }))).status,
+        ).toBe(204);
       }),
       { numRuns: 300 },
     );
@@ -64,7 +74,8 @@ describe('a session cookie that cannot be opened is no session', () => {
   it('only the untouched seal opens: every position changed, random changes, cuts and additions are refused', async () => {
     const cookie = await signIn();
     const seal = cookie.split('=')[1]!;
-    for (const changed of everyPositionChanged(seal)) expect(await answer(await whoAmI(`tsb_session=${changed}`)), changed).toEqual(NOT_SIGNED_IN);
+    for (const changed of everyPositionChanged(seal))
+      expect(await answer(await whoAmI(`tsb_session=${changed}`)), changed).toEqual(NOT_SIGNED_IN);
     await fc.assert(
       fc.asyncProperty(mutatedSeal(seal), async (changed) => {
         expect(await answer(await whoAmI(`tsb_session=${changed}`))).toEqual(NOT_SIGNED_IN);

@@ -41,7 +41,11 @@ describe('the settings store across a restore and a rollback, without a restart'
       // The first request may meet a connection the drop ended (503, tried again); none is a 500.
       const first = await store.get(org, TARGETS_SETTING).catch((error: unknown) => error);
       if (first instanceof Error) expect(first).toMatchObject({ code: 'store_unavailable' });
-      expect(await store.get(org, TARGETS_SETTING)).toEqual({ value: DEFAULT_TARGETS, updatedAt: null, updatedBy: null });
+      expect(await store.get(org, TARGETS_SETTING)).toEqual({
+        value: DEFAULT_TARGETS,
+        updatedAt: null,
+        updatedBy: null,
+      });
       expect(await store.state()).toBe('ok');
       // The new database is empty, organisations too: one made now keeps what it saves.
       const again = (await newOrganisation(store)).id;
@@ -60,7 +64,9 @@ describe('the settings store across a restore and a rollback, without a restart'
       // What the next release's migrations leave behind: a row this release has no migration for.
       const client = new pg.Client(url);
       await client.connect();
-      await client.query(`insert into kysely_migration (name, timestamp) values ('9999-from-a-newer-release', now()::text)`);
+      await client.query(
+        `insert into kysely_migration (name, timestamp) values ('9999-from-a-newer-release', now()::text)`,
+      );
 
       // A running instance finds out at its next readiness probe; one started after the upgrade, at once.
       const started = openStore({ databaseUrl: url });
@@ -73,13 +79,23 @@ describe('the settings store across a restore and a rollback, without a restart'
         }
         expect(await started.state()).toBe('unknown-migration');
       });
-      const named = lines.filter((l) => l.msg === 'settings database was migrated by a newer release: this instance stays unready');
+      const named = lines.filter(
+        (l) => l.msg === 'settings database was migrated by a newer release: this instance stays unready',
+      );
       // Once per instance, not once per request.
       expect(named).toEqual(
-        [store, started].map(() => expect.objectContaining({ level: 'error', unknownMigrations: ['9999-from-a-newer-release'], knownMigrations: MIGRATION_NAMES })),
+        [store, started].map(() =>
+          expect.objectContaining({
+            level: 'error',
+            unknownMigrations: ['9999-from-a-newer-release'],
+            knownMigrations: MIGRATION_NAMES,
+          }),
+        ),
       );
       // Nothing was written while refused.
-      expect((await client.query('select value from organisation_settings where organisation_id = $1', [org])).rows).toEqual([{ value: LETTUCE }]);
+      expect(
+        (await client.query('select value from organisation_settings where organisation_id = $1', [org])).rows,
+      ).toEqual([{ value: LETTUCE }]);
 
       // The database restored to this release's schema: served again, without a restart.
       await client.query(`delete from kysely_migration where name = '9999-from-a-newer-release'`);

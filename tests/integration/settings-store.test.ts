@@ -8,7 +8,10 @@ import { freePort, startPostgres, type PostgresServer } from '../helpers/postgre
 import { refusal } from '../helpers/refusal';
 import { newMember, newOrganisation, openStore } from '../helpers/store';
 
-const LETTUCE: Targets = { general: { germination: 88, usable: 80, cv: null }, crops: { Lettuce: { germination: 75.5, usable: null, cv: null } } };
+const LETTUCE: Targets = {
+  general: { germination: 88, usable: 80, cv: null },
+  crops: { Lettuce: { germination: 75.5, usable: null, cv: null } },
+};
 
 /** What every settings store does, embedded or PostgreSQL: `place()` is a database already in use by other tests. */
 function behavesAsTheSettingsStore(place: () => DatabasePlace) {
@@ -28,7 +31,11 @@ function behavesAsTheSettingsStore(place: () => DatabasePlace) {
   };
 
   it('answers the default targets, never saved, for an organisation that saved none', async () => {
-    expect(await store.get(await newOrg(), TARGETS_SETTING)).toEqual({ value: DEFAULT_TARGETS, updatedAt: null, updatedBy: null });
+    expect(await store.get(await newOrg(), TARGETS_SETTING)).toEqual({
+      value: DEFAULT_TARGETS,
+      updatedAt: null,
+      updatedBy: null,
+    });
   });
 
   it('keeps what was saved, with the time of the save', async () => {
@@ -44,7 +51,11 @@ function behavesAsTheSettingsStore(place: () => DatabasePlace) {
   it('keeps each organisation to its own: a save of one is not seen by another', async () => {
     const [mine, theirs] = [await newOrg(), await newOrg()];
     await store.put(mine, TARGETS_SETTING, LETTUCE);
-    expect(await store.get(theirs, TARGETS_SETTING)).toEqual({ value: DEFAULT_TARGETS, updatedAt: null, updatedBy: null });
+    expect(await store.get(theirs, TARGETS_SETTING)).toEqual({
+      value: DEFAULT_TARGETS,
+      updatedAt: null,
+      updatedBy: null,
+    });
     await store.put(theirs, TARGETS_SETTING, DEFAULT_TARGETS);
     expect((await store.get(mine, TARGETS_SETTING)).value).toEqual(LETTUCE);
   });
@@ -53,7 +64,11 @@ function behavesAsTheSettingsStore(place: () => DatabasePlace) {
     const org = await newOrg();
     const bad = { ...LETTUCE, crops: { Lettuce: { germination: 101, usable: null, cv: null } } };
     const error = await refusal(store.put(org, TARGETS_SETTING, bad));
-    expect([error.code, error.field, error.message]).toEqual(['invalid_input', 'targets.crops.Lettuce.germination', 'must be from 0 to 100']);
+    expect([error.code, error.field, error.message]).toEqual([
+      'invalid_input',
+      'targets.crops.Lettuce.germination',
+      'must be from 0 to 100',
+    ]);
     expect((await store.get(org, TARGETS_SETTING)).updatedAt).toBeNull();
   });
 
@@ -100,7 +115,8 @@ function behavesAsTheSettingsStore(place: () => DatabasePlace) {
   it('gives saves in quick succession distinct, increasing times', async () => {
     const org = await newOrg();
     const times: number[] = [];
-    for (let i = 0; i < 5; i++) times.push(Date.parse((await store.put(org, TARGETS_SETTING, DEFAULT_TARGETS)).updatedAt!));
+    for (let i = 0; i < 5; i++)
+      times.push(Date.parse((await store.put(org, TARGETS_SETTING, DEFAULT_TARGETS)).updatedAt!));
     expect(times.every((t, i) => i === 0 || t > times[i - 1]!)).toBe(true);
   });
 
@@ -150,7 +166,11 @@ describe('the settings store on PostgreSQL', () => {
     const port = await freePort();
     const store = openStore({ databaseUrl: `postgres://app@127.0.0.1:${port}/postgres` });
     const error = await refusal(store.get('0b8e3a4c-3f6e-4a57-9b5e-3c8f3c1d2e4f', TARGETS_SETTING));
-    expect([error.code, error.field, error.message]).toEqual(['store_unavailable', 'settings', 'the settings store is unavailable; try again shortly']);
+    expect([error.code, error.field, error.message]).toEqual([
+      'store_unavailable',
+      'settings',
+      'the settings store is unavailable; try again shortly',
+    ]);
     await store.close();
   });
 });

@@ -10,7 +10,8 @@ import { control, tokenFor, walkV2 } from '../helpers/sandbox';
 
 const sandbox = bffForFile({ SIGNIN_ATTEMPTS_PER_IP: '100000' }, { batches: 2000, pageSize: 50 });
 
-const counter = async (name: string) => (await metrics().registry.getSingleMetric(name)!.get()).values.reduce((n, v) => n + v.value, 0);
+const counter = async (name: string) =>
+  (await metrics().registry.getSingleMetric(name)!.get()).values.reduce((n, v) => n + v.value, 0);
 
 describe('a stream when the grace period of a shutdown ends', () => {
   it('ends with the error line, naming the parts still missing: the rest and the batches sent are the whole range', async () => {
@@ -26,9 +27,18 @@ describe('a stream when the grace period of a shutdown ends', () => {
     endGrace();
     for (let part = await reader.read(); !part.done; part = await reader.read()) text += part.value;
 
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as StreamLine);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as StreamLine);
     const last = lines.at(-1)!;
-    expect(last).toMatchObject({ error: { status: 503, detail: 'server: this server is restarting; try again to fetch what is missing', retryAfterS: 1 } });
+    expect(last).toMatchObject({
+      error: {
+        status: 503,
+        detail: 'server: this server is restarting; try again to fetch what is missing',
+        retryAfterS: 1,
+      },
+    });
     const remaining = (last as { remaining: string }).remaining;
     expect(remaining).toMatch(/~/);
 

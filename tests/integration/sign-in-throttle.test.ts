@@ -38,7 +38,9 @@ describe('sign-in throttle through the route (the login recipe)', () => {
     const refused = await signIn('203.0.113.5', OTHER, '10.9.8.99');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3500);
-    expect(await detailOf(refused)).toBe('email: too many failed sign-ins for this e-mail address from here; try again in 60 min');
+    expect(await detailOf(refused)).toBe(
+      'email: too many failed sign-ins for this e-mail address from here; try again in 60 min',
+    );
     expect(sessionCookieOf(refused)).toBeUndefined();
     // A colleague at the same address, and the same person from another address: not held back.
     expect((await signIn('203.0.113.5', signInBody(PEOPLE.other.admin))).status).toBe(204);
@@ -46,9 +48,15 @@ describe('sign-in throttle through the route (the login recipe)', () => {
   });
 
   it('an address that fails for everyone waits for the day to end, whoever it signs in as', async () => {
-    for (let i = 1; i <= 5; i++) expect((await signIn('203.0.113.7', { email: `nobody${i}@example.org`, password: 'not a password' })).status).toBe(401);
+    for (let i = 1; i <= 5; i++)
+      expect(
+        (await signIn('203.0.113.7', { email: `nobody${i}@example.org`, password: 'not a password' })).status,
+      ).toBe(401);
     const refused = await signIn('203.0.113.7', signInBody(PEOPLE.drift.admin));
-    expect([refused.status, await detailOf(refused)]).toEqual([429, 'too many failed sign-ins from this address today; try again in 24 h']);
+    expect([refused.status, await detailOf(refused)]).toEqual([
+      429,
+      'too many failed sign-ins from this address today; try again in 24 h',
+    ]);
   });
 
   it('answers an e-mail named like an object property as any other (401, never a 5xx)', async () => {

@@ -19,7 +19,10 @@ const exporter = new InMemorySpanExporter();
 const provider = registerTracing(new SimpleSpanProcessor(exporter));
 
 let postgres: PostgresServer;
-const sandbox = bffForFile({ SIGNIN_ATTEMPTS_PER_IP: '100000', BATCH_API_TIMEOUT_MS: '3000' }, { batches: 1500, pageSize: 50 });
+const sandbox = bffForFile(
+  { SIGNIN_ATTEMPTS_PER_IP: '100000', BATCH_API_TIMEOUT_MS: '3000' },
+  { batches: 1500, pageSize: 50 },
+);
 beforeAll(async () => {
   postgres = await startPostgres();
   process.env.DATABASE_URL = await postgres.createDatabase('traced');
@@ -32,7 +35,9 @@ const ROUTES: Record<string, Record<string, (request: Request) => Promise<Respon
 };
 async function next(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url!, 'http://app.test');
-  const headers = Object.entries(req.headers).flatMap(([name, value]) => [value ?? []].flat().map((v): [string, string] => [name, v]));
+  const headers = Object.entries(req.headers).flatMap(([name, value]) =>
+    [value ?? []].flat().map((v): [string, string] => [name, v]),
+  );
   const response = await ROUTES[url.pathname]![req.method!]!(new Request(url, { method: req.method, headers }));
   res.writeHead(response.status, Object.fromEntries(response.headers));
   for await (const chunk of response.body ?? []) res.write(chunk);
@@ -82,8 +87,13 @@ describe('traces: one span per request, a child span per upstream call, retry an
     exporter.reset();
     const before = (await control(sandbox(), 'GET', '/_sandbox/stats')) as { batchRequests: number };
 
-    const response = await fetch(`${base}/api/batches/stream`, { headers: { cookie, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
-    const lines = (await response.text()).trim().split('\n').map((l) => JSON.parse(l) as { done?: boolean; count?: number });
+    const response = await fetch(`${base}/api/batches/stream`, {
+      headers: { cookie, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+    });
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { done?: boolean; count?: number });
     expect(lines.at(-1)).toEqual({ done: true, count: 1500 });
     const after = (await control(sandbox(), 'GET', '/_sandbox/stats')) as { batchRequests: number };
 
@@ -93,23 +103,38 @@ describe('traces: one span per request, a child span per upstream call, retry an
     expect(root.spanContext().traceId).toBe('0af7651916cd43dd8448eb211c80319c');
     expect(parentOf(root)).toBe('b7ad6b7169203331');
     expect(root.name).toBe('GET /api/batches/stream');
-    expect(root.attributes).toMatchObject({ 'http.request.method': 'GET', 'http.route': '/api/batches/stream', 'http.response.status_code': 200, 'url.path': '/api/batches/stream' });
+    expect(root.attributes).toMatchObject({
+      'http.request.method': 'GET',
+      'http.route': '/api/batches/stream',
+      'http.response.status_code': 200,
+      'url.path': '/api/batches/stream',
+    });
 
     const exchanges = children.filter((s) => s.kind === SpanKind.CLIENT && s.name === 'GET /v2/batches');
     expect(exchanges).toHaveLength(after.batchRequests - before.batchRequests);
     expect(exchanges.length).toBeGreaterThan(5);
-    expect(exchanges.map((s) => s.attributes['http.response.status_code']).filter((status) => status === 503)).toHaveLength(1);
+    expect(
+      exchanges.map((s) => s.attributes['http.response.status_code']).filter((status) => status === 503),
+    ).toHaveLength(1);
     for (const span of exchanges) {
       expect(parentOf(span)).toBe(root.spanContext().spanId);
       expect(span.attributes['url.full']).toBe(`${sandbox().url}/v2/batches`); // no query
-      expect(span.startTime[0] * 1e3 + span.startTime[1] / 1e6).toBeGreaterThanOrEqual(root.startTime[0] * 1e3 + root.startTime[1] / 1e6 - 1);
+      expect(span.startTime[0] * 1e3 + span.startTime[1] / 1e6).toBeGreaterThanOrEqual(
+        root.startTime[0] * 1e3 + root.startTime[1] / 1e6 - 1,
+      );
     }
     const retries = children.filter((s) => s.name === 'batch_service retry');
     expect(retries).toHaveLength(1);
-    expect(retries[0]!.attributes).toMatchObject({ 'batch_service.retry.attempt': 1, 'batch_service.retry.reason': 'unavailable', 'url.path': '/v2/batches' });
+    expect(retries[0]!.attributes).toMatchObject({
+      'batch_service.retry.attempt': 1,
+      'batch_service.retry.reason': 'unavailable',
+      'url.path': '/v2/batches',
+    });
     expect(parentOf(retries[0]!)).toBe(root.spanContext().spanId);
     // Nothing of the session or the credentials in any span.
-    expect(JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes))).not.toMatch(/demo-secret|tsb_session|Bearer/);
+    expect(JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes))).not.toMatch(
+      /demo-secret|tsb_session|Bearer/,
+    );
   });
 
   it('a settings read: the request span, and a span per database statement under it (placeholders, never values)', async () => {
@@ -122,7 +147,9 @@ describe('traces: one span per request, a child span per upstream call, retry an
     // The first request migrates the new database; the read is the last statement.
     const read = queries.at(-1)!;
     expect(read.name).toBe('SELECT');
-    expect(read.attributes['db.query.text']).toMatch(/from "organisation_settings" as "s" .* where "s"\."organisation_id" = \$1 and "s"\."name" = \$2$/);
+    expect(read.attributes['db.query.text']).toMatch(
+      /from "organisation_settings" as "s" .* where "s"\."organisation_id" = \$1 and "s"\."name" = \$2$/,
+    );
     const demo = await settingsStore().organisations.bySlug('demo');
     expect(JSON.stringify(queries.map((q) => q.attributes))).not.toContain(demo!.id);
     for (const query of queries) expect(parentOf(query)).toBe(root.spanContext().spanId);

@@ -10,7 +10,10 @@ import { control, sandboxProcessForFile } from '../helpers/sandbox';
  * nothing else on the machine's cores (npm run test:unit runs tests/timing after the other files).
  */
 // The service in a process of its own, as in production: what is timed here is this process's work alone.
-const sandbox = bffBeside(sandboxProcessForFile({ SANDBOX_BATCHES: '6000' }), { SIGNIN_ATTEMPTS_PER_IP: '100000', RANGE_LOAD_WAIT_S: '0' });
+const sandbox = bffBeside(sandboxProcessForFile({ SANDBOX_BATCHES: '6000' }), {
+  SIGNIN_ATTEMPTS_PER_IP: '100000',
+  RANGE_LOAD_WAIT_S: '0',
+});
 
 const { drain } = drainedBodies();
 
@@ -37,7 +40,9 @@ describe('another organisation while one runs 30 streams against a service answe
     const refused = answers.filter((r) => r.status === 429);
     expect(running).toHaveLength(16);
     expect(refused).toHaveLength(14);
-    expect(await detailOf(refused[0]!)).toBe('organisation: 16 date ranges are already loading for your organisation; try again in 1 s, when one has finished');
+    expect(await detailOf(refused[0]!)).toBe(
+      'organisation: 16 date ranges are already loading for your organisation; try again in 1 s, when one has finished',
+    );
     let finished = 0;
     running.forEach((r) => void drain(r).then(() => finished++));
 

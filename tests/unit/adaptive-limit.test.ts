@@ -195,25 +195,33 @@ describe('AdaptiveLimit finding its own level from exchange times (given, no clo
   it('whatever the service answers, the limit stays between one and the most, and in flight never passes it', () => {
     const event = fc.oneof(
       fc.record({ kind: fc.constant('acquire' as const) }),
-      fc.record({ kind: fc.constantFrom('ok' as const, 'limited' as const, 'failed' as const), ms: fc.integer({ min: 1, max: 500 }) }),
+      fc.record({
+        kind: fc.constantFrom('ok' as const, 'limited' as const, 'failed' as const),
+        ms: fc.integer({ min: 1, max: 500 }),
+      }),
     );
     return fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 24 }), fc.array(event, { maxLength: 300 }), async (start, extra, events) => {
-        const limit = new AdaptiveLimit(start, { max: start + extra });
-        let inFlight = 0;
-        for (const e of events) {
-          if (e.kind === 'acquire') {
-            if (inFlight >= limit.limit) continue; // would wait
-            await limit.acquire();
-            inFlight++;
-          } else if (inFlight > 0) {
-            limit.release(e.kind, e.ms);
-            inFlight--;
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 0, max: 24 }),
+        fc.array(event, { maxLength: 300 }),
+        async (start, extra, events) => {
+          const limit = new AdaptiveLimit(start, { max: start + extra });
+          let inFlight = 0;
+          for (const e of events) {
+            if (e.kind === 'acquire') {
+              if (inFlight >= limit.limit) continue; // would wait
+              await limit.acquire();
+              inFlight++;
+            } else if (inFlight > 0) {
+              limit.release(e.kind, e.ms);
+              inFlight--;
+            }
+            expect(limit.limit).toBeGreaterThanOrEqual(1);
+            expect(limit.limit).toBeLessThanOrEqual(start + extra);
           }
-          expect(limit.limit).toBeGreaterThanOrEqual(1);
-          expect(limit.limit).toBeLessThanOrEqual(start + extra);
-        }
-      }),
+        },
+      ),
       { seed: 16, numRuns: 200 },
     );
   });

@@ -9,12 +9,20 @@ import { filterRows, NO_CROP, toRow } from '@/lib/explorer/rows';
 import { generateBatches } from '@/sandbox/data/generate';
 import { speech } from '../helpers/speech';
 
-const rows = generateBatches({ seed: 'ground', count: 3_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example', 'b@x.example'], reportBaseUrl: 'https://r.example' }).map(toRow);
+const rows = generateBatches({
+  seed: 'ground',
+  count: 3_000,
+  anchorMs: Date.UTC(2026, 5, 1),
+  scanners: ['a@x.example', 'b@x.example'],
+  reportBaseUrl: 'https://r.example',
+}).map(toRow);
 
 /** WCAG relative luminance and contrast of two #rrggbb colours. */
 function contrast(a: string, b: string) {
   const lum = (hex: string) => {
-    const [r, g, bl] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    const [r, g, bl] = [1, 3, 5]
+      .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
@@ -25,11 +33,16 @@ describe('crop colours', () => {
   const css = readFileSync('app/globals.css', 'utf8');
   // The dark theme is for screens only (`@media screen and (…)`): paper is light (print.css).
   const [light, dark] = css.split(/@media[^{]*\(prefers-color-scheme: dark\)/);
-  const vars = (block: string) => Object.fromEntries([...block!.matchAll(/--([\w-]+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1]!, m[2]!.toLowerCase()]));
+  const vars = (block: string) =>
+    Object.fromEntries([...block!.matchAll(/--([\w-]+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1]!, m[2]!.toLowerCase()]));
 
-  it.each([['light', vars(light!)], ['dark', vars(dark!)]])('every crop colour reads as text (≥ 4.5:1) on the page and on cards in %s mode', (_, v) => {
+  it.each([
+    ['light', vars(light!)],
+    ['dark', vars(dark!)],
+  ])('every crop colour reads as text (≥ 4.5:1) on the page and on cards in %s mode', (_, v) => {
     for (let i = 0; i < CROP_COLOURS; i++) {
-      for (const bg of ['bg', 'card']) expect(contrast(v[`crop-${i}`]!, v[bg]!), `crop-${i} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+      for (const bg of ['bg', 'card'])
+        expect(contrast(v[`crop-${i}`]!, v[bg]!), `crop-${i} on ${bg}`).toBeGreaterThanOrEqual(4.5);
     }
     expect(contrast(v['crop-none']!, v.card!)).toBeGreaterThanOrEqual(4.5);
   });
@@ -58,7 +71,10 @@ describe('drill-downs', () => {
   });
 
   it('names each drill-down as its chip', () => {
-    const labels = drillChips({ crop: NO_CROP, bins: 'germination:70:72.5', days: '2026-05-04..2026-05-10', scanner: '(none)' }, speech()).map((c) => c.label);
+    const labels = drillChips(
+      { crop: NO_CROP, bins: 'germination:70:72.5', days: '2026-05-04..2026-05-10', scanner: '(none)' },
+      speech(),
+    ).map((c) => c.label);
     expect(labels[0]).toBe('Crop: No crop recorded');
     expect(labels[1]).toMatch(/^4\s*–\s*10 May 2026$/);
     expect(labels.slice(2)).toEqual(['Germination 70% – 72.5%', 'Scanner: No scanner recorded']);
@@ -67,7 +83,12 @@ describe('drill-downs', () => {
   it('names the chips in the reader’s language and notation, the URL unchanged', () => {
     const state = { crop: NO_CROP, bins: 'germination:70:72.5', days: '2026-05-04..2026-05-10', scanner: '(none)' };
     const de = drillChips(state, speech('de', 'de-DE')).map((c) => c.label.replace(/[\u00a0\u202f]/g, ' '));
-    expect(de).toEqual(['Kultur: Keine Kultur erfasst', '04.–10.05.2026', 'Keimrate 70–72,5 %', 'Scanner: Kein Scanner erfasst']);
+    expect(de).toEqual([
+      'Kultur: Keine Kultur erfasst',
+      '04.–10.05.2026',
+      'Keimrate 70–72,5 %',
+      'Scanner: Kein Scanner erfasst',
+    ]);
     expect(drillChips(state, speech('nl', 'nl-NL'))[2]!.label).toBe('Kieming 70% - 72,5%');
     expect(formatBins(parseBins(state.bins))).toBe('germination:70:72.5');
   });
@@ -77,11 +98,18 @@ describe('drill-downs', () => {
       const { bins } = histogram(rows, metric, DEFAULT_TARGETS);
       let total = 0;
       for (const b of bins) {
-        const drilled = filterRows(rows, { q: '', targets: DEFAULT_TARGETS, drill: { bins: [{ metric, lo: b.lo, hi: b.hi }], within: null, scanner: undefined } });
+        const drilled = filterRows(rows, {
+          q: '',
+          targets: DEFAULT_TARGETS,
+          drill: { bins: [{ metric, lo: b.lo, hi: b.hi }], within: null, scanner: undefined },
+        });
         expect(drilled.length, `${metric} ${b.lo}`).toBe(b.count);
         total += drilled.length;
       }
-      expect(total).toBe(rows.filter((r) => ({ germination: r.germination, usable: r.usable, cv: r.cv, size: r.size })[metric] !== null).length);
+      expect(total).toBe(
+        rows.filter((r) => ({ germination: r.germination, usable: r.usable, cv: r.cv, size: r.size })[metric] !== null)
+          .length,
+      );
     }
   });
 
@@ -93,7 +121,9 @@ describe('drill-downs', () => {
 
   it('filters by the days of a time bucket and by scanner', () => {
     const within = { from: Date.UTC(2026, 0, 5), to: Date.UTC(2026, 0, 12) };
-    const want = rows.filter((r) => r.time >= within.from && r.time < within.to && r.batch.scanned_by_email === 'a@x.example');
+    const want = rows.filter(
+      (r) => r.time >= within.from && r.time < within.to && r.batch.scanned_by_email === 'a@x.example',
+    );
     expect(want.length).toBeGreaterThan(0);
     expect(rows.filter((r) => passesDrill(r, { bins: [], within, scanner: 'a@x.example' }))).toEqual(want);
   });

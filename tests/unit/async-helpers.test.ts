@@ -5,7 +5,10 @@ import { Workers } from '@/lib/async/workers';
 const never = new AbortController().signal;
 const settled = async (promise: Promise<unknown>) => {
   let done = false;
-  void promise.then(() => (done = true), () => (done = true));
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
   await new Promise((r) => setImmediate(r));
   return done;
 };
@@ -106,7 +109,10 @@ describe('Workers', () => {
   it('an aborted signal stops a worker', async () => {
     const abort = new AbortController();
     abort.abort(new Error('stopped'));
-    const workers = new Workers<number>(() => 1, () => false);
+    const workers = new Workers<number>(
+      () => 1,
+      () => false,
+    );
     await expect(workers.next(abort.signal)).rejects.toThrow('stopped');
   });
 });

@@ -6,13 +6,22 @@ import { readNdjson } from '@/lib/explorer/ndjson';
 import { generateBatches } from '@/sandbox/data/generate';
 import { body, bytes, chunked, held, ok, scripted, waitFor } from '../helpers/stream';
 
-const batches = generateBatches({ seed: 'batch-load', count: 60, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
+const batches = generateBatches({
+  seed: 'batch-load',
+  count: 60,
+  anchorMs: Date.UTC(2026, 5, 1),
+  scanners: ['a@x.example'],
+  reportBaseUrl: 'https://r.example',
+});
 const ids = (rows: readonly { batch: Batch }[]) => rows.map((r) => r.batch.batch_id);
 const inCreationOrder = ids(batches.map((batch) => ({ batch })));
 /** Runs a load, keeping everything it published. */
 async function load(fetch: typeof globalThis.fetch, options: { from?: RangeData; signal?: AbortSignal } = {}) {
   const published: RangeData[] = [];
-  const result = await loadRange({ start_date: '2025-01-01T00:00:00Z' }, { ...options, fetch, publish: (d) => published.push(d) }).catch((e: unknown) => e);
+  const result = await loadRange(
+    { start_date: '2025-01-01T00:00:00Z' },
+    { ...options, fetch, publish: (d) => published.push(d) },
+  ).catch((e: unknown) => e);
   return { result, published, last: published.at(-1) };
 }
 
@@ -37,7 +46,12 @@ describe('readNdjson', () => {
 });
 
 describe('loadRange through its fetch seam', () => {
-  const full: StreamLine[] = [{ batches: batches.slice(40) }, { batches: batches.slice(0, 25) }, { batches: batches.slice(20, 40) }, { done: true, count: 60 }];
+  const full: StreamLine[] = [
+    { batches: batches.slice(40) },
+    { batches: batches.slice(0, 25) },
+    { batches: batches.slice(20, 40) },
+    { done: true, count: 60 },
+  ];
 
   it('partial lines: every batch once, in creation order, whatever the chunks and the order of pages', async () => {
     for (const size of [5, 64, 4096]) {
@@ -54,7 +68,9 @@ describe('loadRange through its fetch seam', () => {
   });
 
   it('a broken line: the rows before it are kept and the failure says the server sent something unreadable', async () => {
-    const { fetch } = scripted(ok([bytes(encodeStreamLine({ batches: batches.slice(0, 10) })), bytes('{"batches": [oops\n')]));
+    const { fetch } = scripted(
+      ok([bytes(encodeStreamLine({ batches: batches.slice(0, 10) })), bytes('{"batches": [oops\n')]),
+    );
     const { result, last } = await load(fetch);
     expect(result).toBeInstanceOf(ApiFailure);
     expect(result).toMatchObject({ status: 0, detail: 'The dashboard server sent a line that could not be read.' });
@@ -64,7 +80,10 @@ describe('loadRange through its fetch seam', () => {
 
   it('a line of another shape is broken too, not ignored', async () => {
     const { fetch } = scripted(ok([bytes('{"rows": []}\n')]));
-    expect((await load(fetch)).result).toMatchObject({ status: 0, detail: 'The dashboard server sent a line that could not be read.' });
+    expect((await load(fetch)).result).toMatchObject({
+      status: 0,
+      detail: 'The dashboard server sent a line that could not be read.',
+    });
   });
 
   it('an error line: its problem is the failure, and a retry asks only for the remaining parts, adding nothing twice', async () => {
@@ -91,7 +110,10 @@ describe('loadRange through its fetch seam', () => {
   });
 
   it('a stream that ends without its done line, or mid-line, broke off; the rows stay', async () => {
-    for (const chunks of [chunked([{ batches: batches.slice(0, 5) }], 50), [bytes(encodeStreamLine({ batches: batches.slice(0, 5) })), bytes('{"done":')]]) {
+    for (const chunks of [
+      chunked([{ batches: batches.slice(0, 5) }], 50),
+      [bytes(encodeStreamLine({ batches: batches.slice(0, 5) })), bytes('{"done":')],
+    ]) {
       const { fetch } = scripted(ok(chunks));
       const { result, last } = await load(fetch);
       expect(result).toMatchObject({ status: 0, detail: 'The connection to the dashboard server broke off.' });
@@ -102,7 +124,10 @@ describe('loadRange through its fetch seam', () => {
   it('broken off after lines naming what was pending: a retry asks only for the parts the last line named', async () => {
     const early = '2025-01-01T00:00:00.000Z~2025-03-01T00:00:00.000Z,2025-06-01T00:00:00.000Z~';
     const later = '2025-06-01T00:00:00.000Z~';
-    const cut: StreamLine[] = [{ batches: batches.slice(0, 20), pending: early }, { batches: batches.slice(20, 45), pending: later }];
+    const cut: StreamLine[] = [
+      { batches: batches.slice(0, 20), pending: early },
+      { batches: batches.slice(20, 45), pending: later },
+    ];
     // The resumed part shares its first instant with what came before: batches 40-44 arrive a second time.
     const resumed: StreamLine[] = [{ batches: batches.slice(40) }, { done: true, count: 20 }];
     const { fetch, calls } = scripted(ok(chunked(cut, 64)), ok(chunked(resumed, 64)));
@@ -116,8 +141,14 @@ describe('loadRange through its fetch seam', () => {
   });
 
   it('broken off before any line named a part, or with nothing left but the end line: the whole range again', async () => {
-    for (const cut of [[{ batches: batches.slice(0, 5) }], [{ batches: batches.slice(0, 5), pending: '' }]] as StreamLine[][]) {
-      const { fetch, calls } = scripted(ok(chunked(cut, 50)), ok(chunked([{ batches }, { done: true, count: 60 }], 512)));
+    for (const cut of [
+      [{ batches: batches.slice(0, 5) }],
+      [{ batches: batches.slice(0, 5), pending: '' }],
+    ] as StreamLine[][]) {
+      const { fetch, calls } = scripted(
+        ok(chunked(cut, 50)),
+        ok(chunked([{ batches }, { done: true, count: 60 }], 512)),
+      );
       const first = await load(fetch);
       expect(first.last).toMatchObject({ complete: false, remaining: null, pending: null });
       const retry = await load(fetch, { from: first.last });
@@ -128,14 +159,23 @@ describe('loadRange through its fetch seam', () => {
 
   it('an answer that is not 200 carries our API’s detail and Retry-After', async () => {
     const { fetch } = scripted(() => Response.json({ detail: 'session: expired; sign in again' }, { status: 401 }));
-    expect((await load(fetch)).result).toMatchObject({ status: 401, detail: 'session: expired; sign in again', retryAfterS: null });
-    const busy = scripted(() => Response.json({ detail: 'Batch Data Service unavailable: x' }, { status: 503, headers: { 'retry-after': '5' } }));
+    expect((await load(fetch)).result).toMatchObject({
+      status: 401,
+      detail: 'session: expired; sign in again',
+      retryAfterS: null,
+    });
+    const busy = scripted(() =>
+      Response.json({ detail: 'Batch Data Service unavailable: x' }, { status: 503, headers: { 'retry-after': '5' } }),
+    );
     expect((await load(busy.fetch)).result).toMatchObject({ status: 503, retryAfterS: 5 });
   });
 
   it('a server that cannot be reached is said so', async () => {
     const { fetch } = scripted(() => Promise.reject(new TypeError('Failed to fetch')));
-    expect((await load(fetch)).result).toMatchObject({ status: 0, detail: 'The dashboard server could not be reached.' });
+    expect((await load(fetch)).result).toMatchObject({
+      status: 0,
+      detail: 'The dashboard server could not be reached.',
+    });
   });
 
   it('an abort stops the stream, keeps what arrived, and rejects with the abort reason', async () => {
@@ -157,7 +197,9 @@ describe('loadRange through its fetch seam', () => {
     const stream = held();
     const first = scripted(stream.answer);
     const arrived = waitFor<RangeData>((d) => d.rows.length === 12);
-    const paused = loadRange({}, { fetch: first.fetch, signal: controller.signal, publish: arrived.notify }).catch(() => undefined);
+    const paused = loadRange({}, { fetch: first.fetch, signal: controller.signal, publish: arrived.notify }).catch(
+      () => undefined,
+    );
     stream.write({ batches: batches.slice(0, 12) });
     const kept = await arrived.reached;
     controller.abort(new Error('nobody watches'));

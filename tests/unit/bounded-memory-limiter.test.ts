@@ -5,13 +5,19 @@ import { BoundedMemoryLimiter } from '@/lib/server/load-limits/bounded-memory-li
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-const rejected = (promise: Promise<unknown>) => promise.then(() => null, (r: unknown) => r);
+const rejected = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (r: unknown) => r,
+  );
 
 describe('BoundedMemoryLimiter', () => {
   it('reads the size of rate-limiter-flexible’s own store (fails if the library changes its insides)', async () => {
     const plain = new RateLimiterMemory({ points: 1, duration: 60 });
     await plain.consume('a');
-    expect((plain as unknown as { _memoryStorage: { _storage: Map<string, unknown> } })._memoryStorage._storage.size).toBe(1);
+    expect(
+      (plain as unknown as { _memoryStorage: { _storage: Map<string, unknown> } })._memoryStorage._storage.size,
+    ).toBe(1);
     const bounded = new BoundedMemoryLimiter({ points: 1, duration: 60 }, 10);
     await bounded.consume('a');
     expect(bounded.size).toBe(1);

@@ -28,7 +28,10 @@ describe('the URL, read without zod', () => {
     q: z.string().max(200).catch('').default(''),
     crop: z.string().max(100).optional().catch(undefined),
     warn: z.literal('1').optional().catch(undefined),
-    below: z.enum(['1', ...TARGET_METRICS]).optional().catch(undefined),
+    below: z
+      .enum(['1', ...TARGET_METRICS])
+      .optional()
+      .catch(undefined),
     sort: z.enum(SORTABLE).catch('batch_creation_date').default('batch_creation_date'),
     dir: z.enum(['asc', 'desc']).catch('desc').default('desc'),
     targets: z.string().max(20_000).optional().catch(undefined),
@@ -51,8 +54,47 @@ describe('the URL, read without zod', () => {
   });
   const keys = Object.keys(Before.shape);
   const values = fc.oneof(
-    fc.constantFrom('', '1', '0', '100', '101', '-1', '1e2', 'NaN', ' 5', 'asc', 'desc', 'focus', 'crop', 'previous', 'size', 'target', 'Europe/Berlin', 'Mars/Base', 'limits', 'runs', '2025-02-29', '2024-02-29', '2025-13-01', '2025-01-31', 'x'.repeat(250)),
-    fc.constantFrom('all', 'now', 'now/y', 'now-7d', 'now-90d', 'now-0d', 'now-07d', 'now-100000d', 'now-99999d', 'now-1w', 'now/M', 'NOW'),
+    fc.constantFrom(
+      '',
+      '1',
+      '0',
+      '100',
+      '101',
+      '-1',
+      '1e2',
+      'NaN',
+      ' 5',
+      'asc',
+      'desc',
+      'focus',
+      'crop',
+      'previous',
+      'size',
+      'target',
+      'Europe/Berlin',
+      'Mars/Base',
+      'limits',
+      'runs',
+      '2025-02-29',
+      '2024-02-29',
+      '2025-13-01',
+      '2025-01-31',
+      'x'.repeat(250),
+    ),
+    fc.constantFrom(
+      'all',
+      'now',
+      'now/y',
+      'now-7d',
+      'now-90d',
+      'now-0d',
+      'now-07d',
+      'now-100000d',
+      'now-99999d',
+      'now-1w',
+      'now/M',
+      'NOW',
+    ),
     fc.string({ maxLength: 40 }),
     fc.constantFrom(...SORTABLE, ...GROUP_SORTABLE, ...METRICS),
   );
@@ -72,7 +114,9 @@ describe('the URL, read without zod', () => {
           const field = before.error.issues[0]!.path[0] === 'from' ? 'from' : 'to';
           expect(dateError).toEqual({ kind: 'invalid', field, value: raw[field] ?? '' });
           const broken = new Set(before.error.issues.map((i) => String(i.path[0])));
-          expect(state).toStrictEqual(Before.parse(Object.fromEntries(Object.entries(raw).filter(([k]) => !broken.has(k)))));
+          expect(state).toStrictEqual(
+            Before.parse(Object.fromEntries(Object.entries(raw).filter(([k]) => !broken.has(k)))),
+          );
         }
       }),
       RUNS,
@@ -83,15 +127,40 @@ describe('the URL, read without zod', () => {
 describe('the stream and our API, read without zod', () => {
   const batch = { batch_id: 'b1', batch_name: 'n', batch_creation_date: '2025-01-01T00:00:00Z' };
   const Line = z.union([
-    z.object({ batches: z.array(z.object({ batch_id: z.string() }).passthrough()), pending: z.string().optional() }).strict(),
+    z
+      .object({ batches: z.array(z.object({ batch_id: z.string() }).passthrough()), pending: z.string().optional() })
+      .strict(),
     z.object({ done: z.literal(true), count: z.number().int().nonnegative() }).strict(),
     z.object({ error: ProblemSchema, remaining: z.string() }).strict(),
   ]);
-  const anything = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -3, max: 3 }), fc.double(), fc.string({ maxLength: 5 }), fc.constant(batch));
+  const anything = fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer({ min: -3, max: 3 }),
+    fc.double(),
+    fc.string({ maxLength: 5 }),
+    fc.constant(batch),
+  );
   const lines = fc.oneof(
-    fc.record({ batches: fc.array(fc.oneof(fc.constant(batch), anything), { maxLength: 3 }), pending: fc.option(fc.string(), { nil: undefined }) }, { requiredKeys: ['batches'] }),
+    fc.record(
+      {
+        batches: fc.array(fc.oneof(fc.constant(batch), anything), { maxLength: 3 }),
+        pending: fc.option(fc.string(), { nil: undefined }),
+      },
+      { requiredKeys: ['batches'] },
+    ),
     fc.record({ done: fc.oneof(fc.constant(true), anything), count: anything }),
-    fc.record({ error: fc.oneof(fc.record({ status: anything, detail: anything, retryAfterS: anything }), fc.record({ status: fc.constant(503), detail: fc.constant('x'), retryAfterS: fc.oneof(fc.constant(null), fc.integer({ min: -1, max: 3 })) })), remaining: anything }),
+    fc.record({
+      error: fc.oneof(
+        fc.record({ status: anything, detail: anything, retryAfterS: anything }),
+        fc.record({
+          status: fc.constant(503),
+          detail: fc.constant('x'),
+          retryAfterS: fc.oneof(fc.constant(null), fc.integer({ min: -1, max: 3 })),
+        }),
+      ),
+      remaining: anything,
+    }),
     fc.dictionary(fc.constantFrom('batches', 'done', 'error', 'remaining', 'count', 'pending', 'x'), anything),
   );
 
@@ -107,12 +176,32 @@ describe('the stream and our API, read without zod', () => {
     );
   });
 
-  const percent = fc.oneof(fc.constant(null), fc.integer({ min: -5, max: 105 }), fc.double({ min: -1, max: 101, noNaN: true }), fc.constantFrom(92.5, 33.33, 12.345));
-  const pair = fc.record({ germination: percent, usable: percent, cv: percent }, { requiredKeys: ['germination', 'usable'] });
+  const percent = fc.oneof(
+    fc.constant(null),
+    fc.integer({ min: -5, max: 105 }),
+    fc.double({ min: -1, max: 101, noNaN: true }),
+    fc.constantFrom(92.5, 33.33, 12.345),
+  );
+  const pair = fc.record(
+    { germination: percent, usable: percent, cv: percent },
+    { requiredKeys: ['germination', 'usable'] },
+  );
   const settings = fc.record({
-    targets: fc.record({ general: pair, crops: fc.dictionary(fc.constantFrom('Tomato', ' Lettuce', '', 'Basil', 'Tom\u0000ato', '\ud800', 'Tom\tato', 'Tomato 🍅'), pair, { maxKeys: 3 }) }),
+    targets: fc.record({
+      general: pair,
+      crops: fc.dictionary(
+        fc.constantFrom('Tomato', ' Lettuce', '', 'Basil', 'Tom\u0000ato', '\ud800', 'Tom\tato', 'Tomato 🍅'),
+        pair,
+        { maxKeys: 3 },
+      ),
+    }),
     updatedAt: fc.oneof(fc.constant(null), fc.constant('2026-01-01T00:00:00.000Z'), fc.integer()),
-    updatedBy: fc.oneof(fc.constant(null), fc.record({ email: fc.string(), name: fc.string() }), fc.record({ email: fc.string() }), anything),
+    updatedBy: fc.oneof(
+      fc.constant(null),
+      fc.record({ email: fc.string(), name: fc.string() }),
+      fc.record({ email: fc.string() }),
+      anything,
+    ),
   });
 
   it('reads our targets answer as the server’s schema does', () => {
@@ -126,7 +215,12 @@ describe('the stream and our API, read without zod', () => {
   });
 
   it('reads a saved view as the server’s schema does', () => {
-    const owner = fc.oneof(fc.constant(null), fc.record({ email: fc.string(), name: fc.string() }), fc.record({ name: fc.string() }), anything);
+    const owner = fc.oneof(
+      fc.constant(null),
+      fc.record({ email: fc.string(), name: fc.string() }),
+      fc.record({ name: fc.string() }),
+      anything,
+    );
     const view = fc.record({
       id: anything,
       name: fc.string(),

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TARGETS } from '@/lib/contract/targets';
-import { comparisonFilter, comparisonWindow, countChange, describeWindow, ppChange, yearBefore } from '@/lib/explorer/compare';
+import {
+  comparisonFilter,
+  comparisonWindow,
+  countChange,
+  describeWindow,
+  ppChange,
+  yearBefore,
+} from '@/lib/explorer/compare';
 
 import { speech } from '../helpers/speech';
 
@@ -49,7 +56,10 @@ describe('comparisonWindow', () => {
 
   it('same period last year: the same calendar days, 29 February as 28 February', () => {
     const past = Date.parse('2026-01-01T00:00:00Z');
-    expect(comparisonWindow('last-year', '2024-02-29', '2024-02-29', 'UTC', past)!.days).toEqual({ from: '2023-02-28', to: '2023-02-28' });
+    expect(comparisonWindow('last-year', '2024-02-29', '2024-02-29', 'UTC', past)!.days).toEqual({
+      from: '2023-02-28',
+      to: '2023-02-28',
+    });
     const spring = comparisonWindow('last-year', '2024-02-01', '2024-03-31', 'UTC', past)!;
     expect(spring.days).toEqual({ from: '2023-02-01', to: '2023-03-31' });
     expect(describeWindow(spring, 'UTC', EN)).toMatch(/^1 Feb\s?–\s?31 Mar 2023$/);
@@ -90,6 +100,9 @@ describe('comparisonFilter', () => {
     const plain = { q: 'gh1', crop: 'Lettuce', targets: DEFAULT_TARGETS };
     expect(comparisonFilter(plain, 1000)).toBe(plain);
     const drill = { bins: [], within: { from: 10_000, to: 20_000 }, scanner: 'a@x.example' };
-    expect(comparisonFilter({ ...plain, drill }, 7000)).toEqual({ ...plain, drill: { bins: [], within: { from: 3000, to: 13_000 }, scanner: 'a@x.example' } });
+    expect(comparisonFilter({ ...plain, drill }, 7000)).toEqual({
+      ...plain,
+      drill: { bins: [], within: { from: 3000, to: 13_000 }, scanner: 'a@x.example' },
+    });
   });
 });

@@ -2,26 +2,48 @@ import { describe, expect, it, vi } from 'vitest';
 import { sessionKeyId } from '@/lib/server/auth/session-keys';
 import { loadConfigForTest as load } from '@/lib/server/config';
 
-const base = { BATCH_API_BASE_URL: 'http://127.0.0.1:4010', SESSION_SECRET: 's'.repeat(32), CREDENTIALS_KEY: Buffer.alloc(32, 1).toString('base64') };
+const base = {
+  BATCH_API_BASE_URL: 'http://127.0.0.1:4010',
+  SESSION_SECRET: 's'.repeat(32),
+  CREDENTIALS_KEY: Buffer.alloc(32, 1).toString('base64'),
+};
 
 describe('configuration, validated once with the bad variable named', () => {
   it('has sensible defaults', () => {
-    expect(load(base)).toMatchObject({ version: 'v2', sessionTtlS: 43_200, sessionIdleS: 1800, timeoutMs: 15_000, demo: false });
-    expect(load(base)).toMatchObject({ signInPerIp: 30, signInFailuresPerIp: 100, signInFailuresPerAccount: 10, trustedProxyHops: 0 });
+    expect(load(base)).toMatchObject({
+      version: 'v2',
+      sessionTtlS: 43_200,
+      sessionIdleS: 1800,
+      timeoutMs: 15_000,
+      demo: false,
+    });
+    expect(load(base)).toMatchObject({
+      signInPerIp: 30,
+      signInFailuresPerIp: 100,
+      signInFailuresPerAccount: 10,
+      trustedProxyHops: 0,
+    });
     expect(load({ ...base, TRUSTED_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
   });
 
   it('starts range loads at 8 requests in flight and lets them grow to 32; an unset most follows a higher start', () => {
     expect(load(base)).toMatchObject({ concurrency: 8, maxConcurrency: 32 });
-    expect(load({ ...base, BATCH_API_CONCURRENCY: '4', BATCH_API_MAX_CONCURRENCY: '4' })).toMatchObject({ concurrency: 4, maxConcurrency: 4 });
+    expect(load({ ...base, BATCH_API_CONCURRENCY: '4', BATCH_API_MAX_CONCURRENCY: '4' })).toMatchObject({
+      concurrency: 4,
+      maxConcurrency: 4,
+    });
     expect(load({ ...base, BATCH_API_CONCURRENCY: '32' })).toMatchObject({ concurrency: 32, maxConcurrency: 32 });
-    expect(() => load({ ...base, BATCH_API_CONCURRENCY: '12', BATCH_API_MAX_CONCURRENCY: '10' })).toThrow(/must be at least BATCH_API_CONCURRENCY \(12\)/);
+    expect(() => load({ ...base, BATCH_API_CONCURRENCY: '12', BATCH_API_MAX_CONCURRENCY: '10' })).toThrow(
+      /must be at least BATCH_API_CONCURRENCY \(12\)/,
+    );
   });
 
   it('keeps settings in the embedded database under the working directory, or in PostgreSQL when DATABASE_URL is set', () => {
     expect(load(base)).toMatchObject({ databaseUrl: undefined, settingsDataDir: `${process.cwd()}/.data/settings` });
     expect(load({ ...base, SETTINGS_DATA_DIR: '/var/lib/dashboard' }).settingsDataDir).toBe('/var/lib/dashboard');
-    expect(load({ ...base, DATABASE_URL: 'postgresql://app@db:5432/dash' }).databaseUrl).toBe('postgresql://app@db:5432/dash');
+    expect(load({ ...base, DATABASE_URL: 'postgresql://app@db:5432/dash' }).databaseUrl).toBe(
+      'postgresql://app@db:5432/dash',
+    );
   });
 
   it.each([
@@ -55,18 +77,34 @@ describe('configuration, validated once with the bad variable named', () => {
   });
 
   it('alerts: checks every 300 s unless WATCH_INTERVAL_S says (at least 5); webhooks stay off private addresses unless allowed; e-mail to a folder without SMTP_URL', () => {
-    expect(load(base)).toMatchObject({ alerts: { watchIntervalS: 300, allowPrivateWebhooks: false }, mail: { smtpUrl: undefined, dir: `${process.cwd()}/.data/mail` } });
-    expect(load({ ...base, WATCH_INTERVAL_S: '5', WEBHOOK_ALLOW_PRIVATE: '1' }).alerts).toEqual({ watchIntervalS: 5, allowPrivateWebhooks: true });
-    expect(() => load({ ...base, WATCH_INTERVAL_S: '4' })).toThrow('Invalid configuration: WATCH_INTERVAL_S must be at least 5 (seconds)');
+    expect(load(base)).toMatchObject({
+      alerts: { watchIntervalS: 300, allowPrivateWebhooks: false },
+      mail: { smtpUrl: undefined, dir: `${process.cwd()}/.data/mail` },
+    });
+    expect(load({ ...base, WATCH_INTERVAL_S: '5', WEBHOOK_ALLOW_PRIVATE: '1' }).alerts).toEqual({
+      watchIntervalS: 5,
+      allowPrivateWebhooks: true,
+    });
+    expect(() => load({ ...base, WATCH_INTERVAL_S: '4' })).toThrow(
+      'Invalid configuration: WATCH_INTERVAL_S must be at least 5 (seconds)',
+    );
     expect(() => load({ ...base, WATCH_INTERVAL_S: 'often' })).toThrow(/^Invalid configuration: WATCH_INTERVAL_S /);
-    expect(() => load({ ...base, WATCH_INTERVAL_S: '7.5' })).toThrow('Invalid configuration: WATCH_INTERVAL_S must be a whole number of seconds');
-    expect(() => load({ ...base, WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow('Invalid configuration: WEBHOOK_ALLOW_PRIVATE must be 1 (allow) or 0');
-    expect(() => load({ ...base, SMTP_URL: 'http://mail.example.com' })).toThrow('Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL');
+    expect(() => load({ ...base, WATCH_INTERVAL_S: '7.5' })).toThrow(
+      'Invalid configuration: WATCH_INTERVAL_S must be a whole number of seconds',
+    );
+    expect(() => load({ ...base, WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(
+      'Invalid configuration: WEBHOOK_ALLOW_PRIVATE must be 1 (allow) or 0',
+    );
+    expect(() => load({ ...base, SMTP_URL: 'http://mail.example.com' })).toThrow(
+      'Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL',
+    );
     expect(load({ ...base, SETTINGS_DATA_DIR: '/srv/dash/settings' }).mail.dir).toBe('/srv/dash/mail');
   });
 
   it('requires SESSION_SECRET in production, generates one loudly in the demo', () => {
-    expect(() => load({ ...base, SESSION_SECRET: undefined, NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required/);
+    expect(() => load({ ...base, SESSION_SECRET: undefined, NODE_ENV: 'production' })).toThrow(
+      /SESSION_SECRET is required/,
+    );
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const config = load({ ...base, SESSION_SECRET: undefined, NODE_ENV: 'production', DASHBOARD_DEMO: '1' });
     expect(Object.values(config.sessionPasswords)[0]!.length).toBeGreaterThanOrEqual(32);
@@ -75,7 +113,9 @@ describe('configuration, validated once with the bad variable named', () => {
   });
 
   it('requires CREDENTIALS_KEY in production, generates one loudly elsewhere; older keys are known by a key id from their hash', () => {
-    expect(() => load({ ...base, CREDENTIALS_KEY: undefined, NODE_ENV: 'production' })).toThrow(/CREDENTIALS_KEY is required in production/);
+    expect(() => load({ ...base, CREDENTIALS_KEY: undefined, NODE_ENV: 'production' })).toThrow(
+      /CREDENTIALS_KEY is required in production/,
+    );
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     expect(load({ ...base, CREDENTIALS_KEY: undefined }).credentialsKey.key).toHaveLength(32);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('CREDENTIALS_KEY is not set'));
@@ -83,12 +123,17 @@ describe('configuration, validated once with the bad variable named', () => {
     const [old1, old2] = [Buffer.alloc(32, 2).toString('base64'), Buffer.alloc(32, 3).toString('base64')];
     const config = load({ ...base, CREDENTIALS_KEY_PREVIOUS: `${old1},${old2}` });
     const swapped = load({ ...base, CREDENTIALS_KEY_PREVIOUS: `${old2},${old1}` });
-    expect(config.previousCredentialsKeys.map((k) => k.id).sort()).toEqual(swapped.previousCredentialsKeys.map((k) => k.id).sort());
+    expect(config.previousCredentialsKeys.map((k) => k.id).sort()).toEqual(
+      swapped.previousCredentialsKeys.map((k) => k.id).sort(),
+    );
     expect(config.credentialsKey.id).toMatch(/^[0-9a-f]{12}$/);
   });
 
   it('reads provisioning and single sign-on, each only when all of its parts are there', () => {
-    expect(load(base)).toMatchObject({ provisioning: { organisation: undefined, admin: undefined, file: undefined }, oidc: undefined });
+    expect(load(base)).toMatchObject({
+      provisioning: { organisation: undefined, admin: undefined, file: undefined },
+      oidc: undefined,
+    });
     const full = load({
       ...base,
       BATCH_API_CLIENT_ID: 'acme-client',
@@ -103,17 +148,30 @@ describe('configuration, validated once with the bad variable named', () => {
       OIDC_ROLE_CLAIM: 'groups',
       OIDC_ADMIN_VALUES: 'it, qa-leads',
     });
-    expect(full.provisioning).toMatchObject({ organisation: { clientId: 'acme-client', name: 'Acme Seeds' }, admin: { email: 'it@acme.example' } });
-    expect(full.oidc).toMatchObject({ name: 'Acme SSO', scopes: ['openid', 'email', 'profile'], adminValues: ['it', 'qa-leads'], editorValues: [] });
+    expect(full.provisioning).toMatchObject({
+      organisation: { clientId: 'acme-client', name: 'Acme Seeds' },
+      admin: { email: 'it@acme.example' },
+    });
+    expect(full.oidc).toMatchObject({
+      name: 'Acme SSO',
+      scopes: ['openid', 'email', 'profile'],
+      adminValues: ['it', 'qa-leads'],
+      editorValues: [],
+    });
   });
 
   it('keeps previous secrets for unsealing, each under an id taken from the secret, never from its place', () => {
     const previous = 'p'.repeat(32);
     const config = load({ ...base, SESSION_SECRET_PREVIOUS: previous });
-    expect(config.sessionPasswords).toEqual({ [sessionKeyId(previous)]: previous, [sessionKeyId(base.SESSION_SECRET)]: base.SESSION_SECRET });
+    expect(config.sessionPasswords).toEqual({
+      [sessionKeyId(previous)]: previous,
+      [sessionKeyId(base.SESSION_SECRET)]: base.SESSION_SECRET,
+    });
     expect(config.sessionSecret).toBe(base.SESSION_SECRET);
     // The same secret has the same id as the current one or as a previous one, on any instance.
-    expect(load({ ...base, SESSION_SECRET: previous, SESSION_SECRET_PREVIOUS: base.SESSION_SECRET }).sessionPasswords).toEqual(config.sessionPasswords);
+    expect(
+      load({ ...base, SESSION_SECRET: previous, SESSION_SECRET_PREVIOUS: base.SESSION_SECRET }).sessionPasswords,
+    ).toEqual(config.sessionPasswords);
   });
 
   it('says so when a removed SIGNIN_FAILURES_PER_CLIENT or SIGNIN_AUTH_CALLS_PER_CLIENT is still set, instead of ignoring it in silence', () => {

@@ -52,7 +52,11 @@ describe('CSV (RFC 4180) with formula neutralization', () => {
     expect(csvCell(-3)).toBe('-3');
     expect(readCsv(csvRow(['b1', '-2.50', '-7', -3, -0.5]))).toEqual([['b1', '-2.50', '-7', '-3', '-0.5']]);
     // Split on `;`, the row `-1,2+cmd|…` is one cell, a formula where the decimal mark is `,`.
-    expect(readCsv(csvRow(['-1', '2+cmd']) + csvRow([-1, '2+cmd']) + csvRow([7, 'x']))).toEqual([["'-1", '2+cmd'], ["'-1", '2+cmd'], ['7', 'x']]);
+    expect(readCsv(csvRow(['-1', '2+cmd']) + csvRow([-1, '2+cmd']) + csvRow([7, 'x']))).toEqual([
+      ["'-1", '2+cmd'],
+      ["'-1", '2+cmd'],
+      ['7', 'x'],
+    ]);
   });
 
   it('round-trips hostile text through an independent strict parser', () => {
@@ -62,21 +66,65 @@ describe('CSV (RFC 4180) with formula neutralization', () => {
 
   it('reads back every kind of hostile cell, each in its own place', () => {
     const values = [
-      'say "hi"', 'a,b', 'cr\ronly', 'lf\nonly', 'crlf\r\nboth', '"', '""', 'a""b', ',', '\r\n', '',
-      '🌱 種子 بذور', '👩‍👩‍👧‍👦', '\uFEFFbom first', 'trailing space ', ' leading space',
-      '=1+1', '+1', '-1+1', '@SUM(A1)', '\tTab', '\rCR', '-', '=', '-2.50', '-7', '+7', '-1e5', "'already quoted",
+      'say "hi"',
+      'a,b',
+      'cr\ronly',
+      'lf\nonly',
+      'crlf\r\nboth',
+      '"',
+      '""',
+      'a""b',
+      ',',
+      '\r\n',
+      '',
+      '🌱 種子 بذور',
+      '👩‍👩‍👧‍👦',
+      '\uFEFFbom first',
+      'trailing space ',
+      ' leading space',
+      '=1+1',
+      '+1',
+      '-1+1',
+      '@SUM(A1)',
+      '\tTab',
+      '\rCR',
+      '-',
+      '=',
+      '-2.50',
+      '-7',
+      '+7',
+      '-1e5',
+      "'already quoted",
     ];
     const records = readCsv(csvRow(['first', ...values, 'last']) + csvRow(['again', ...values, 'end']));
     expect(records).toHaveLength(2);
     expect(records[0]).toEqual(['first', ...values.map((v) => shownText(v)), 'last']);
     expect(records[1]).toEqual(['again', ...values.map((v) => shownText(v)), 'end']);
     // The formula rule above is not vacuous here: these eleven come back changed, and only these.
-    expect(values.filter((v) => shownText(v) !== v)).toEqual(['\r\n', '=1+1', '+1', '-1+1', '@SUM(A1)', '\tTab', '\rCR', '-', '=', '+7', '-1e5']);
+    expect(values.filter((v) => shownText(v) !== v)).toEqual([
+      '\r\n',
+      '=1+1',
+      '+1',
+      '-1+1',
+      '@SUM(A1)',
+      '\tTab',
+      '\rCR',
+      '-',
+      '=',
+      '+7',
+      '-1e5',
+    ]);
   });
 
   it('reads back thousands of real batches record by record, field by field', () => {
     const batches = [
-      ...generateBatches({ seed: 'csv', count: 5_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example', 'b@x.example'], reportBaseUrl: 'https://r.example' }),
+      ...generateBatches({
+        seed: 'csv',
+        count: 5_000,
+        anchorMs: Date.UTC(2026, 5, 1),
+        scanners: ['a@x.example', 'b@x.example'],
+        reportBaseUrl: 'https://r.example',
+      }),
       ...edgeCaseBatches('https://r.example'),
     ];
     expect(BATCH_FIELDS).toHaveLength(18);
@@ -84,7 +132,9 @@ describe('CSV (RFC 4180) with formula neutralization', () => {
     expect(records).toHaveLength(batches.length + 1);
     expect(records[0]).toEqual([...BATCH_FIELDS]);
     // One comparison of everything (an expect per record cost a second); a difference is shown by record index.
-    expect(records.slice(1)).toEqual(batches.map((batch) => BATCH_FIELDS.map((field, i) => shownValue(batch[field], i === 0))));
+    expect(records.slice(1)).toEqual(
+      batches.map((batch) => BATCH_FIELDS.map((field, i) => shownValue(batch[field], i === 0))),
+    );
     // The data holds every case the rules distinguish, so the loop above checked each of them.
     const cells = batches.flatMap((b) => BATCH_FIELDS.map((f) => b[f]));
     expect(cells.some((v) => v === null)).toBe(true);
@@ -102,7 +152,11 @@ describe('CSV (RFC 4180) with formula neutralization', () => {
       fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
     );
     const text = fc.string({ unit, maxLength: 12 });
-    const table = fc.integer({ min: 1, max: 6 }).chain((width) => fc.array(fc.array(text, { minLength: width, maxLength: width }), { minLength: 1, maxLength: 5 }));
+    const table = fc
+      .integer({ min: 1, max: 6 })
+      .chain((width) =>
+        fc.array(fc.array(text, { minLength: width, maxLength: width }), { minLength: 1, maxLength: 5 }),
+      );
     fc.assert(
       // A plain comparison per run; fast-check shrinks and reports the smallest table that fails.
       fc.property(table, (rows) => {
@@ -124,13 +178,16 @@ describe('a spreadsheet that splits on the other separator, or ignores quotes', 
     expect(cellsUnderAnySplit(text, ';')).toEqual(['b1,"Tray', `'=1+1",Lettuce`]);
   });
 
-  it.each([',', ';'] as const)('rows written with %j read back exactly with it, and no split of them runs a formula', (separator) => {
-    const text = hostile.map((v) => csvRow(['first', v, -3, '-7', 'last'], separator)).join('');
-    expect(readCsv(text, separator)).toEqual(hostile.map((v) => ['first', shownText(v), '-3', '-7', 'last']));
-    for (const split of [',', ';', '\t'] as const) {
-      expect(cellsUnderAnySplit(text, split).filter(runsAsFormula), `split on ${JSON.stringify(split)}`).toEqual([]);
-    }
-  });
+  it.each([',', ';'] as const)(
+    'rows written with %j read back exactly with it, and no split of them runs a formula',
+    (separator) => {
+      const text = hostile.map((v) => csvRow(['first', v, -3, '-7', 'last'], separator)).join('');
+      expect(readCsv(text, separator)).toEqual(hostile.map((v) => ['first', shownText(v), '-3', '-7', 'last']));
+      for (const split of [',', ';', '\t'] as const) {
+        expect(cellsUnderAnySplit(text, split).filter(runsAsFormula), `split on ${JSON.stringify(split)}`).toEqual([]);
+      }
+    },
+  );
 
   it('any text, written with either separator and split on any, never gives a cell a spreadsheet would run', () => {
     const unit = fc.oneof(
@@ -139,10 +196,18 @@ describe('a spreadsheet that splits on the other separator, or ignores quotes', 
     );
     const row = fc.array(fc.string({ unit, maxLength: 10 }), { minLength: 1, maxLength: 4 });
     fc.assert(
-      fc.property(row, fc.constantFrom(',' as const, ';' as const), fc.constantFrom(',' as const, ';' as const, '\t' as const), (values, separator, split) => {
-        const text = csvRow(values, separator);
-        return JSON.stringify(readCsv(text, separator)) === JSON.stringify([shownRow(values)]) && !cellsUnderAnySplit(text, split).some(runsAsFormula);
-      }),
+      fc.property(
+        row,
+        fc.constantFrom(',' as const, ';' as const),
+        fc.constantFrom(',' as const, ';' as const, '\t' as const),
+        (values, separator, split) => {
+          const text = csvRow(values, separator);
+          return (
+            JSON.stringify(readCsv(text, separator)) === JSON.stringify([shownRow(values)]) &&
+            !cellsUnderAnySplit(text, split).some(runsAsFormula)
+          );
+        },
+      ),
       { numRuns: 3_000 },
     );
   });

@@ -33,7 +33,26 @@ const edgeStrings = fc.constantFrom(
   'b-1',
 );
 const anyValue = fc.oneof(
-  fc.constantFrom(null, undefined, true, false, 0, -0, 1, -1, 1.5, 2 ** 53, -(2 ** 53), 2 ** 53 - 1, NaN, Infinity, -Infinity, [], {}, [1]),
+  fc.constantFrom(
+    null,
+    undefined,
+    true,
+    false,
+    0,
+    -0,
+    1,
+    -1,
+    1.5,
+    2 ** 53,
+    -(2 ** 53),
+    2 ** 53 - 1,
+    NaN,
+    Infinity,
+    -Infinity,
+    [],
+    {},
+    [1],
+  ),
   edgeStrings,
   fc.string(),
   fc.integer(),
@@ -45,7 +64,11 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const utcDate = fc.integer({ min: Date.UTC(1, 0, 1), max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) }).chain((ms) => {
   const d = new Date(ms);
   const base = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-  return fc.constantFrom(`${base}:${pad(d.getUTCSeconds())}Z`, `${base}Z`, `${base}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}+00:00`);
+  return fc.constantFrom(
+    `${base}:${pad(d.getUTCSeconds())}Z`,
+    `${base}Z`,
+    `${base}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}+00:00`,
+  );
 });
 const decimal = fc.option(fc.stringMatching(/^-?\d{1,5}\.\d{2}$/), { nil: null });
 const int = fc.oneof(fc.integer(), fc.constantFrom(0, -0, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER));
@@ -73,12 +96,24 @@ const validBatch = fc
     warnings: fc.boolean(),
   })
   .chain((batch) =>
-    fc.dictionary(fc.string().filter((k) => !(k in batch) && k !== '__proto__'), anyValue, { maxKeys: 3 }).map((extra) => ({ ...extra, ...batch })),
+    fc
+      .dictionary(
+        fc.string().filter((k) => !(k in batch) && k !== '__proto__'),
+        anyValue,
+        { maxKeys: 3 },
+      )
+      .map((extra) => ({ ...extra, ...batch })),
   );
 
 /** A valid batch with a few fields replaced by other values or removed: mostly invalid, sometimes still valid. */
 const mutatedBatch = fc
-  .tuple(validBatch, fc.array(fc.tuple(fc.constantFrom(...BATCH_FIELDS), fc.option(anyValue, { nil: undefined }), fc.boolean()), { minLength: 1, maxLength: 3 }))
+  .tuple(
+    validBatch,
+    fc.array(fc.tuple(fc.constantFrom(...BATCH_FIELDS), fc.option(anyValue, { nil: undefined }), fc.boolean()), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+  )
   .map(([batch, changes]) => {
     const out: Record<string, unknown> = { ...batch };
     for (const [field, value, remove] of changes) {
@@ -88,7 +123,11 @@ const mutatedBatch = fc
     return out;
   });
 
-const anyBatch = fc.oneof({ arbitrary: validBatch, weight: 2 }, { arbitrary: mutatedBatch, weight: 3 }, { arbitrary: anyValue, weight: 1 });
+const anyBatch = fc.oneof(
+  { arbitrary: validBatch, weight: 2 },
+  { arbitrary: mutatedBatch, weight: 3 },
+  { arbitrary: anyValue, weight: 1 },
+);
 
 /** The fast path answers what zod answers (field for field, in zod's key order), or undefined where zod refuses. */
 function expectSameAsZod(fast: unknown, zod: { success: boolean; data?: unknown }) {

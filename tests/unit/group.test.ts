@@ -11,20 +11,58 @@ const EN = speech();
 
 function batch(id: string, at: string, over: Partial<Batch>): Batch {
   return {
-    batch_id: id, batch_name: id, batch_creation_date: at, crop_type: 'Lettuce', number_of_images: 1, total_cells_per_tray: 100,
-    avg_germinated_seedlings: null, avg_non_germinated_seedlings: null, avg_germination_rate: '90.00', avg_usable_seedlings: null,
-    avg_non_usable_cells: null, avg_usable_seedling_rate: '80.00', avg_coefficient_of_variation: '10.00', avg_median_seedling_size_mm2: null,
-    scanned_by_email: 'a@x.example', analysis_link: null, comment: null, warnings: false, ...over,
+    batch_id: id,
+    batch_name: id,
+    batch_creation_date: at,
+    crop_type: 'Lettuce',
+    number_of_images: 1,
+    total_cells_per_tray: 100,
+    avg_germinated_seedlings: null,
+    avg_non_germinated_seedlings: null,
+    avg_germination_rate: '90.00',
+    avg_usable_seedlings: null,
+    avg_non_usable_cells: null,
+    avg_usable_seedling_rate: '80.00',
+    avg_coefficient_of_variation: '10.00',
+    avg_median_seedling_size_mm2: null,
+    scanned_by_email: 'a@x.example',
+    analysis_link: null,
+    comment: null,
+    warnings: false,
+    ...over,
   };
 }
 
 // Europe/Amsterdam: Sunday 30 March 2025 is a 23-hour day (the last of its week); Monday 31 March begins the next.
 const rows: Row[] = [
-  batch('a', '2025-03-24T08:00:00Z', { total_cells_per_tray: 200, avg_germination_rate: '80.00', avg_coefficient_of_variation: '12.00' }),
-  batch('b', '2025-03-30T21:59:00Z', { total_cells_per_tray: 100, avg_germination_rate: '95.00', warnings: true, avg_coefficient_of_variation: '8.00' }),
-  batch('c', '2025-03-30T22:01:00Z', { total_cells_per_tray: null, avg_germination_rate: '92.00', scanned_by_email: null }),
-  batch('d', '2025-04-01T09:00:00Z', { crop_type: null, total_cells_per_tray: 50, avg_germination_rate: null, avg_usable_seedling_rate: '60.00' }),
-  batch('e', '2025-04-02T09:00:00Z', { crop_type: 'Tomato', total_cells_per_tray: 300, avg_germination_rate: '85.00', avg_coefficient_of_variation: null }),
+  batch('a', '2025-03-24T08:00:00Z', {
+    total_cells_per_tray: 200,
+    avg_germination_rate: '80.00',
+    avg_coefficient_of_variation: '12.00',
+  }),
+  batch('b', '2025-03-30T21:59:00Z', {
+    total_cells_per_tray: 100,
+    avg_germination_rate: '95.00',
+    warnings: true,
+    avg_coefficient_of_variation: '8.00',
+  }),
+  batch('c', '2025-03-30T22:01:00Z', {
+    total_cells_per_tray: null,
+    avg_germination_rate: '92.00',
+    scanned_by_email: null,
+  }),
+  batch('d', '2025-04-01T09:00:00Z', {
+    crop_type: null,
+    total_cells_per_tray: 50,
+    avg_germination_rate: null,
+    avg_usable_seedling_rate: '60.00',
+  }),
+  batch('e', '2025-04-02T09:00:00Z', {
+    crop_type: 'Tomato',
+    total_cells_per_tray: 300,
+    avg_germination_rate: '85.00',
+    avg_coefficient_of_variation: null,
+  }),
 ]
   .map(toRow)
   .sort(compareCreation);
@@ -47,7 +85,15 @@ describe('groupRows', () => {
     expect(lettuce.cv).toBe(10); // median of 8, 10, 12
     expect(lettuce.drill).toEqual({ crop: 'Lettuce' });
     // No crop: no germination rate, so nothing to judge (share null, not 0 %).
-    expect(g['(none)']).toMatchObject({ label: 'No crop recorded', count: 1, germination: null, usable: 60, below: 0, belowShare: null, drill: { crop: '(none)' } });
+    expect(g['(none)']).toMatchObject({
+      label: 'No crop recorded',
+      count: 1,
+      germination: null,
+      usable: 60,
+      below: 0,
+      belowShare: null,
+      drill: { crop: '(none)' },
+    });
     expect(g.Tomato).toMatchObject({ germination: 85, below: 1, belowShare: 1, cv: null });
   });
 
@@ -69,7 +115,9 @@ describe('groupRows', () => {
       ['2025-03-31', 3, '2025-03-31..2025-04-06', 'Week of 31 Mar 2025'],
     ]);
     // In a German browser: German words, German dates; the drill-down (the URL) stays the same.
-    expect(groupRows(rows, 'week', ZONE, DEFAULT_TARGETS, speech('de', 'de-DE')).map((x) => [x.label, x.drill.days])).toEqual([
+    expect(
+      groupRows(rows, 'week', ZONE, DEFAULT_TARGETS, speech('de', 'de-DE')).map((x) => [x.label, x.drill.days]),
+    ).toEqual([
       ['Woche vom 24.03.2025', '2025-03-24..2025-03-30'],
       ['Woche vom 31.03.2025', '2025-03-31..2025-04-06'],
     ]);
@@ -87,7 +135,11 @@ describe('groupRows', () => {
     expect(scanners['(none)']).toMatchObject({ label: 'No scanner recorded', count: 1, drill: { scanner: '(none)' } });
     expect(scanners['a@x.example']!.count).toBe(4);
     const cw = groupRows(rows, 'crop-week', ZONE, DEFAULT_TARGETS, EN).map((x) => [x.label, x.count, x.drill]);
-    expect(cw).toContainEqual(['Lettuce · Week of 31 Mar 2025', 1, { crop: 'Lettuce', days: '2025-03-31..2025-04-06' }]);
+    expect(cw).toContainEqual([
+      'Lettuce · Week of 31 Mar 2025',
+      1,
+      { crop: 'Lettuce', days: '2025-03-31..2025-04-06' },
+    ]);
     expect(cw).toHaveLength(4);
   });
 });
@@ -119,16 +171,38 @@ describe('groupsToCsv', () => {
     expect(text.startsWith('\uFEFF')).toBe(true);
     const csv = readCsv(text.slice(1));
     expect(csv[0]![0]).toBe('Crop');
-    expect(csv.slice(1).map((r) => r.slice(0, 2))).toEqual([['Lettuce', '3'], ['Tomato', '1'], ['No crop recorded', '1']]);
+    expect(csv.slice(1).map((r) => r.slice(0, 2))).toEqual([
+      ['Lettuce', '3'],
+      ['Tomato', '1'],
+      ['No crop recorded', '1'],
+    ]);
     // Then the batches below each kind of target: only germination has one (empty: no batch judged by it).
     expect(csv[0]!.slice(-3)).toEqual(['below_germination_target', 'below_usable_target', 'below_cv_target']);
-    expect(csv[1]).toEqual(['Lettuce', '3', String(Number((39_300 / 450).toFixed(2))), '80', '10', '1', '33.33', '33.33', '1', '', '']);
+    expect(csv[1]).toEqual([
+      'Lettuce',
+      '3',
+      String(Number((39_300 / 450).toFixed(2))),
+      '80',
+      '10',
+      '1',
+      '33.33',
+      '33.33',
+      '1',
+      '',
+      '',
+    ]);
   });
 
   it('counts a batch missing any of its targets once, and under each kind it misses', () => {
     // Lettuce: a misses germination (80 < 90) and CV (12 > 11); b and c miss usable (80 < 85); d has no crop
     // and no germination rate (usable 60 < 85, CV 10 within 11); Tomato's own usable target of 70 is met, CV unrecorded.
-    const targets = { general: { germination: 90, usable: 85, cv: 11 }, crops: { Lettuce: { germination: null, usable: null, cv: null }, Tomato: { germination: 80, usable: 70, cv: null } } };
+    const targets = {
+      general: { germination: 90, usable: 85, cv: 11 },
+      crops: {
+        Lettuce: { germination: null, usable: null, cv: null },
+        Tomato: { germination: 80, usable: 70, cv: null },
+      },
+    };
     const groups = sortGroups(groupRows(rows, 'crop', ZONE, targets, EN), 'key', 'asc');
     const csv = readCsv(groupsToCsv(groups, 'crop').slice(1));
     expect(csv.slice(1).map((r) => [r[0], r[5], r[6], ...r.slice(-3)])).toEqual([
@@ -141,19 +215,46 @@ describe('groupsToCsv', () => {
 
 describe('groupsToCsv for a reader whose decimal mark is a comma', () => {
   it('separates by semicolons, writes decimal commas and puts the INCOMPLETE note first', () => {
-    const text = groupsToCsv(sortGroups(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS, EN), 'key', 'asc'), 'crop', { separator: ';', decimal: ',' }, 'INCOMPLETE: x');
+    const text = groupsToCsv(
+      sortGroups(groupRows(rows, 'crop', ZONE, DEFAULT_TARGETS, EN), 'key', 'asc'),
+      'crop',
+      { separator: ';', decimal: ',' },
+      'INCOMPLETE: x',
+    );
     expect(text.startsWith('\uFEFFINCOMPLETE: x\r\n')).toBe(true);
     const csv = readCsv(text.slice('\uFEFFINCOMPLETE: x\r\n'.length), ';');
-    expect(csv[1]).toEqual(['Lettuce', '3', String(Number((39_300 / 450).toFixed(2))).replace('.', ','), '80', '10', '1', '33,33', '33,33', '1', '', '']);
+    expect(csv[1]).toEqual([
+      'Lettuce',
+      '3',
+      String(Number((39_300 / 450).toFixed(2))).replace('.', ','),
+      '80',
+      '10',
+      '1',
+      '33,33',
+      '33,33',
+      '1',
+      '',
+      '',
+    ]);
   });
 });
 
 describe('exportFile', () => {
   it('an incomplete view says so in its name and its first line, naming what is missing', () => {
-    const whole = exportFile('batches-2025-01-01-to-2025-01-31-by-crop.csv', 'a\r\n', { complete: true, loaded: 3, missing: [], zone: 'UTC' });
+    const whole = exportFile('batches-2025-01-01-to-2025-01-31-by-crop.csv', 'a\r\n', {
+      complete: true,
+      loaded: 3,
+      missing: [],
+      zone: 'UTC',
+    });
     expect(whole).toEqual({ name: 'batches-2025-01-01-to-2025-01-31-by-crop.csv', text: 'a\r\n' });
     const missing = [{ from: Date.parse('2025-01-20T00:00:00Z'), to: Date.parse('2025-01-31T23:59:59Z') }];
-    const part = exportFile('batches-2025-01-01-to-2025-01-31-by-crop.csv', 'a\r\n', { complete: false, loaded: 3, missing, zone: 'UTC' });
+    const part = exportFile('batches-2025-01-01-to-2025-01-31-by-crop.csv', 'a\r\n', {
+      complete: false,
+      loaded: 3,
+      missing,
+      zone: 'UTC',
+    });
     expect(part.name).toBe('batches-2025-01-01-to-2025-01-31-by-crop-INCOMPLETE.csv');
     expect(readCsv(part.text)).toEqual([['INCOMPLETE: 3 batches loaded; not loaded: 2025-01-20 to 2025-01-31'], ['a']]);
   });

@@ -58,7 +58,8 @@ describe('formats', () => {
   });
 
   it('writes spans of days and short dates for axes in the locale', () => {
-    const from = Date.UTC(2025, 2, 17), to = Date.UTC(2025, 2, 23);
+    const from = Date.UTC(2025, 2, 17),
+      to = Date.UTC(2025, 2, 23);
     expect(plain(gb.dateRange(from, to, 'UTC'))).toMatch(/^17\s?–\s?23 Mar 2025$/);
     expect(plain(de.dateRange(from, to, 'UTC'))).toBe('17.–23.03.2025');
     // The year written out: `Nov 21, 26` would read as the 26th.
@@ -95,7 +96,9 @@ describe('the message catalogue', () => {
   const files = readdirSync(join(dir, 'en'));
   const placeholders = (message: string) => [...message.matchAll(/\{(\w+)|<(\w+)>/g)].map((m) => m[1] ?? m[2]).sort();
   const flat = (o: object, prefix = ''): [string, string][] =>
-    Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [[prefix + k, v] as [string, string]] : flat(v as object, `${prefix}${k}.`)));
+    Object.entries(o).flatMap(([k, v]) =>
+      typeof v === 'string' ? [[prefix + k, v] as [string, string]] : flat(v as object, `${prefix}${k}.`),
+    );
 
   it.each(files)('%s: every language has every English key, no other, with the same placeholders', (file) => {
     const read = (language: string) => flat(JSON.parse(readFileSync(join(dir, language, file), 'utf8')) as object);
@@ -103,19 +106,26 @@ describe('the message catalogue', () => {
     for (const language of LANGUAGES.filter((l) => l !== 'en')) {
       const theirs = new Map(read(language));
       expect([...theirs.keys()].sort(), `${language}/${file}`).toEqual(english.map(([k]) => k).sort());
-      for (const [key, message] of english) expect(placeholders(theirs.get(key)!), `${language}/${file} ${key}`).toEqual(placeholders(message));
+      for (const [key, message] of english)
+        expect(placeholders(theirs.get(key)!), `${language}/${file} ${key}`).toEqual(placeholders(message));
     }
   });
 
   it('every message parses and renders in every language', () => {
     for (const language of LANGUAGES) {
       const errors: string[] = [];
-      const t = createTranslator({ locale: language, messages: MESSAGES[language], onError: (e) => errors.push(e.message) });
+      const t = createTranslator({
+        locale: language,
+        messages: MESSAGES[language],
+        onError: (e) => errors.push(e.message),
+      });
       for (const [namespace, messages] of Object.entries(MESSAGES[language])) {
         for (const [key, message] of flat(messages as object)) {
           // Arguments get a number (plural and number arguments need one), tags a function.
           const values = Object.fromEntries(
-            [...message.matchAll(/\{(\w+)|<(\w+)>/g)].map((m) => (m[1] ? [m[1], 2] : [m[2], (chunks: string) => chunks])),
+            [...message.matchAll(/\{(\w+)|<(\w+)>/g)].map((m) =>
+              m[1] ? [m[1], 2] : [m[2], (chunks: string) => chunks],
+            ),
           );
           const out = t.markup(`${namespace}.${key}` as never, values as never);
           expect(out, `${language} ${namespace}.${key}`).not.toMatch(/[{}]/);
@@ -128,7 +138,11 @@ describe('the message catalogue', () => {
 
 describe('the compiled catalogue the pages format with (lib/i18n/compiled.ts)', () => {
   const flat = (o: object, prefix = ''): [string, unknown][] =>
-    Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? flat(v, `${prefix}${k}.`) : [[prefix + k, v] as [string, unknown]]));
+    Object.entries(o).flatMap(([k, v]) =>
+      typeof v === 'object' && v !== null && !Array.isArray(v)
+        ? flat(v, `${prefix}${k}.`)
+        : [[prefix + k, v] as [string, unknown]],
+    );
   const formatters = {
     getDateTimeFormat: (...a: ConstructorParameters<typeof Intl.DateTimeFormat>) => new Intl.DateTimeFormat(...a),
     getNumberFormat: (...a: ConstructorParameters<typeof Intl.NumberFormat>) => new Intl.NumberFormat(...a),
@@ -143,10 +157,14 @@ describe('the compiled catalogue the pages format with (lib/i18n/compiled.ts)', 
         for (const [key, message] of flat(messages as object) as [string, string][]) {
           for (const n of [0, 1, 2, 21]) {
             const values = Object.fromEntries(
-              [...message.matchAll(/\{(\w+)|<(\w+)>/g)].map((m) => (m[1] ? [m[1], n] : [m[2], (chunks: string[]) => `[${chunks.join('')}]`])),
+              [...message.matchAll(/\{(\w+)|<(\w+)>/g)].map((m) =>
+                m[1] ? [m[1], n] : [m[2], (chunks: string[]) => `[${chunks.join('')}]`],
+              ),
             );
             const parsed = t.markup(`${namespace}.${key}` as never, values as never);
-            const quick = formatCompiled(compiled.get(`${namespace}.${key}`) as CompiledMessage, language, values, { formatters });
+            const quick = formatCompiled(compiled.get(`${namespace}.${key}`) as CompiledMessage, language, values, {
+              formatters,
+            });
             expect([quick].flat().join(''), `${language} ${namespace}.${key} (${n})`).toBe(parsed);
           }
         }
@@ -162,7 +180,9 @@ describe('the compiled catalogue the pages format with (lib/i18n/compiled.ts)', 
 
 describe('formats at the edges', () => {
   it('rounds a percentage tie as written, not as a division by 100 leaves it', () => {
-    expect(formatsFor('en-GB').percent('1.15')).toBe(new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(1.15) + '%');
+    expect(formatsFor('en-GB').percent('1.15')).toBe(
+      new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(1.15) + '%',
+    );
     expect(formatsFor('en-GB').percent('4.35')).toBe('4.4%');
     expect(formatsFor('en-GB').percent('0.05')).toBe('0.1%');
   });

@@ -6,8 +6,17 @@ import { formatsFor } from '@/lib/i18n/formats';
 import { toRow } from '@/lib/explorer/rows';
 import { generateBatches } from '@/sandbox/data/generate';
 
-const rows = generateBatches({ seed: 'judged', count: 5_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' }).map(toRow);
-const targets: Targets = { general: { germination: 90, usable: null, cv: null }, crops: { Petunia: { germination: 75, usable: null, cv: null }, Lettuce: { germination: 96, usable: 93, cv: null } } };
+const rows = generateBatches({
+  seed: 'judged',
+  count: 5_000,
+  anchorMs: Date.UTC(2026, 5, 1),
+  scanners: ['a@x.example'],
+  reportBaseUrl: 'https://r.example',
+}).map(toRow);
+const targets: Targets = {
+  general: { germination: 90, usable: null, cv: null },
+  crops: { Petunia: { germination: 75, usable: null, cv: null }, Lettuce: { germination: 96, usable: 93, cv: null } },
+};
 
 describe('charts judge each batch by its own crop', () => {
   it('the histogram splits each band into batches below their own target and the rest', () => {

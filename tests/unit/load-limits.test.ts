@@ -25,7 +25,9 @@ describe('FairShare: the upstream connections, shared between organisations', ()
     const share = new FairShare(2, 2);
     const held = [await share.acquire('busy'), await share.acquire('busy')];
     const order: string[] = [];
-    const busy = Array.from({ length: 200 }, () => share.acquire('busy').then((release) => (order.push('busy'), release)));
+    const busy = Array.from({ length: 200 }, () =>
+      share.acquire('busy').then((release) => (order.push('busy'), release)),
+    );
     const other = share.acquire('other').then((release) => (order.push('other'), release));
     await tick();
     held[0]!();
@@ -101,7 +103,8 @@ describe('RangeLoadAdmission: range loads at once per session and per organisati
     expect(error).toBeInstanceOf(AppError);
     expect(problemOf(error)).toEqual({
       status: 429,
-      detail: 'session: 1 date ranges are already loading for this session (its tabs, windows and exports together); try again in 3 s, when one has finished',
+      detail:
+        'session: 1 date ranges are already loading for this session (its tabs, windows and exports together); try again in 3 s, when one has finished',
       retryAfterS: 3,
     });
     expect(admission.runningFor(alice).session).toBe(1);
@@ -114,7 +117,8 @@ describe('RangeLoadAdmission: range loads at once per session and per organisati
     const error = (await admission.enter(bob).catch((e: unknown) => e)) as AppError;
     expect(problemOf(error)).toEqual({
       status: 429,
-      detail: 'organisation: 2 date ranges are already loading for your organisation; try again in 1 s, when one has finished',
+      detail:
+        'organisation: 2 date ranges are already loading for your organisation; try again in 1 s, when one has finished',
       retryAfterS: 1,
     });
     expect(typeof (await admission.enter(carol))).toBe('function');

@@ -9,7 +9,12 @@ import { observeUpstreamCall, outcomeOf } from '@/lib/server/metrics/upstream';
 /** Every series name the registry exports (a histogram's as its _bucket, _sum and _count). */
 async function exportedNames(): Promise<Set<string>> {
   const text = await metrics().registry.metrics();
-  return new Set(text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(l)![0]));
+  return new Set(
+    text
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(l)![0]),
+  );
 }
 
 /** A scrape's value of `series` (its text line), or undefined. */
@@ -42,20 +47,41 @@ describe('metrics (lib/server/metrics/)', () => {
     observeUpstreamCall({ method: 'GET', path: '/v2/batches', status: null, durationMs: 5, error: 'aborted' });
     expect(await valueOf('batch_service_requests_total{operation="batches",outcome="503"}')).toBe(1);
     expect(await valueOf('batch_service_requests_total{operation="auth",outcome="ok"}')).toBe(1);
-    expect(await valueOf('batch_service_request_duration_seconds_bucket{le="2.5",operation="batches",outcome="503"}')).toBe(1);
-    expect(await valueOf('batch_service_request_duration_seconds_bucket{le="1",operation="batches",outcome="503"}')).toBe(0);
-    expect((await metrics().registry.metrics())).not.toContain('aborted');
+    expect(
+      await valueOf('batch_service_request_duration_seconds_bucket{le="2.5",operation="batches",outcome="503"}'),
+    ).toBe(1);
+    expect(
+      await valueOf('batch_service_request_duration_seconds_bucket{le="1",operation="batches",outcome="503"}'),
+    ).toBe(0);
+    expect(await metrics().registry.metrics()).not.toContain('aborted');
   });
 
   it('labels requests by method (an invented one as _OTHER), route template and status', async () => {
     observeHttpRequest('GET', '/api/settings/views/[id]', 404, 0.02);
     observeHttpRequest('FROBNICATE', undefined, 405, 0.001);
-    expect(await valueOf('http_server_request_duration_seconds_count{http_request_method="GET",http_route="/api/settings/views/[id]",http_response_status_code="404"}')).toBe(1);
-    expect(await valueOf('http_server_request_duration_seconds_count{http_request_method="_OTHER",http_route="",http_response_status_code="405"}')).toBe(1);
+    expect(
+      await valueOf(
+        'http_server_request_duration_seconds_count{http_request_method="GET",http_route="/api/settings/views/[id]",http_response_status_code="404"}',
+      ),
+    ).toBe(1);
+    expect(
+      await valueOf(
+        'http_server_request_duration_seconds_count{http_request_method="_OTHER",http_route="",http_response_status_code="405"}',
+      ),
+    ).toBe(1);
   });
 
   it('counts sign-ins by method and the result their answer tells', async () => {
-    expect([204, 401, 429, 422, 403, 503, 504, 500].map(signInResultOf)).toEqual(['success', 'refused', 'throttled', 'invalid', 'invalid', 'unavailable', 'unavailable', 'error']);
+    expect([204, 401, 429, 422, 403, 503, 504, 500].map(signInResultOf)).toEqual([
+      'success',
+      'refused',
+      'throttled',
+      'invalid',
+      'invalid',
+      'unavailable',
+      'unavailable',
+      'error',
+    ]);
     const signIn = countSignIns('password', async () => new Response(null, { status: 401 }));
     await signIn(new Request('http://app.test/api/session', { method: 'POST' }));
     expect(await valueOf('sign_ins_total{method="password",result="refused"}')).toBe(1);
@@ -83,7 +109,14 @@ describe('the Grafana dashboard (deploy/grafana/)', () => {
     ...dashboard.templating.list.map((v) => (typeof v.query === 'object' ? v.query.query : '')).filter(Boolean),
   ];
   /** Metric names in PromQL: a selector (`name{` or `name[`), or label_values's first argument. */
-  const referenced = new Set(queries.flatMap((q) => [...q.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\s*[{[]/g), ...q.matchAll(/label_values\(\s*([a-zA-Z_:][a-zA-Z0-9_:]*)/g)].map((m) => m[1]!)));
+  const referenced = new Set(
+    queries.flatMap((q) =>
+      [
+        ...q.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\s*[{[]/g),
+        ...q.matchAll(/label_values\(\s*([a-zA-Z_:][a-zA-Z0-9_:]*)/g),
+      ].map((m) => m[1]!),
+    ),
+  );
 
   it('refers only to metrics the app exports', async () => {
     // Histograms and labelled metrics need a sample to appear in a scrape.

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { claimValues, domainAllowed, emailOf, identityOf, nameOf, needsUserInfo, roleOf } from '@/lib/server/auth/oidc/claims';
+import {
+  claimValues,
+  domainAllowed,
+  emailOf,
+  identityOf,
+  nameOf,
+  needsUserInfo,
+  roleOf,
+} from '@/lib/server/auth/oidc/claims';
 import type { OidcSettings } from '@/lib/server/auth/oidc/settings';
 
 const settings: OidcSettings = {
@@ -69,7 +77,13 @@ describe('the person the claims describe', () => {
   });
 
   it('puts it together', () => {
-    expect(identityOf({ email: 'ada@example.com', name: 'Ada', groups: ['agronomists'] }, settings)).toEqual({ email: 'ada@example.com', name: 'Ada', role: 'editor' });
-    expect(identityOf({ email: 'ada@example.com', email_verified: false }, settings)).toEqual({ refused: 'unverified' });
+    expect(identityOf({ email: 'ada@example.com', name: 'Ada', groups: ['agronomists'] }, settings)).toEqual({
+      email: 'ada@example.com',
+      name: 'Ada',
+      role: 'editor',
+    });
+    expect(identityOf({ email: 'ada@example.com', email_verified: false }, settings)).toEqual({
+      refused: 'unverified',
+    });
   });
 });

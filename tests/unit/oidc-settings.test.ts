@@ -2,7 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfigForTest as load } from '@/lib/server/config';
 
 const base = { BATCH_API_BASE_URL: 'http://127.0.0.1:4010', SESSION_SECRET: 's'.repeat(32) };
-const sso = { OIDC_ISSUER: 'https://login.example.com/realms/agro', OIDC_CLIENT_ID: 'dashboard', OIDC_CLIENT_SECRET: 'sso-secret' };
+const sso = {
+  OIDC_ISSUER: 'https://login.example.com/realms/agro',
+  OIDC_CLIENT_ID: 'dashboard',
+  OIDC_CLIENT_SECRET: 'sso-secret',
+};
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -47,7 +51,9 @@ describe('single sign-on settings (OIDC_*)', () => {
   });
 
   it('needs issuer, client ID and secret together, naming what is missing', () => {
-    expect(() => load({ ...base, OIDC_ISSUER: sso.OIDC_ISSUER })).toThrow(/OIDC_CLIENT_ID is not set, but OIDC_ISSUER is/);
+    expect(() => load({ ...base, OIDC_ISSUER: sso.OIDC_ISSUER })).toThrow(
+      /OIDC_CLIENT_ID is not set, but OIDC_ISSUER is/,
+    );
     expect(() => load({ ...base, ...sso, OIDC_CLIENT_SECRET: undefined })).toThrow(/OIDC_CLIENT_SECRET is not set/);
     expect(() => load({ ...base, OIDC_NAME: 'Okta' })).toThrow(/OIDC_ISSUER is not set, but OIDC_NAME is/);
     // A blank value counts as unset, as for every variable.
@@ -59,7 +65,10 @@ describe('single sign-on settings (OIDC_*)', () => {
     [{ OIDC_ISSUER: 'login.example.com' }, 'OIDC_ISSUER'],
     [{ OIDC_SCOPES: 'email profile' }, 'OIDC_SCOPES must include openid'],
     [{ OIDC_SCOPES: 'openid "email"' }, 'OIDC_SCOPES must be scope names'],
-    [{ OIDC_ALLOWED_DOMAINS: 'example.com, not a domain' }, 'OIDC_ALLOWED_DOMAINS must be a comma-separated list of e-mail domains'],
+    [
+      { OIDC_ALLOWED_DOMAINS: 'example.com, not a domain' },
+      'OIDC_ALLOWED_DOMAINS must be a comma-separated list of e-mail domains',
+    ],
     [{ OIDC_ORGANISATION: 'Demo Client' }, 'OIDC_ORGANISATION must be the slug'],
     [{ OIDC_ADMIN_VALUES: 'admins' }, 'OIDC_ROLE_CLAIM is not set'],
   ])('refuses %j, naming the variable', (override, message) => {
@@ -67,9 +76,9 @@ describe('single sign-on settings (OIDC_*)', () => {
   });
 
   it('never puts the client secret in an error', () => {
-    expect(() => load({ ...base, ...sso, OIDC_ISSUER: 'http://x.example', OIDC_CLIENT_SECRET: 'hunter2-secret' })).toThrow(
-      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
-    );
+    expect(() =>
+      load({ ...base, ...sso, OIDC_ISSUER: 'http://x.example', OIDC_CLIENT_SECRET: 'hunter2-secret' }),
+    ).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
   });
 
   it('warns when Google lets anyone with a Google account join', () => {

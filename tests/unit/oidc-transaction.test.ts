@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionCookies } from '@/lib/server/auth/sessions';
-import { saveTransaction, takeTransaction, TRANSACTION_TTL_S, type Transaction } from '@/lib/server/auth/oidc/transaction';
+import {
+  saveTransaction,
+  takeTransaction,
+  TRANSACTION_TTL_S,
+  type Transaction,
+} from '@/lib/server/auth/oidc/transaction';
 
 const T: Transaction = { state: 'state-1', nonce: 'nonce-1', verifier: 'verifier-1', next: '/batches?tz=UTC' };
 
@@ -12,7 +17,9 @@ beforeAll(() => {
 /** The Set-Cookie lines of one answer. */
 const lines = (cookies: SessionCookies) => cookies.outgoing.headers.getSetCookie();
 const request = (cookie?: string, proto = 'http') =>
-  new Request('http://app.test/api/auth/oidc/callback', { headers: { ...(cookie ? { cookie } : {}), 'x-forwarded-proto': proto } });
+  new Request('http://app.test/api/auth/oidc/callback', {
+    headers: { ...(cookie ? { cookie } : {}), 'x-forwarded-proto': proto },
+  });
 
 async function started(proto = 'http'): Promise<string> {
   const cookies = new SessionCookies(request(undefined, proto));
@@ -23,7 +30,9 @@ async function started(proto = 'http'): Promise<string> {
 describe('the sign-in transaction cookie', () => {
   it('is sealed, HttpOnly, SameSite=Lax, ten minutes; __Host- and Secure over https', async () => {
     const http = await started();
-    expect(http).toMatch(new RegExp(`^tsb_oidc=Fe26\\.2\\*.*; Max-Age=${TRANSACTION_TTL_S}; Path=/; Expires=.*; HttpOnly; SameSite=Lax$`));
+    expect(http).toMatch(
+      new RegExp(`^tsb_oidc=Fe26\\.2\\*.*; Max-Age=${TRANSACTION_TTL_S}; Path=/; Expires=.*; HttpOnly; SameSite=Lax$`),
+    );
     expect(http).not.toContain('verifier-1');
     expect(await started('https')).toMatch(/^__Host-tsb_oidc=Fe26\.2\*.*; HttpOnly; Secure; SameSite=Lax$/);
   });

@@ -19,7 +19,10 @@ function makeBatches(n: number): Batch[] {
   for (let i = 0; i < n; i++) {
     if (i % 5000 === 0) t += 40 * DAY; // a gap
     if (i % 7 !== 0) t += (i % 3000 < 1500 ? 60_000 : 600_000) + (i % 11);
-    out.push({ batch_id: `b${String((i * 7919) % n).padStart(6, '0')}`, batch_creation_date: new Date(t).toISOString() } as Batch);
+    out.push({
+      batch_id: `b${String((i * 7919) % n).padStart(6, '0')}`,
+      batch_creation_date: new Date(t).toISOString(),
+    } as Batch);
   }
   return inCreationOrder(out);
 }
@@ -54,9 +57,16 @@ function service(all: Batch[], order: Order, fail?: { afterCalls: number }) {
       const to = query.end_date ? at(Date.parse(query.end_date) + 1) : all.length;
       let match = all.slice(from, Math.max(from, to));
       if (order === 'newest') match = match.reverse();
-      if (order === 'scrambled') match = match.map((b, i) => [b, (i * 7919) % match.length] as const).sort((a, b) => a[1] - b[1]).map(([b]) => b);
+      if (order === 'scrambled')
+        match = match
+          .map((b, i) => [b, (i * 7919) % match.length] as const)
+          .sort((a, b) => a[1] - b[1])
+          .map(([b]) => b);
       const offset = cursor ? Number(cursor) : 0;
-      return { data: match.slice(offset, offset + PAGE), next_token: offset + PAGE < match.length ? String(offset + PAGE) : null };
+      return {
+        data: match.slice(offset, offset + PAGE),
+        next_token: offset + PAGE < match.length ? String(offset + PAGE) : null,
+      };
     },
   };
   return { client: client as unknown as BatchApiClient, stats: () => ({ calls, most, aborted }) };
@@ -74,20 +84,23 @@ describe('OrderedLoad', () => {
   const all = makeBatches(30_000);
   const end = Date.parse(all.at(-1)!.batch_creation_date) + DAY;
 
-  it.each(['oldest', 'newest', 'scrambled'] as const)('%s first: every batch once, in creation order, memory bounded', async (order) => {
-    const { client, stats } = service(all, order);
-    const load = new OrderedLoad(client, {}, { concurrency: 8, now: () => end });
-    const chunks = await collect(load);
-    expect(ids(chunks.flat())).toEqual(ids(all));
-    expect(chunks.slice(1).every((c) => c.length > 0)).toBe(true);
-    expect(stats().most).toBeLessThanOrEqual(8);
-    // The window: 16 parts of about 6 pages (twice that for a part held whole before it is cut again).
-    expect(load.mostHeld).toBeLessThanOrEqual(16 * 12 * PAGE);
-    if (order === 'oldest') {
-      expect(chunks[0]).toHaveLength(PAGE); // the first page at once
-      expect(stats().calls).toBeLessThan((all.length / PAGE) * 1.4);
-    } else expect(stats().calls).toBeLessThan((all.length / PAGE) * 2.5);
-  });
+  it.each(['oldest', 'newest', 'scrambled'] as const)(
+    '%s first: every batch once, in creation order, memory bounded',
+    async (order) => {
+      const { client, stats } = service(all, order);
+      const load = new OrderedLoad(client, {}, { concurrency: 8, now: () => end });
+      const chunks = await collect(load);
+      expect(ids(chunks.flat())).toEqual(ids(all));
+      expect(chunks.slice(1).every((c) => c.length > 0)).toBe(true);
+      expect(stats().most).toBeLessThanOrEqual(8);
+      // The window: 16 parts of about 6 pages (twice that for a part held whole before it is cut again).
+      expect(load.mostHeld).toBeLessThanOrEqual(16 * 12 * PAGE);
+      if (order === 'oldest') {
+        expect(chunks[0]).toHaveLength(PAGE); // the first page at once
+        expect(stats().calls).toBeLessThan((all.length / PAGE) * 1.4);
+      } else expect(stats().calls).toBeLessThan((all.length / PAGE) * 2.5);
+    },
+  );
 
   it('the same for a closed range cut on seams, and for open starts and ends', async () => {
     const ranges: DateRange[] = [
@@ -98,7 +111,9 @@ describe('OrderedLoad', () => {
     for (const range of ranges) {
       const from = range.start_date ? Date.parse(range.start_date) : -Infinity;
       const to = range.end_date ? Date.parse(range.end_date) : Infinity;
-      const want = all.filter((b) => Date.parse(b.batch_creation_date) >= from && Date.parse(b.batch_creation_date) <= to);
+      const want = all.filter(
+        (b) => Date.parse(b.batch_creation_date) >= from && Date.parse(b.batch_creation_date) <= to,
+      );
       for (const order of ['oldest', 'scrambled'] as const) {
         const load = new OrderedLoad(service(all, order).client, range, { concurrency: 4, now: () => end - 30 * DAY });
         expect(ids((await collect(load)).flat())).toEqual(ids(want));

@@ -28,7 +28,10 @@ function headersSeen(localAddress: string, headers: Record<string, string>): Pro
 
 describe('the peer address hook (diagnostics channel http.server.request.start)', () => {
   it('writes the socket address into the request, over whatever the client sent under that name', async () => {
-    const seen = await headersSeen('127.0.0.9', { [PEER_ADDRESS_HEADER]: '203.0.113.1', 'x-forwarded-for': '198.51.100.1' });
+    const seen = await headersSeen('127.0.0.9', {
+      [PEER_ADDRESS_HEADER]: '203.0.113.1',
+      'x-forwarded-for': '198.51.100.1',
+    });
     expect(seen[PEER_ADDRESS_HEADER]).toBe('127.0.0.9');
     // X-Forwarded-For is left as the client sent it: only trusted proxy hops make it count.
     expect(seen['x-forwarded-for']).toBe('198.51.100.1');

@@ -11,9 +11,18 @@ const widthsOf = (texts: PrintColumnText[], available: number, minCut = 50) => {
 
 const date: PrintColumnText = { header: 'Created', cells: ['20 Nov 2026, 10:49'], cuttable: false };
 const germinated: PrintColumnText = { header: 'Germinated/tray', cells: ['118.4', '7.0'], cuttable: false };
-const name: PrintColumnText = { header: 'Batch', cells: ['Tomato San Marzano · Propagation A · wk45 #48', 'Short'], cuttable: true, weight: 2 };
+const name: PrintColumnText = {
+  header: 'Batch',
+  cells: ['Tomato San Marzano · Propagation A · wk45 #48', 'Short'],
+  cuttable: true,
+  weight: 2,
+};
 const crop: PrintColumnText = { header: 'Crop', cells: ['Tomato', 'Bell pepper'], cuttable: true };
-const comment: PrintColumnText = { header: 'Comment', cells: ['Client asked for a "priority" report on this one', '—'], cuttable: true };
+const comment: PrintColumnText = {
+  header: 'Comment',
+  cells: ['Client asked for a "priority" report on this one', '—'],
+  cuttable: true,
+};
 
 describe('the printed table’s column widths', () => {
   it('wraps headers only at spaces and after a slash or hyphen', () => {
@@ -64,7 +73,13 @@ describe('the printed table’s column widths', () => {
   it('measures each distinct text once', () => {
     let calls = 0;
     const counting = { cell: (t: string) => (calls++, t.length), header: (t: string) => t.length };
-    columnLayout([{ header: 'Crop', cells: Array.from({ length: 2000 }, (_, i) => (i % 2 ? 'Tomato' : 'Basil')), cuttable: true }], counting, 500, 0, 10);
+    columnLayout(
+      [{ header: 'Crop', cells: Array.from({ length: 2000 }, (_, i) => (i % 2 ? 'Tomato' : 'Basil')), cuttable: true }],
+      counting,
+      500,
+      0,
+      10,
+    );
     expect(calls).toBe(2);
   });
 });

@@ -2,12 +2,26 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Batch } from '@/lib/contract';
 import { exportName, incompleteNote } from '@/lib/explorer/export-csv';
-import { evictions, MemoryStore, RangeCache, seal, unseal, type EntryMeta, type SessionKey } from '@/lib/explorer/range-cache';
+import {
+  evictions,
+  MemoryStore,
+  RangeCache,
+  seal,
+  unseal,
+  type EntryMeta,
+  type SessionKey,
+} from '@/lib/explorer/range-cache';
 import { mergeRefreshed, rowsOf } from '@/lib/explorer/refresh';
 import { cacheKeyFor } from '@/lib/server/batches/cache-key';
 import { generateBatches } from '@/sandbox/data/generate';
 
-const batches = generateBatches({ seed: 'range-cache', count: 40, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
+const batches = generateBatches({
+  seed: 'range-cache',
+  count: 40,
+  anchorMs: Date.UTC(2026, 5, 1),
+  scanners: ['a@x.example'],
+  reportBaseUrl: 'https://r.example',
+});
 const ids = (rows: readonly { batch: Batch }[]) => rows.map((r) => r.batch.batch_id);
 const SECRET = 'a session secret of at least thirty-two characters';
 
@@ -93,7 +107,9 @@ describe('RangeCache', () => {
     await cache.write(await keyOf('old'), 'a', batches, 1);
     await cache.write(await keyOf('o', 'other-client'), 'a', batches, 1);
     await cache.write(await keyOf('new'), 'b', batches, 2);
-    expect([...store.metas.values()].map((m) => m.id).sort()).toEqual([`${(await keyOf('new')).scope} b`, `${(await keyOf('o', 'other-client')).scope} a`].sort());
+    expect([...store.metas.values()].map((m) => m.id).sort()).toEqual(
+      [`${(await keyOf('new')).scope} b`, `${(await keyOf('o', 'other-client')).scope} a`].sort(),
+    );
   });
 
   it('keeps at most N entries, the least recently used going first (a read counts as a use)', async () => {
@@ -112,19 +128,32 @@ describe('RangeCache', () => {
     const probe = new RangeCache(new MemoryStore(), undefined, ticking());
     await probe.write(key, 'x', batches, 1);
     const one = [...(probe as unknown as { store: MemoryStore }).store.metas.values()][0]!.bytes;
-    const cache = new RangeCache(store, { entries: 100, totalBytes: one * 2.5, entryBytes: one * 1.5, batches: 40 }, ticking());
+    const cache = new RangeCache(
+      store,
+      { entries: 100, totalBytes: one * 2.5, entryBytes: one * 1.5, batches: 40 },
+      ticking(),
+    );
     for (const r of ['a', 'b', 'c']) expect(await cache.write(key, r, batches, 1)).toBe(true);
     expect([...store.metas.keys()].map((id) => id.split(' ')[1]).sort()).toEqual(['b', 'c']);
     expect(await cache.write(key, 'many', [...batches, ...batches.slice(0, 1)], 1)).toBe(false);
     // Comments that do not compress (digests of the ids): the sealed range outgrows one entry's limit.
-    const noise = (id: string) => Array.from({ length: 8 }, (_, i) => createHash('sha256').update(`${id}/${i}`).digest('base64')).join('');
+    const noise = (id: string) =>
+      Array.from({ length: 8 }, (_, i) => createHash('sha256').update(`${id}/${i}`).digest('base64')).join('');
     const big = batches.map((b) => ({ ...b, comment: noise(b.batch_id) }));
     expect(await cache.write(key, 'big', big, 1)).toBe(false);
     expect(store.metas.has(`${key.scope} many`) || store.metas.has(`${key.scope} big`)).toBe(false);
   });
 
   it('evictions: least recently used first, never past the limits, the new entry kept if it fits alone', () => {
-    const m = (id: string, usedAt: number, bytes: number): EntryMeta => ({ id, scope: 's', keyId: 'k', savedAt: 0, usedAt, bytes, count: 1 });
+    const m = (id: string, usedAt: number, bytes: number): EntryMeta => ({
+      id,
+      scope: 's',
+      keyId: 'k',
+      savedAt: 0,
+      usedAt,
+      bytes,
+      count: 1,
+    });
     const metas = [m('new', 9, 50), m('old', 1, 10), m('mid', 5, 30)];
     expect(evictions(metas, { entries: 2, totalBytes: 1000 }, 'new')).toEqual(['old']);
     expect(evictions(metas, { entries: 5, totalBytes: 60 }, 'new')).toEqual(['old', 'mid']);
@@ -164,7 +193,9 @@ describe('mergeRefreshed: a reopened copy checked against the service', () => {
 describe('exports of a copy say "as of"', () => {
   it('in their first line and their name', () => {
     const view = { complete: true, loaded: 3, missing: [], zone: 'UTC', asOf: Date.UTC(2026, 10, 23, 14, 2) };
-    expect(incompleteNote(view)).toBe('AS OF 2026-11-23 14:02 UTC: 3 batches as loaded then, not yet refreshed; they may have changed since');
+    expect(incompleteNote(view)).toBe(
+      'AS OF 2026-11-23 14:02 UTC: 3 batches as loaded then, not yet refreshed; they may have changed since',
+    );
     expect(exportName('batches.csv', view)).toBe('batches-AS-OF-1402.csv');
     expect(incompleteNote({ ...view, asOf: undefined })).toBeNull();
   });

@@ -16,7 +16,10 @@ const T0 = Date.parse('2024-01-01T00:00:00Z');
 const N = 20_000;
 const PAGE = 100;
 const STEP_MS = 1_500_000;
-const batches = Array.from({ length: N }, (_, i) => ({ batch_id: `b${i}`, batch_creation_date: new Date(T0 + i * STEP_MS).toISOString() }) as Batch);
+const batches = Array.from(
+  { length: N },
+  (_, i) => ({ batch_id: `b${i}`, batch_creation_date: new Date(T0 + i * STEP_MS).toISOString() }) as Batch,
+);
 
 /** Index of the first batch at or after `ms` (the batches are STEP_MS apart from T0). */
 const indexAt = (ms: number) => Math.min(N, Math.max(0, Math.ceil((ms - T0) / STEP_MS)));
@@ -35,25 +38,35 @@ function service(order: 'oldest' | 'newest' | 'scrambled') {
       const to = query.end_date ? indexAt(Date.parse(query.end_date) + 1) : N;
       let match = batches.slice(from, Math.max(from, to));
       if (order === 'newest') match = match.reverse();
-      if (order === 'scrambled') match = match.map((b, i) => [b, (i * 7919) % match.length] as const).sort((a, b) => a[1] - b[1]).map(([b]) => b);
+      if (order === 'scrambled')
+        match = match
+          .map((b, i) => [b, (i * 7919) % match.length] as const)
+          .sort((a, b) => a[1] - b[1])
+          .map(([b]) => b);
       const offset = cursor ? Number(cursor) : 0;
-      return { data: match.slice(offset, offset + PAGE), next_token: offset + PAGE < match.length ? String(offset + PAGE) : null };
+      return {
+        data: match.slice(offset, offset + PAGE),
+        next_token: offset + PAGE < match.length ? String(offset + PAGE) : null,
+      };
     },
   };
   return { client: client as unknown as BatchApiClient, stats: () => ({ calls, most }) };
 }
 
 describe('RangeLoad whatever order the service pages in', () => {
-  it.each(['oldest', 'newest', 'scrambled'] as const)('%s first: every batch once, in few more requests than sequential paging', async (order) => {
-    const { client, stats } = service(order);
-    const load = new RangeLoad(client, {}, { concurrency: 8, now: () => T0 + N * STEP_MS });
-    const ids: string[] = [];
-    for await (const chunk of load.chunks()) for (const b of chunk) ids.push(b.batch_id);
-    expect(ids).toHaveLength(N);
-    expect(new Set(ids).size).toBe(N);
-    expect(stats().calls).toBeLessThan((N / PAGE) * 1.5);
-    expect(stats().most).toBeLessThanOrEqual(8);
-  });
+  it.each(['oldest', 'newest', 'scrambled'] as const)(
+    '%s first: every batch once, in few more requests than sequential paging',
+    async (order) => {
+      const { client, stats } = service(order);
+      const load = new RangeLoad(client, {}, { concurrency: 8, now: () => T0 + N * STEP_MS });
+      const ids: string[] = [];
+      for await (const chunk of load.chunks()) for (const b of chunk) ids.push(b.batch_id);
+      expect(ids).toHaveLength(N);
+      expect(new Set(ids).size).toBe(N);
+      expect(stats().calls).toBeLessThan((N / PAGE) * 1.5);
+      expect(stats().most).toBeLessThanOrEqual(8);
+    },
+  );
 
   it.each(['oldest', 'newest', 'scrambled'] as const)(
     '%s first, at the most request slots: never more unfinished parts than a resume may send back',
@@ -77,7 +90,11 @@ describe('RangeLoad whatever order the service pages in', () => {
     '%s first, read slowly: after every chunk, each batch not given out yet lies in a part remaining() names',
     async (order) => {
       const { client } = service(order);
-      const load = new RangeLoad(client, {}, { concurrency: 8, maxConcurrency: MAX_CONCURRENCY, now: () => T0 + N * STEP_MS });
+      const load = new RangeLoad(
+        client,
+        {},
+        { concurrency: 8, maxConcurrency: MAX_CONCURRENCY, now: () => T0 + N * STEP_MS },
+      );
       const given = new Set<string>();
       let checks = 0;
       let mostAgain = 0;
@@ -85,7 +102,9 @@ describe('RangeLoad whatever order the service pages in', () => {
         for (const b of chunk) given.add(b.batch_id);
         // A stream cut here resumes from these parts: nothing outside them may be missing.
         const pending = load.remaining().map(partBoundsMs);
-        const inPending = batches.map((_, i) => pending.some((p) => T0 + i * STEP_MS >= p.start && T0 + i * STEP_MS <= p.end));
+        const inPending = batches.map((_, i) =>
+          pending.some((p) => T0 + i * STEP_MS >= p.start && T0 + i * STEP_MS <= p.end),
+        );
         const lost = batches.filter((b, i) => !given.has(b.batch_id) && !inPending[i]);
         expect(lost).toEqual([]);
         // What a resume from here would fetch again, though given out already.
@@ -139,12 +158,21 @@ describe('RangeLoad growing and stepping back, as a property', () => {
         inFlight--;
         const from = query.start_date ? Date.parse(query.start_date) : -Infinity;
         const to = query.end_date ? Date.parse(query.end_date) : Infinity;
-        let match = all.filter((b) => Date.parse(b.batch_creation_date) >= from && Date.parse(b.batch_creation_date) <= to);
+        let match = all.filter(
+          (b) => Date.parse(b.batch_creation_date) >= from && Date.parse(b.batch_creation_date) <= to,
+        );
         if (order === 'newest') match = match.reverse();
-        if (order === 'scrambled') match = match.map((b, i) => [b, (i * 7919) % match.length] as const).sort((a, b) => a[1] - b[1]).map(([b]) => b);
+        if (order === 'scrambled')
+          match = match
+            .map((b, i) => [b, (i * 7919) % match.length] as const)
+            .sort((a, b) => a[1] - b[1])
+            .map(([b]) => b);
         const offset = cursor ? Number(cursor) : 0;
         gate?.release('ok', ms);
-        return { data: match.slice(offset, offset + SMALL_PAGE), next_token: offset + SMALL_PAGE < match.length ? String(offset + SMALL_PAGE) : null };
+        return {
+          data: match.slice(offset, offset + SMALL_PAGE),
+          next_token: offset + SMALL_PAGE < match.length ? String(offset + SMALL_PAGE) : null,
+        };
       },
     };
     return { client: client as unknown as BatchApiClient, most: () => most };
@@ -162,14 +190,28 @@ describe('RangeLoad growing and stepping back, as a property', () => {
         async (seconds, order, start, extra, from, to) => {
           const all = seconds
             .map((s, i) => ({ batch_id: `p${String(i).padStart(4, '0')}`, batch_creation_date: at(s) }) as Batch)
-            .sort((a, b) => a.batch_creation_date.localeCompare(b.batch_creation_date) || a.batch_id.localeCompare(b.batch_id));
-          const query: DateRange = { start_date: from === undefined ? undefined : at(from), end_date: to === undefined ? undefined : at(to) };
+            .sort(
+              (a, b) =>
+                a.batch_creation_date.localeCompare(b.batch_creation_date) || a.batch_id.localeCompare(b.batch_id),
+            );
+          const query: DateRange = {
+            start_date: from === undefined ? undefined : at(from),
+            end_date: to === undefined ? undefined : at(to),
+          };
           const expected = all
-            .filter((b) => (from === undefined || b.batch_creation_date >= at(from)) && (to === undefined || b.batch_creation_date <= at(to)))
+            .filter(
+              (b) =>
+                (from === undefined || b.batch_creation_date >= at(from)) &&
+                (to === undefined || b.batch_creation_date <= at(to)),
+            )
             .map((b) => b.batch_id)
             .sort();
           const { client, most } = pacedService(all, order);
-          const load = new RangeLoad(client, query, { concurrency: start, maxConcurrency: start + extra, now: () => T0 + 61_000 });
+          const load = new RangeLoad(client, query, {
+            concurrency: start,
+            maxConcurrency: start + extra,
+            now: () => T0 + 61_000,
+          });
           const ids: string[] = [];
           for await (const chunk of load.chunks()) for (const b of chunk) ids.push(b.batch_id);
           expect(new Set(ids).size).toBe(ids.length);

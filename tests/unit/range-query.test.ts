@@ -10,7 +10,13 @@ import { chunked, held, ok, scripted, waitFor } from '../helpers/stream';
  * The explorer's query as the page uses it (a QueryClient and observers that mount and unmount), with the
  * stream faked at the fetch seam: what is fetched again, when, and what is kept.
  */
-const batches = generateBatches({ seed: 'range-query', count: 40, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
+const batches = generateBatches({
+  seed: 'range-query',
+  count: 40,
+  anchorMs: Date.UTC(2026, 5, 1),
+  scanners: ['a@x.example'],
+  reportBaseUrl: 'https://r.example',
+});
 const RANGE: DateRange = { start_date: '2025-01-01T00:00:00Z' };
 const whole = () => ok(chunked([{ batches }, { done: true, count: 40 }], 300));
 
@@ -72,7 +78,15 @@ describe('one query per range', () => {
 
   it('a failed range keeps its rows and is not fetched again when shown again; Retry asks only for the parts named', async () => {
     const remaining = '2025-03-01T00:00:00.000Z~';
-    const failing = ok(chunked([{ batches: batches.slice(0, 15) }, { error: { status: 503, detail: 'Batch Data Service unavailable: down', retryAfterS: 4 }, remaining }], 300));
+    const failing = ok(
+      chunked(
+        [
+          { batches: batches.slice(0, 15) },
+          { error: { status: 503, detail: 'Batch Data Service unavailable: down', retryAfterS: 4 }, remaining },
+        ],
+        300,
+      ),
+    );
     const resumed = ok(chunked([{ batches: batches.slice(10) }, { done: true, count: 30 }], 300));
     const calls = serve(failing, resumed);
     const failed = await view((r) => r.error !== null);

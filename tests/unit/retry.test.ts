@@ -13,7 +13,9 @@ describe('retry policy', () => {
   it('waits a short, doubling, jittered delay after a gateway error or a dropped connection, and after a 429 without Retry-After', () => {
     // `count` is per kind: withRetries counts 429s apart from failures (see the loop's tests below).
     for (const kind of ['gateway', 'connection', 'rate-limited'] as const) {
-      expect([1, 2, 3, 4, 5].map((count) => nextDelay(DEFAULT_RETRY_POLICY, count, 0, undefined, () => 1, kind))).toEqual([500, 1000, 2000, 4000, 5000].map((d, i) => (kind === 'rate-limited' || i < 3 ? d : undefined)));
+      expect(
+        [1, 2, 3, 4, 5].map((count) => nextDelay(DEFAULT_RETRY_POLICY, count, 0, undefined, () => 1, kind)),
+      ).toEqual([500, 1000, 2000, 4000, 5000].map((d, i) => (kind === 'rate-limited' || i < 3 ? d : undefined)));
       expect(nextDelay(DEFAULT_RETRY_POLICY, 1, 0, undefined, () => 0, kind)).toBe(250);
     }
   });
@@ -42,7 +44,9 @@ describe('retry policy', () => {
     let calls = 0;
     const attempt = async () => {
       calls++;
-      throw new TransientFailure(new ServiceUnavailableError('too many', 0, { status: 429, kind: 'rate-limited', retryAfterMs: 0 }));
+      throw new TransientFailure(
+        new ServiceUnavailableError('too many', 0, { status: 429, kind: 'rate-limited', retryAfterMs: 0 }),
+      );
     };
     // The shortest jitter every time, the most attempts the deadline allows (Math.random made the count vary
     // between 9 and 15, and a bound of 12 failed now and then): waits of 250, 500, 1,000, 2,000 ms, then 2,500 ms
@@ -110,7 +114,11 @@ describe('the retry loop', () => {
     vi.useFakeTimers();
     const { at, attempt } = flaky(2);
     const told: { attempt: number; delayMs: number; kind: string }[] = [];
-    const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY, random: () => 0.25, onRetry: (r) => told.push(r) });
+    const result = withRetries(attempt, {
+      policy: DEFAULT_RETRY_POLICY,
+      random: () => 0.25,
+      onRetry: (r) => told.push(r),
+    });
     await vi.runAllTimersAsync();
     expect(await result).toBe('answer');
     expect(told).toEqual([
@@ -132,7 +140,9 @@ describe('the retry loop', () => {
   it('gives up after the last attempt with the last failure, saying how long it tried, and its wait hint', async () => {
     vi.useFakeTimers();
     const { at, attempt } = flaky(10);
-    const result = withRetries(attempt, { policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 3 }, random: () => 0 }).catch((e: unknown) => e);
+    const result = withRetries(attempt, { policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 3 }, random: () => 0 }).catch(
+      (e: unknown) => e,
+    );
     await vi.runAllTimersAsync();
     const error = (await result) as ServiceUnavailableError;
     expect(at).toHaveLength(3);
@@ -144,7 +154,10 @@ describe('the retry loop', () => {
   it('stops at the deadline rather than start a wait that would cross it', async () => {
     vi.useFakeTimers();
     const { at, attempt } = flaky(10);
-    const result = withRetries(attempt, { policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 50, deadlineMs: 10_000 }, random: () => 0 }).catch((e: unknown) => e);
+    const result = withRetries(attempt, {
+      policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: 50, deadlineMs: 10_000 },
+      random: () => 0,
+    }).catch((e: unknown) => e);
     await vi.runAllTimersAsync();
     expect(await result).toBeInstanceOf(ServiceUnavailableError);
     expect(at.map((t) => t - at[0]!)).toEqual([0, 3000, 6000, 9000]);
@@ -154,7 +167,10 @@ describe('the retry loop', () => {
     vi.useFakeTimers();
     let calls = 0;
     const attempt = async () => {
-      if (++calls <= 6) throw new TransientFailure(new ServiceUnavailableError('too many', 1, { status: 429, kind: 'rate-limited', retryAfterMs: 1000 }));
+      if (++calls <= 6)
+        throw new TransientFailure(
+          new ServiceUnavailableError('too many', 1, { status: 429, kind: 'rate-limited', retryAfterMs: 1000 }),
+        );
       return 'taken';
     };
     const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY });
@@ -166,10 +182,22 @@ describe('the retry loop', () => {
   it('lets any other error through at once, and an abort ends a wait', async () => {
     const fatal = new UnexpectedError('/v2/batches answered 500', { status: 500 });
     let calls = 0;
-    await expect(withRetries(async () => { calls++; throw fatal; }, { policy: DEFAULT_RETRY_POLICY })).rejects.toBe(fatal);
+    await expect(
+      withRetries(
+        async () => {
+          calls++;
+          throw fatal;
+        },
+        { policy: DEFAULT_RETRY_POLICY },
+      ),
+    ).rejects.toBe(fatal);
     expect(calls).toBe(1);
     const controller = new AbortController();
-    const waiting = withRetries(flaky(5).attempt, { policy: DEFAULT_RETRY_POLICY, signal: controller.signal, onRetry: () => controller.abort(new Error('gone')) });
+    const waiting = withRetries(flaky(5).attempt, {
+      policy: DEFAULT_RETRY_POLICY,
+      signal: controller.signal,
+      onRetry: () => controller.abort(new Error('gone')),
+    });
     await expect(waiting).rejects.toThrow('gone');
   });
 });
@@ -184,7 +212,11 @@ describe('the retry loop’s deadline', () => {
     const attempt = async () => {
       throw new TransientFailure(new ServiceUnavailableError('down', 4, { status: 503 }));
     };
-    const result = withRetries(attempt, { policy: DEFAULT_RETRY_POLICY, random: () => 0, elapsed: () => Date.now() - began }).catch((e: unknown) => e);
+    const result = withRetries(attempt, {
+      policy: DEFAULT_RETRY_POLICY,
+      random: () => 0,
+      elapsed: () => Date.now() - began,
+    }).catch((e: unknown) => e);
     await vi.runAllTimersAsync();
     // 25 s gone, a 3 s wait fits under the 30 s deadline, a second one does not.
     expect(((await result) as Error).message).toBe('down (gave up after 2 attempts in 28000 ms)');

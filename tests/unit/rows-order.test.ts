@@ -1,13 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overTime } from '@/lib/explorer/aggregate';
-import { compareCreation, filterRows, keepOnly, mergeInCreationOrder, sortRows, toRow, type Row } from '@/lib/explorer/rows';
+import {
+  compareCreation,
+  filterRows,
+  keepOnly,
+  mergeInCreationOrder,
+  sortRows,
+  toRow,
+  type Row,
+} from '@/lib/explorer/rows';
 import { generateBatches } from '@/sandbox/data/generate';
 import { DEFAULT_TARGETS, type Targets } from '@/lib/contract/targets';
 
 /** One general germination target, no crop of its own. */
 const only = (germination: number): Targets => ({ general: { germination, usable: null, cv: null }, crops: {} });
 
-const generated = generateBatches({ seed: 'order', count: 5000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
+const generated = generateBatches({
+  seed: 'order',
+  count: 5000,
+  anchorMs: Date.UTC(2026, 5, 1),
+  scanners: ['a@x.example'],
+  reportBaseUrl: 'https://r.example',
+});
 // Ties on the creation instant, to check the batch_id tie-break.
 const batches = [...generated, ...generated.slice(0, 50).map((b) => ({ ...b, batch_id: `${b.batch_id}-twin` }))];
 
@@ -36,24 +50,39 @@ describe('rows arriving out of order', () => {
   });
 
   it('sorts numbers and text with nulls last both ways, ties in creation order', () => {
-    for (const field of ['avg_germination_rate', 'avg_coefficient_of_variation', 'crop_type', 'batch_name', 'total_cells_per_tray'] as const) {
+    for (const field of [
+      'avg_germination_rate',
+      'avg_coefficient_of_variation',
+      'crop_type',
+      'batch_name',
+      'total_cells_per_tray',
+    ] as const) {
       for (const dir of ['asc', 'desc'] as const) {
         const sorted = sortRows(inOrder, field, dir, DEFAULT_TARGETS);
         expect(sorted).toHaveLength(inOrder.length);
         const key = (r: Row) => {
           const v = r.batch[field];
-          return v === null ? null : typeof v === 'number' ? v : field === 'crop_type' || field === 'batch_name' ? v.toLowerCase() : Number(v);
+          return v === null
+            ? null
+            : typeof v === 'number'
+              ? v
+              : field === 'crop_type' || field === 'batch_name'
+                ? v.toLowerCase()
+                : Number(v);
         };
         const position = new Map(inOrder.map((r, i) => [r, i]));
         // Every adjacent pair checked; the ones out of order listed (one expect, not one per row).
         const wrong: string[] = [];
         for (let i = 1; i < sorted.length; i++) {
-          const a = key(sorted[i - 1]!), b = key(sorted[i]!);
+          const a = key(sorted[i - 1]!),
+            b = key(sorted[i]!);
           if (b === null) continue;
           if (a === null) wrong.push(`${field} ${dir} at ${i}: a null before a value`);
           else if (a === b) {
-            if (position.get(sorted[i - 1]!)! > position.get(sorted[i]!)!) wrong.push(`${field} ${dir} at ${i}: a tie out of creation order`);
-          } else if ((a < b ? -1 : 1) * (dir === 'asc' ? 1 : -1) !== -1) wrong.push(`${field} ${dir} at ${i}: ${a} before ${b}`);
+            if (position.get(sorted[i - 1]!)! > position.get(sorted[i]!)!)
+              wrong.push(`${field} ${dir} at ${i}: a tie out of creation order`);
+          } else if ((a < b ? -1 : 1) * (dir === 'asc' ? 1 : -1) !== -1)
+            wrong.push(`${field} ${dir} at ${i}: ${a} before ${b}`);
         }
         expect(wrong).toEqual([]);
       }

@@ -36,7 +36,10 @@ describe('sealed session cache', () => {
     const cache = new SealedSessionCache(passwords, 3600, Date.now, unseal);
     const seal = await sealData(data, { password: passwords, ttl: 3600 });
     const foreign = await sealData(data, { password: { '1': 'another-secret-another-secret-0123456789' }, ttl: 3600 });
-    const tampered = seal.replace(/\*([^*]+)\*(\d+)\*/, (_m, enc: string, exp: string) => `*${enc.slice(0, -2)}AA*${exp}*`);
+    const tampered = seal.replace(
+      /\*([^*]+)\*(\d+)\*/,
+      (_m, enc: string, exp: string) => `*${enc.slice(0, -2)}AA*${exp}*`,
+    );
     expect(await cache.open(undefined)).toEqual({});
     expect(await cache.open('')).toEqual({});
     expect(await cache.open(tampered)).toEqual({});
@@ -84,7 +87,10 @@ describe('sealed session cache', () => {
     const expiry = Date.now() + 3_600_000;
     const salt = (i: number) => i.toString(16).padStart(64, '0');
     const [iv, block, hmac] = ['A'.repeat(22), 'A'.repeat(22), 'A'.repeat(43)];
-    const seals = Array.from({ length: 1001 }, (_, i) => `Fe26.2*1*${salt(i)}*${iv}*${block}*${expiry}*${salt(i)}*${hmac}~2`);
+    const seals = Array.from(
+      { length: 1001 },
+      (_, i) => `Fe26.2*1*${salt(i)}*${iv}*${block}*${expiry}*${salt(i)}*${hmac}~2`,
+    );
     let opened = 0;
     const unseal = async (seal: string) => (opened++, { ...data, sid: seal });
     const cache = new SealedSessionCache(passwords, 3600, Date.now, unseal);

@@ -3,7 +3,13 @@ import { isSeal, judgeSession, needsTouch, touchAfterMs, type SessionFacts } fro
 
 const limits = { ttlS: 12 * 3600, idleS: 30 * 60 };
 const t0 = Date.UTC(2026, 0, 1);
-const session: SessionFacts = { createdAt: t0, lastSeenAt: t0, expiresAt: t0 + 12 * 3600_000, revoked: false, disabled: false };
+const session: SessionFacts = {
+  createdAt: t0,
+  lastSeenAt: t0,
+  expiresAt: t0 + 12 * 3600_000,
+  revoked: false,
+  disabled: false,
+};
 
 describe('session lifetime rules', () => {
   it('is live within both limits', () => {
@@ -18,7 +24,9 @@ describe('session lifetime rules', () => {
   it('ends at the absolute lifetime whatever the activity, and sooner when SESSION_TTL_S was lowered since', () => {
     const now = t0 + 12 * 3600_000;
     expect(judgeSession({ ...session, lastSeenAt: now - 1000 }, limits, now)).toBe('expired');
-    expect(judgeSession({ ...session, lastSeenAt: t0 + 3600_000 }, { ...limits, ttlS: 3600 }, t0 + 3600_000)).toBe('expired');
+    expect(judgeSession({ ...session, lastSeenAt: t0 + 3600_000 }, { ...limits, ttlS: 3600 }, t0 + 3600_000)).toBe(
+      'expired',
+    );
   });
 
   it('a revoked session, or a disabled person, is refused before any time is looked at', () => {

@@ -21,12 +21,39 @@ class MemorySessions {
   rows = new Map<string, LoadedSession>();
   disabled = false;
   failing = false;
-  async create(row: { id: string; personId: string; createdAt: number; expiresAt: number; method: 'password' | 'oidc' }) {
-    const person = { id: row.personId, email: 'a@b.example', name: 'A', disabled: false, language: null, timeZone: null, defaultOrganisationId: null };
-    this.rows.set(row.id, { id: row.id, createdAt: row.createdAt, lastSeenAt: row.createdAt, expiresAt: row.expiresAt, revoked: false, method: row.method, person, memberships: [] });
+  async create(row: {
+    id: string;
+    personId: string;
+    createdAt: number;
+    expiresAt: number;
+    method: 'password' | 'oidc';
+  }) {
+    const person = {
+      id: row.personId,
+      email: 'a@b.example',
+      name: 'A',
+      disabled: false,
+      language: null,
+      timeZone: null,
+      defaultOrganisationId: null,
+    };
+    this.rows.set(row.id, {
+      id: row.id,
+      createdAt: row.createdAt,
+      lastSeenAt: row.createdAt,
+      expiresAt: row.expiresAt,
+      revoked: false,
+      method: row.method,
+      person,
+      memberships: [],
+    });
   }
   async load(sid: string) {
-    if (this.failing) throw new AppError('store_unavailable', 'the session store is unavailable; try again shortly', { field: 'session', retryAfterS: 5 });
+    if (this.failing)
+      throw new AppError('store_unavailable', 'the session store is unavailable; try again shortly', {
+        field: 'session',
+        retryAfterS: 5,
+      });
     const row = this.rows.get(sid);
     return row ? { ...row, person: { ...row.person, disabled: this.disabled } } : null;
   }
@@ -43,12 +70,15 @@ class MemorySessions {
 const requestWith = (cookie?: string, headers: Record<string, string> = {}) =>
   new Request('http://app.test/api/session', { headers: cookie ? { cookie, ...headers } : headers });
 /** The `name=value` the browser keeps from an answer's Set-Cookie, and the attributes it came with. */
-const cookieOf = (cookies: SessionCookies) => cookies.outgoing.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+const cookieOf = (cookies: SessionCookies) =>
+  cookies.outgoing.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
 const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0];
 
 // A real seal under the current secret (real clock, so it outlives T0), of a session nobody signed in to: broken in
 // each way of the issue's report.
-const BROKEN = reportedBrokenSeals(await sealData({ sid: 'nobody', createdAt: T0 }, { password: sealingPassword(NEW), ttl: 5 }));
+const BROKEN = reportedBrokenSeals(
+  await sealData({ sid: 'nobody', createdAt: T0 }, { password: sealingPassword(NEW), ttl: 5 }),
+);
 
 let sessions: Sessions;
 let store: MemorySessions;
@@ -58,7 +88,10 @@ let store: MemorySessions;
  */
 const make = (current = NEW, previous: string[] = [], limits = { ttlS: 5, idleS: 2 }, keep = false) => {
   if (!keep) store = new MemorySessions();
-  return new Sessions({ passwords: sessionPasswordsOf(current, previous), secret: current, ...limits }, () => store as unknown as SessionStore);
+  return new Sessions(
+    { passwords: sessionPasswordsOf(current, previous), secret: current, ...limits },
+    () => store as unknown as SessionStore,
+  );
 };
 
 /** Signs in; the cookie a browser would hold afterwards. */
@@ -76,7 +109,11 @@ async function visit(cookie: string) {
   return { session, cookie };
 }
 
-const refusal = (cookie: string) => visit(cookie).then(() => null, (e: unknown) => e as AppError);
+const refusal = (cookie: string) =>
+  visit(cookie).then(
+    () => null,
+    (e: unknown) => e as AppError,
+  );
 
 beforeEach(() => {
   // Only Date: iron-session checks its seals' expiry against Date.now, and so do our lifetime rules.
@@ -105,7 +142,9 @@ describe('sessions (iron-session seals of the server’s session rows: lifetime,
   it('is Secure behind a proxy that terminated https', async () => {
     const cookies = new SessionCookies(requestWith(undefined, { 'x-forwarded-proto': 'https' }));
     await sessions.start(cookies, PERSON);
-    expect(cookies.outgoing.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^${HOST_COOKIE}=.*; Secure`))]);
+    expect(cookies.outgoing.headers.getSetCookie()).toEqual([
+      expect.stringMatching(new RegExp(`^${HOST_COOKIE}=.*; Secure`)),
+    ]);
   });
 
   it('no cookie, or a cookie that does not open, is "not signed in"', async () => {
@@ -124,7 +163,10 @@ describe('sessions (iron-session seals of the server’s session rows: lifetime,
     }
     const quiet = await signIn();
     vi.advanceTimersByTime(2200);
-    expect(await refusal(quiet)).toMatchObject({ code: 'session_idle', message: 'ended after inactivity; sign in again' });
+    expect(await refusal(quiet)).toMatchObject({
+      code: 'session_idle',
+      message: 'ended after inactivity; sign in again',
+    });
   });
 
   it('the absolute lifetime ends a session however active it is', async () => {
@@ -142,7 +184,10 @@ describe('sessions (iron-session seals of the server’s session rows: lifetime,
   it('a disabled person’s session is refused from their next request on, and a row the seal was not written for is none', async () => {
     const cookie = await signIn();
     store.disabled = true;
-    expect(await refusal(cookie)).toMatchObject({ code: 'session_revoked', message: 'this account is disabled; ask an administrator of your organisation' });
+    expect(await refusal(cookie)).toMatchObject({
+      code: 'session_revoked',
+      message: 'this account is disabled; ask an administrator of your organisation',
+    });
     store.disabled = false;
     const [row] = [...store.rows.values()];
     row!.createdAt += 1;
@@ -186,12 +231,20 @@ describe('sessions (iron-session seals of the server’s session rows: lifetime,
   it('the documented rotation, two instances a step apart: a cookie either seals opens on both at every step', async () => {
     // Each step as SECURITY.md gives it: add the new secret as previous, promote it, drop the old one (once a
     // whole session lifetime has passed since the promotion: a cookie is sealed once, at sign-in).
-    const steps: [string, string[]][] = [[OLD, []], [OLD, [NEW]], [NEW, [OLD]], [NEW, []]];
+    const steps: [string, string[]][] = [
+      [OLD, []],
+      [OLD, [NEW]],
+      [NEW, [OLD]],
+      [NEW, []],
+    ];
     const at = (step: number) => make(steps[step]![0], steps[step]![1], { ttlS: 3600, idleS: 600 }, true);
     for (let i = 1; i < steps.length; i++) {
       // Instance A has taken step i; instance B is still at step i - 1; both share the database.
       const [a, b] = [at(i), at(i - 1)];
-      for (const [from, to] of [[a, b], [b, a]] as const) {
+      for (const [from, to] of [
+        [a, b],
+        [b, a],
+      ] as const) {
         sessions = from;
         const cookie = await signIn();
         const { session } = await visit(cookie);
@@ -207,21 +260,25 @@ describe('sessions (iron-session seals of the server’s session rows: lifetime,
     expect(await refusal(cookie)).toMatchObject({ code: 'store_unavailable' });
   });
 
-  it.each(BROKEN)('a cookie with %s is no session, and sign-in replaces it and sign-out clears it', async (_what, value) => {
-    const cookie = `${SESSION_COOKIE}=${value}`;
-    expect(await refusal(cookie)).toMatchObject({ code: 'not_signed_in', message: 'not signed in' });
-    expect(await sessions.read(value)).toBeNull();
-    const replaced = await signIn(cookie);
-    expect((await visit(replaced)).session.person.id).toBe('p-1');
-    const out = new SessionCookies(requestWith(cookie));
-    await sessions.end(out);
-    expect(cookieOf(out)).toMatch(new RegExp(`^${SESSION_COOKIE}=;`));
-    expect(cookieOf(out)).toMatch(/; Max-Age=0(;|$)/);
-  });
+  it.each(BROKEN)(
+    'a cookie with %s is no session, and sign-in replaces it and sign-out clears it',
+    async (_what, value) => {
+      const cookie = `${SESSION_COOKIE}=${value}`;
+      expect(await refusal(cookie)).toMatchObject({ code: 'not_signed_in', message: 'not signed in' });
+      expect(await sessions.read(value)).toBeNull();
+      const replaced = await signIn(cookie);
+      expect((await visit(replaced)).session.person.id).toBe('p-1');
+      const out = new SessionCookies(requestWith(cookie));
+      await sessions.end(out);
+      expect(cookieOf(out)).toMatch(new RegExp(`^${SESSION_COOKIE}=;`));
+      expect(cookieOf(out)).toMatch(/; Max-Age=0(;|$)/);
+    },
+  );
 
   it('a real seal with anything added after it is no session: only the canonical seal opens', async () => {
     const cookie = await signIn();
-    for (const tail of ['x', '*x', '~2', '.', '0']) expect(await refusal(cookie + tail), tail).toMatchObject({ code: 'not_signed_in' });
+    for (const tail of ['x', '*x', '~2', '.', '0'])
+      expect(await refusal(cookie + tail), tail).toMatchObject({ code: 'not_signed_in' });
     expect((await visit(cookie)).session.person.id).toBe('p-1');
   });
 });
@@ -249,7 +306,9 @@ describe('over https the cookie is __Host-tsb_session, so a sibling subdomain ca
     await sessions.start(cookies, PERSON);
     const seal = valueOf(linesOf(cookies)[0])!.split('=')[1]!;
     expect((await sessions.require(new SessionCookies(https(`${HOST_COOKIE}=${seal}`)))).person.id).toBe('p-1');
-    const planted = await sessions.require(new SessionCookies(https(`${SESSION_COOKIE}=${seal}`))).catch((e: unknown) => e);
+    const planted = await sessions
+      .require(new SessionCookies(https(`${SESSION_COOKIE}=${seal}`)))
+      .catch((e: unknown) => e);
     expect(planted).toMatchObject({ code: 'not_signed_in' });
     // And over plain http, where a browser never sends a __Host- cookie, only tsb_session is.
     expect(await refusal(`${HOST_COOKIE}=${seal}`)).toMatchObject({ code: 'not_signed_in' });

@@ -10,11 +10,22 @@ const PERSON = 'ana@greenfield.example';
 function setUp({ attempts = 30, perAddress = 100, perAccount = 10 } = {}) {
   const throttle = new SignInThrottle({
     attempts: new BoundedMemoryLimiter({ keyPrefix: 'attempts', points: attempts, duration: 60 }),
-    failuresByAddress: new BoundedMemoryLimiter({ keyPrefix: 'ip', points: perAddress, duration: 86_400, blockDuration: 86_400 }),
-    failuresByAccount: new BoundedMemoryLimiter({ keyPrefix: 'account', points: perAccount, duration: 14 * 86_400, blockDuration: 3600 }),
+    failuresByAddress: new BoundedMemoryLimiter({
+      keyPrefix: 'ip',
+      points: perAddress,
+      duration: 86_400,
+      blockDuration: 86_400,
+    }),
+    failuresByAccount: new BoundedMemoryLimiter({
+      keyPrefix: 'account',
+      points: perAccount,
+      duration: 14 * 86_400,
+      blockDuration: 3600,
+    }),
   });
   const verify = vi.fn(async (password: string) => password === RIGHT);
-  const signIn = (address: string, password = RIGHT, email = PERSON) => throttle.guard(address, email, () => verify(password));
+  const signIn = (address: string, password = RIGHT, email = PERSON) =>
+    throttle.guard(address, email, () => verify(password));
   return { throttle, verify, signIn };
 }
 
@@ -34,7 +45,9 @@ describe('sign-in throttle: failures in a row per e-mail and address (the login 
     for (let i = 0; i < 10; i++) expect(await signIn('203.0.113.1', `guess ${i}`)).toBe(false);
     const refused = await outcome(signIn('203.0.113.1'));
     expect(refused).toMatchObject({ code: 'too_many_attempts', field: 'email', retryAfterS: 3600 });
-    expect((refused as AppError).message).toBe('too many failed sign-ins for this e-mail address from here; try again in 60 min');
+    expect((refused as AppError).message).toBe(
+      'too many failed sign-ins for this e-mail address from here; try again in 60 min',
+    );
     await vi.advanceTimersByTimeAsync(59 * 60_000);
     expect(await outcome(signIn('203.0.113.1'))).toMatchObject({ code: 'too_many_attempts', retryAfterS: 60 });
     await vi.advanceTimersByTimeAsync(60_000);
@@ -43,14 +56,16 @@ describe('sign-in throttle: failures in a row per e-mail and address (the login 
 
   it('a flood of wrong passwords for one person from many addresses never locks them out from their own', async () => {
     const { signIn } = setUp();
-    for (let i = 0; i < 200; i++) expect(await outcome(signIn(`198.51.100.${i % 50}`, `guess ${i}`))).not.toBe('signed in');
+    for (let i = 0; i < 200; i++)
+      expect(await outcome(signIn(`198.51.100.${i % 50}`, `guess ${i}`))).not.toBe('signed in');
     expect(await signIn('192.0.2.7')).toBe(true);
   });
 
   it('ten failures from one office address for one colleague leave the other colleagues there alone', async () => {
     const { signIn } = setUp();
     for (let i = 0; i < 10; i++) await signIn('203.0.113.1', `typo ${i}`, 'tom@greenfield.example');
-    for (let p = 0; p < 19; p++) expect(await signIn('203.0.113.1', RIGHT, `colleague${p}@greenfield.example`)).toBe(true);
+    for (let p = 0; p < 19; p++)
+      expect(await signIn('203.0.113.1', RIGHT, `colleague${p}@greenfield.example`)).toBe(true);
   });
 
   it('a right password clears the run of failures, so a person who mistypes now and then is never held up', async () => {
@@ -83,7 +98,10 @@ describe('sign-in throttle: per address', () => {
   it('does not count right passwords, or a store that failed, as failures', async () => {
     const { throttle } = setUp({ perAddress: 2, perAccount: 2 });
     for (let i = 0; i < 5; i++) expect(await throttle.guard('a', PERSON, async () => true)).toBe(true);
-    for (let i = 0; i < 5; i++) await expect(throttle.guard('a', PERSON, () => Promise.reject(new Error('store down')))).rejects.toThrow('store down');
+    for (let i = 0; i < 5; i++)
+      await expect(throttle.guard('a', PERSON, () => Promise.reject(new Error('store down')))).rejects.toThrow(
+        'store down',
+      );
     expect(await throttle.guard('a', 'x@example.org', async () => false)).toBe(false);
     expect(await throttle.guard('a', 'y@example.org', async () => false)).toBe(false);
     expect(await outcome(throttle.guard('a', PERSON, async () => true))).toMatchObject({ code: 'too_many_attempts' });
@@ -107,8 +125,13 @@ describe('sign-in throttle: per address', () => {
 
   it('takes any e-mail as a key, even one named like an object property, and keeps none of them in clear', async () => {
     const { throttle } = setUp();
-    for (const email of ['__proto__', 'constructor', 'toString']) expect(await throttle.guard('a', email, async () => false)).toBe(false);
-    const keys = [...((throttle as unknown as { parts: { failuresByAccount: { _memoryStorage: { _storage: Map<string, unknown> } } } }).parts.failuresByAccount._memoryStorage._storage.keys())];
+    for (const email of ['__proto__', 'constructor', 'toString'])
+      expect(await throttle.guard('a', email, async () => false)).toBe(false);
+    const keys = [
+      ...(
+        throttle as unknown as { parts: { failuresByAccount: { _memoryStorage: { _storage: Map<string, unknown> } } } }
+      ).parts.failuresByAccount._memoryStorage._storage.keys(),
+    ];
     expect(keys.join(' ')).not.toMatch(/proto|constructor|toString/);
   });
 });

@@ -20,16 +20,34 @@ const NONE = { germination: null, usable: null, cv: null };
 /** General targets of all three kinds; Tomato its own germination and a lower usable target; Basil nothing of its own. */
 const TARGETS: Targets = {
   general: { germination: 90, usable: 85, cv: 30 },
-  crops: { Tomato: { germination: 85, usable: 70, cv: null }, Basil: NONE, Lettuce: { germination: null, usable: null, cv: 25.5 } },
+  crops: {
+    Tomato: { germination: 85, usable: 70, cv: null },
+    Basil: NONE,
+    Lettuce: { germination: null, usable: null, cv: 25.5 },
+  },
 };
 
 let n = 0;
 function batch(over: Partial<Batch>): Batch {
   return {
-    batch_id: `b${++n}`, batch_name: `B ${n}`, batch_creation_date: `2025-03-01T10:00:${String(n % 60).padStart(2, '0')}Z`, crop_type: 'Basil',
-    number_of_images: 4, total_cells_per_tray: 128, avg_germinated_seedlings: null, avg_non_germinated_seedlings: null,
-    avg_germination_rate: '95.00', avg_usable_seedlings: null, avg_non_usable_cells: null, avg_usable_seedling_rate: '90.00',
-    avg_coefficient_of_variation: '20.00', avg_median_seedling_size_mm2: null, scanned_by_email: null, analysis_link: null, comment: null, warnings: false,
+    batch_id: `b${++n}`,
+    batch_name: `B ${n}`,
+    batch_creation_date: `2025-03-01T10:00:${String(n % 60).padStart(2, '0')}Z`,
+    crop_type: 'Basil',
+    number_of_images: 4,
+    total_cells_per_tray: 128,
+    avg_germinated_seedlings: null,
+    avg_non_germinated_seedlings: null,
+    avg_germination_rate: '95.00',
+    avg_usable_seedlings: null,
+    avg_non_usable_cells: null,
+    avg_usable_seedling_rate: '90.00',
+    avg_coefficient_of_variation: '20.00',
+    avg_median_seedling_size_mm2: null,
+    scanned_by_email: null,
+    analysis_link: null,
+    comment: null,
+    warnings: false,
     ...over,
   };
 }
@@ -41,20 +59,44 @@ describe('the rule: a batch misses the targets of its own crop', () => {
     expect(kinds({ avg_germination_rate: '89.99' })).toEqual(['germination']);
     expect(kinds({ avg_usable_seedling_rate: '84.99' })).toEqual(['usable']);
     expect(kinds({ avg_coefficient_of_variation: '30.01' })).toEqual(['cv']);
-    expect(kinds({ avg_germination_rate: '50.00', avg_usable_seedling_rate: '40.00', avg_coefficient_of_variation: '45.00' })).toEqual(['germination', 'usable', 'cv']);
+    expect(
+      kinds({
+        avg_germination_rate: '50.00',
+        avg_usable_seedling_rate: '40.00',
+        avg_coefficient_of_variation: '45.00',
+      }),
+    ).toEqual(['germination', 'usable', 'cv']);
   });
 
   it('a figure on its target meets it (a floor for rates, a ceiling for CV)', () => {
-    expect(kinds({ avg_germination_rate: '90.00', avg_usable_seedling_rate: '85.00', avg_coefficient_of_variation: '30.00' })).toEqual([]);
+    expect(
+      kinds({
+        avg_germination_rate: '90.00',
+        avg_usable_seedling_rate: '85.00',
+        avg_coefficient_of_variation: '30.00',
+      }),
+    ).toEqual([]);
   });
 
   it('a crop’s own target wins; an empty one falls back to the general one; no crop is judged by the general ones', () => {
     // Tomato: 87 meets its own 85 (under the general 90); 75 meets its own usable 70; CV falls back to 30.
-    expect(kinds({ crop_type: 'Tomato', avg_germination_rate: '87.00', avg_usable_seedling_rate: '75.00', avg_coefficient_of_variation: '31.00' })).toEqual(['cv']);
+    expect(
+      kinds({
+        crop_type: 'Tomato',
+        avg_germination_rate: '87.00',
+        avg_usable_seedling_rate: '75.00',
+        avg_coefficient_of_variation: '31.00',
+      }),
+    ).toEqual(['cv']);
     // Basil has an entry with nothing set: every target is the general one.
-    expect(kinds({ crop_type: 'Basil', avg_germination_rate: '87.00', avg_usable_seedling_rate: '75.00' })).toEqual(['germination', 'usable']);
+    expect(kinds({ crop_type: 'Basil', avg_germination_rate: '87.00', avg_usable_seedling_rate: '75.00' })).toEqual([
+      'germination',
+      'usable',
+    ]);
     // Lettuce's own CV threshold is stricter; its rates fall back.
-    expect(kinds({ crop_type: 'Lettuce', avg_coefficient_of_variation: '26.00', avg_usable_seedling_rate: '84.00' })).toEqual(['usable', 'cv']);
+    expect(
+      kinds({ crop_type: 'Lettuce', avg_coefficient_of_variation: '26.00', avg_usable_seedling_rate: '84.00' }),
+    ).toEqual(['usable', 'cv']);
     expect(kinds({ crop_type: null, avg_germination_rate: '89.00' })).toEqual(['germination']);
     expect(kinds({ crop_type: 'Unlisted crop', avg_usable_seedling_rate: '80.00' })).toEqual(['usable']);
   });
@@ -65,7 +107,9 @@ describe('the rule: a batch misses the targets of its own crop', () => {
     expect(kinds({ avg_usable_seedling_rate: '10.00' }, onlyUsable)).toEqual(['usable']);
     const nothing = { general: NONE, crops: {} };
     expect(missesOfRow(toRow(batch({ avg_germination_rate: '1.00' })), nothing)).toBe(0); // not judged at all
-    const unrecorded = toRow(batch({ avg_germination_rate: null, avg_usable_seedling_rate: null, avg_coefficient_of_variation: null }));
+    const unrecorded = toRow(
+      batch({ avg_germination_rate: null, avg_usable_seedling_rate: null, avg_coefficient_of_variation: null }),
+    );
     expect(missesOfRow(unrecorded, TARGETS)).toBe(0);
     const cvOnly = toRow(batch({ avg_germination_rate: null, avg_usable_seedling_rate: null }));
     expect(missesOfRow(cvOnly, TARGETS) & JUDGED).not.toBe(0);
@@ -77,7 +121,13 @@ describe('the rule: a batch misses the targets of its own crop', () => {
   });
 
   it('reading the store’s columns gives the same answer as the figures, for every generated batch', () => {
-    const batches = generateBatches({ seed: 'misses', count: 20_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
+    const batches = generateBatches({
+      seed: 'misses',
+      count: 20_000,
+      anchorMs: Date.UTC(2026, 5, 1),
+      scanners: ['a@x.example'],
+      reportBaseUrl: 'https://r.example',
+    });
     const store = new RowStore();
     const rows = batches.map((b) => store.add(b));
     const lookup = missLookup(TARGETS);
@@ -86,7 +136,9 @@ describe('the rule: a batch misses the targets of its own crop', () => {
     for (const r of rows) {
       const b = r.batch;
       const t = (m: 'germination' | 'usable' | 'cv') => targetFor(TARGETS, b.crop_type, m);
-      const g = number(b.avg_germination_rate), u = number(b.avg_usable_seedling_rate), cv = number(b.avg_coefficient_of_variation);
+      const g = number(b.avg_germination_rate),
+        u = number(b.avg_usable_seedling_rate),
+        cv = number(b.avg_coefficient_of_variation);
       const expected = [
         ...(g !== null && t('germination') !== null && g < t('germination')! ? ['germination'] : []),
         ...(u !== null && t('usable') !== null && u < t('usable')! ? ['usable'] : []),
@@ -122,7 +174,8 @@ describe('the Below target filter, card and order', () => {
     batch({ avg_germination_rate: null, avg_usable_seedling_rate: null, avg_coefficient_of_variation: '31.00' }), // CV
   ].map(toRow);
   const ids = (list: readonly Row[]) => list.map((r) => r.id);
-  const filter = (below: '1' | 'germination' | 'usable' | 'cv') => ids(filterRows(rows, { q: '', below, targets: TARGETS }));
+  const filter = (below: '1' | 'germination' | 'usable' | 'cv') =>
+    ids(filterRows(rows, { q: '', below, targets: TARGETS }));
 
   it('`below=1` keeps a batch missing any target; a kind keeps those missing that one', () => {
     expect(filter('1')).toEqual(ids([rows[0]!, rows[1]!, rows[4]!]));
@@ -133,17 +186,34 @@ describe('the Below target filter, card and order', () => {
 
   it('the card counts each batch once, as a share of those judged by any target, and per kind', () => {
     const s = summarize(rows, TARGETS);
-    expect(s).toMatchObject({ below: 3, belowBy: { germination: 1, usable: 1, cv: 2 }, judgedBy: { germination: 3, usable: 3, cv: 4 } });
+    expect(s).toMatchObject({
+      below: 3,
+      belowBy: { germination: 1, usable: 1, cv: 2 },
+      judgedBy: { germination: 3, usable: 3, cv: 4 },
+    });
     expect(s.belowShare).toBeCloseTo(3 / 4, 12);
     // The same sums over a store's columns as over loose rows.
     const store = new RowStore();
-    expect(summarize(rows.map((r) => store.add(r.batch)), TARGETS)).toEqual(s);
-    expect(summarize(rows, { general: NONE, crops: {} })).toMatchObject({ below: 0, belowShare: null, judgedBy: { germination: 0, usable: 0, cv: 0 } });
+    expect(
+      summarize(
+        rows.map((r) => store.add(r.batch)),
+        TARGETS,
+      ),
+    ).toEqual(s);
+    expect(summarize(rows, { general: NONE, crops: {} })).toMatchObject({
+      below: 0,
+      belowShare: null,
+      judgedBy: { germination: 0, usable: 0, cv: 0 },
+    });
   });
 
   it('the Off target column sorts the most targets missed first, batches not judged last', () => {
-    expect(ids(sortRows(rows, 'below', 'desc', TARGETS))).toEqual(ids([rows[1]!, rows[4]!, rows[0]!, rows[2]!, rows[3]!]));
-    expect(ids(sortRows(rows, 'below', 'asc', TARGETS))).toEqual(ids([rows[2]!, rows[0]!, rows[4]!, rows[1]!, rows[3]!]));
+    expect(ids(sortRows(rows, 'below', 'desc', TARGETS))).toEqual(
+      ids([rows[1]!, rows[4]!, rows[0]!, rows[2]!, rows[3]!]),
+    );
+    expect(ids(sortRows(rows, 'below', 'asc', TARGETS))).toEqual(
+      ids([rows[2]!, rows[0]!, rows[4]!, rows[1]!, rows[3]!]),
+    );
   });
 
   it('the URL keeps `below=1` (every link made before the kinds) and each kind; anything else is no filter', () => {
@@ -194,19 +264,35 @@ describe('in words: the detail, the print header and the View sheet', () => {
   const uneven = toRow(batch({ crop_type: 'Lettuce', avg_coefficient_of_variation: '26.00' }));
 
   it('says the CV threshold verdict as the rate verdicts are said', () => {
-    expect(sayVerdict(verdict(uneven, TARGETS, 'cv'), say, formatsFor('en-GB').percentUpTo)).toBe('Above the Lettuce CV threshold of 25.5%');
-    expect(sayVerdict(verdict(uneven, TARGETS, 'cv'), de, formatsFor('de-DE').percentUpTo).replace(/\s/g, ' ')).toBe('Über dem VK-Schwellenwert für Lettuce von 25,5 %');
+    expect(sayVerdict(verdict(uneven, TARGETS, 'cv'), say, formatsFor('en-GB').percentUpTo)).toBe(
+      'Above the Lettuce CV threshold of 25.5%',
+    );
+    expect(sayVerdict(verdict(uneven, TARGETS, 'cv'), de, formatsFor('de-DE').percentUpTo).replace(/\s/g, ' ')).toBe(
+      'Über dem VK-Schwellenwert für Lettuce von 25,5 %',
+    );
     expect(verdict(uneven, TARGETS, 'cv')).toMatchObject({ kind: 'misses', misses: true, value: 26, target: 25.5 });
     const within = toRow(batch({ crop_type: null, avg_coefficient_of_variation: '30.00' }));
-    expect(sayVerdict(verdict(within, TARGETS, 'cv'), say, formatsFor('en-GB').percentUpTo)).toBe('Within the general CV threshold of 30%');
+    expect(sayVerdict(verdict(within, TARGETS, 'cv'), say, formatsFor('en-GB').percentUpTo)).toBe(
+      'Within the general CV threshold of 30%',
+    );
   });
 
   it('each crop’s targets in force and where each comes from, crops judged alike on one line', () => {
     expect(effectiveTargets(TARGETS, 'Tomato')).toEqual({
-      germination: { value: 85, source: 'own' }, usable: { value: 70, source: 'own' }, cv: { value: 30, source: 'general' },
+      germination: { value: 85, source: 'own' },
+      usable: { value: 70, source: 'own' },
+      cv: { value: 30, source: 'general' },
     });
     const t = createTranslator({ locale: 'en', messages: MESSAGES.en, namespace: 'print' });
-    const lines = targetLines({ general: { germination: 90, usable: 85, cv: null }, crops: { Tomato: { germination: 85, usable: null, cv: null }, Rose: NONE } }, ['Basil', 'Tomato', 'Rose', '(none)'], t, formatsFor('en-GB'));
+    const lines = targetLines(
+      {
+        general: { germination: 90, usable: 85, cv: null },
+        crops: { Tomato: { germination: 85, usable: null, cv: null }, Rose: NONE },
+      },
+      ['Basil', 'Tomato', 'Rose', '(none)'],
+      t,
+      formatsFor('en-GB'),
+    );
     expect(lines).toEqual([
       'General: germination 90.0%, usable seedlings 85.0%, CV threshold none',
       'Basil, Rose: germination 90.0% (general), usable seedlings 85.0% (general), CV threshold none',
@@ -222,7 +308,21 @@ describe('in words: the detail, the print header and the View sheet', () => {
     const row = toRow(batch({ avg_germination_rate: '80.00', avg_coefficient_of_variation: '35.00' }));
     expect(column.value(row, ctx)).toBe('Keimrate, VK');
     expect(column.value(toRow(batch({})), ctx)).toBeNull();
-    const view = (below?: '1' | 'usable') => Object.fromEntries(viewLines({ organisation: 'Greenfield Seeds', zone: 'UTC', targets: DEFAULT_TARGETS, targetsText: '', words, below, columns: EXPORT_COLUMNS, batches: 1, made: 0, incomplete: null }));
+    const view = (below?: '1' | 'usable') =>
+      Object.fromEntries(
+        viewLines({
+          organisation: 'Greenfield Seeds',
+          zone: 'UTC',
+          targets: DEFAULT_TARGETS,
+          targetsText: '',
+          words,
+          below,
+          columns: EXPORT_COLUMNS,
+          batches: 1,
+          made: 0,
+          incomplete: null,
+        }),
+      );
     expect(view()['Unter Sollwert']).toBe('Nein');
     expect(view('1')['Unter Sollwert']).toBe('Ja: beliebiger Sollwert');
     expect(view('usable')['Unter Sollwert']).toBe('Ja: nutzbare Sämlinge');

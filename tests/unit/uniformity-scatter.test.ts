@@ -3,20 +3,44 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_TARGETS, type Targets } from '@/lib/contract';
 import { passesDrill } from '@/lib/explorer/drill';
 import { toRow, type Row } from '@/lib/explorer/rows';
-import { BELOW, GERMINATION_WIDTH, gridOf, MIXED, OVER, POINT_LIMIT, scatterOf, type Scatter } from '@/lib/explorer/uniformity/scatter';
+import {
+  BELOW,
+  GERMINATION_WIDTH,
+  gridOf,
+  MIXED,
+  OVER,
+  POINT_LIMIT,
+  scatterOf,
+  type Scatter,
+} from '@/lib/explorer/uniformity/scatter';
 import { MISSED, missesOfRow } from '@/lib/explorer/targets/misses';
 import { generateBatches } from '@/sandbox/data/generate';
 
-const generated = generateBatches({ seed: 'density', count: 100_000, anchorMs: Date.UTC(2026, 5, 1), scanners: ['a@x.example'], reportBaseUrl: 'https://r.example' });
+const generated = generateBatches({
+  seed: 'density',
+  count: 100_000,
+  anchorMs: Date.UTC(2026, 5, 1),
+  scanners: ['a@x.example'],
+  reportBaseUrl: 'https://r.example',
+});
 const all = generated.map(toRow);
 const base = generated[0]!;
 const two = (v: number) => v.toFixed(2);
 /** A batch at germination `g` and CV `cv` (hundredths, as the service writes them); null: not recorded. */
 const at = (g: number | null, cv: number | null, crop: string | null = 'Lettuce', size: number | null = 100): Row =>
-  toRow({ ...base, avg_germination_rate: g === null ? null : two(g), avg_coefficient_of_variation: cv === null ? null : two(cv), crop_type: crop, avg_median_seedling_size_mm2: size === null ? null : two(size) });
+  toRow({
+    ...base,
+    avg_germination_rate: g === null ? null : two(g),
+    avg_coefficient_of_variation: cv === null ? null : two(cv),
+    crop_type: crop,
+    avg_median_seedling_size_mm2: size === null ? null : two(size),
+  });
 
 /** Bell pepper's own targets, as the issue's agronomists set them: 55 % germination, a CV threshold of 30 %. */
-const TARGETS: Targets = { general: { germination: 90, usable: null, cv: 25 }, crops: { 'Bell pepper': { germination: 55, usable: null, cv: 30 } } };
+const TARGETS: Targets = {
+  general: { germination: 90, usable: null, cv: 25 },
+  crops: { 'Bell pepper': { germination: 55, usable: null, cv: 30 } },
+};
 
 /** Every drawn row in exactly one cell, each cell holding exactly what its `bins=` drill-down finds, all cells equal. */
 function checkCells(rows: readonly Row[], s: Scatter) {
@@ -26,7 +50,14 @@ function checkCells(rows: readonly Row[], s: Scatter) {
   for (const c of s.cells) {
     expect(c.g1 - c.g0).toBeCloseTo(GERMINATION_WIDTH, 9);
     expect(c.c1 - c.c0).toBeCloseTo(s.cvWidth, 9);
-    const drill = { bins: [{ metric: 'germination' as const, lo: c.g0, hi: c.g1 }, { metric: 'cv' as const, lo: c.c0, hi: c.c1 }], within: null, scanner: undefined };
+    const drill = {
+      bins: [
+        { metric: 'germination' as const, lo: c.g0, hi: c.g1 },
+        { metric: 'cv' as const, lo: c.c0, hi: c.c1 },
+      ],
+      within: null,
+      scanner: undefined,
+    };
     const held = drawn.filter((r) => passesDrill(r, drill));
     expect(held.length).toBe(c.count);
     for (const r of held) {
@@ -39,9 +70,23 @@ function checkCells(rows: readonly Row[], s: Scatter) {
 
 describe('germination vs uniformity', () => {
   it('judges each batch by its own crop’s target and threshold: a Bell pepper at 85 % meets its 55 %, a Tomato at 85 % misses 90 %', () => {
-    const s = scatterOf([at(85, 20, 'Bell pepper'), at(85, 20, 'Tomato'), at(50, 28, 'Bell pepper'), at(95, 28, 'Tomato'), at(null, 20, 'Tomato')], TARGETS);
+    const s = scatterOf(
+      [
+        at(85, 20, 'Bell pepper'),
+        at(85, 20, 'Tomato'),
+        at(50, 28, 'Bell pepper'),
+        at(95, 28, 'Tomato'),
+        at(null, 20, 'Tomato'),
+      ],
+      TARGETS,
+    );
     expect(s.kind).toBe('points');
-    expect(s.points.map((p) => [p.crop, p.verdict])).toEqual([['Bell pepper', 0], ['Tomato', BELOW], ['Bell pepper', BELOW], ['Tomato', OVER]]);
+    expect(s.points.map((p) => [p.crop, p.verdict])).toEqual([
+      ['Bell pepper', 0],
+      ['Tomato', BELOW],
+      ['Bell pepper', BELOW],
+      ['Tomato', OVER],
+    ]);
     expect([s.drawn, s.undrawn, s.thresholds]).toEqual([4, 1, true]);
     // Verdicts that occur, as bits: 0, BELOW and OVER, not both.
     expect(s.verdicts).toBe((1 << 0) | (1 << BELOW) | (1 << OVER));
@@ -56,7 +101,10 @@ describe('germination vs uniformity', () => {
       const s = scatterOf(rows, targets);
       for (const p of s.points) {
         const bits = missesOfRow(p.row, targets);
-        expect([(p.verdict & BELOW) !== 0, (p.verdict & OVER) !== 0]).toEqual([(bits & MISSED.germination) !== 0, (bits & MISSED.cv) !== 0]);
+        expect([(p.verdict & BELOW) !== 0, (p.verdict & OVER) !== 0]).toEqual([
+          (bits & MISSED.germination) !== 0,
+          (bits & MISSED.cv) !== 0,
+        ]);
       }
     }
     expect(scatterOf(rows.slice(-2), odd).points.map((p) => p.verdict)).toEqual([0, BELOW | OVER]);
@@ -93,7 +141,12 @@ describe('germination vs uniformity', () => {
   });
 
   it('a value on a cell edge lands where the drill-down of that cell finds it, 100 % in the top cell', () => {
-    const edges = [at(100, 0.6), at(97.5, 0.6), at(0, 0), ...Array.from({ length: 40 }, (_, i) => at(100 - (i % 4) * 1.25, 0.2 * (i % 10)))];
+    const edges = [
+      at(100, 0.6),
+      at(97.5, 0.6),
+      at(0, 0),
+      ...Array.from({ length: 40 }, (_, i) => at(100 - (i % 4) * 1.25, 0.2 * (i % 10))),
+    ];
     checkCells(edges, scatterOf(edges, TARGETS, 0));
   });
 

@@ -24,15 +24,22 @@ function spellings(ms: number, extraDigits: string): string[] {
 describe('date rules, for any input', () => {
   it('never throws, and whatever it accepts is a UTC datetime', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,12})?)?(Z|[+-]\d{2}:?\d{2})?$/)), (text) => {
-        const result = parseUtcDate(text);
-        if (result.ok) {
-          expect(text).toMatch(/(Z|\+00:00)$/);
-          expect(Number.isInteger(result.instant.ms)).toBe(true);
-        } else {
-          expect(result.reason.length).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'grapheme' }),
+          fc.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,12})?)?(Z|[+-]\d{2}:?\d{2})?$/),
+        ),
+        (text) => {
+          const result = parseUtcDate(text);
+          if (result.ok) {
+            expect(text).toMatch(/(Z|\+00:00)$/);
+            expect(Number.isInteger(result.instant.ms)).toBe(true);
+          } else {
+            expect(result.reason.length).toBeGreaterThan(0);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -69,7 +76,10 @@ describe('date rules, for any input', () => {
     fc.assert(
       fc.property(instant, fc.integer({ min: -23, max: 23 }), fc.integer({ min: 0, max: 59 }), (ms, h, m) => {
         fc.pre(!(h === 0 && m === 0));
-        const base = new Date(ms).toISOString().replace(/^\+0*(\d{4})/, '$1').slice(0, -1);
+        const base = new Date(ms)
+          .toISOString()
+          .replace(/^\+0*(\d{4})/, '$1')
+          .slice(0, -1);
         if (!/^\d{4}-/.test(base)) return;
         const sign = h < 0 ? '-' : '+';
         expect(parseUtcDate(`${base}${sign}${pad(Math.abs(h))}:${pad(m)}`).ok).toBe(false);
@@ -85,23 +95,34 @@ describe('range parts, for any range', () => {
   const ms = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) });
   it('cover the range exactly: contiguous, sharing each boundary, open ends kept open', () => {
     fc.assert(
-      fc.property(ms, ms, fc.integer({ min: 1, max: 64 }), fc.boolean(), fc.boolean(), (a, b, count, openStart, openEnd) => {
-        const [lo, hi] = a <= b ? [a, b] : [b, a];
-        const part = { ...(openStart ? {} : { start_date: formatUtcDate(lo) }), ...(openEnd ? {} : { end_date: formatUtcDate(hi) }) };
-        const parts = splitPart(part, count, { lo, hi });
-        // Plain checks, one report per run (an expect per part made this property the slowest test here).
-        const problems: string[] = [];
-        if (parts.length < 1 || parts.length > Math.max(1, count)) problems.push(`${parts.length} parts for count ${count}`);
-        if (parts[0]!.start_date !== part.start_date) problems.push('the first part does not keep the start');
-        if (parts.at(-1)!.end_date !== part.end_date) problems.push('the last part does not keep the end');
-        for (let i = 1; i < parts.length; i++) {
-          const start = parts[i]!.start_date;
-          if (start !== parts[i - 1]!.end_date) problems.push(`part ${i} does not start where part ${i - 1} ends`);
-          const at = Date.parse(start!);
-          if (!(at > lo && at < hi)) problems.push(`cut ${start} is not strictly inside the range`);
-        }
-        expect(problems).toEqual([]);
-      }),
+      fc.property(
+        ms,
+        ms,
+        fc.integer({ min: 1, max: 64 }),
+        fc.boolean(),
+        fc.boolean(),
+        (a, b, count, openStart, openEnd) => {
+          const [lo, hi] = a <= b ? [a, b] : [b, a];
+          const part = {
+            ...(openStart ? {} : { start_date: formatUtcDate(lo) }),
+            ...(openEnd ? {} : { end_date: formatUtcDate(hi) }),
+          };
+          const parts = splitPart(part, count, { lo, hi });
+          // Plain checks, one report per run (an expect per part made this property the slowest test here).
+          const problems: string[] = [];
+          if (parts.length < 1 || parts.length > Math.max(1, count))
+            problems.push(`${parts.length} parts for count ${count}`);
+          if (parts[0]!.start_date !== part.start_date) problems.push('the first part does not keep the start');
+          if (parts.at(-1)!.end_date !== part.end_date) problems.push('the last part does not keep the end');
+          for (let i = 1; i < parts.length; i++) {
+            const start = parts[i]!.start_date;
+            if (start !== parts[i - 1]!.end_date) problems.push(`part ${i} does not start where part ${i - 1} ends`);
+            const at = Date.parse(start!);
+            if (!(at > lo && at < hi)) problems.push(`cut ${start} is not strictly inside the range`);
+          }
+          expect(problems).toEqual([]);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

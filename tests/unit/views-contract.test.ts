@@ -13,7 +13,10 @@ describe('a saved view’s query', () => {
   });
 
   it('drops a leading ? and keeps the rest as given', () => {
-    expect(ViewCreateSchema.parse({ name: ' Lettuce ', query: '?crop=Lettuce&tz=Europe/Amsterdam' })).toEqual({ name: 'Lettuce', query: 'crop=Lettuce&tz=Europe/Amsterdam' });
+    expect(ViewCreateSchema.parse({ name: ' Lettuce ', query: '?crop=Lettuce&tz=Europe/Amsterdam' })).toEqual({
+      name: 'Lettuce',
+      query: 'crop=Lettuce&tz=Europe/Amsterdam',
+    });
   });
 });
 
@@ -22,7 +25,9 @@ describe('the default view', () => {
 
   it('opens for a bare /batches only, as the view says, with the one-shot opened=default', () => {
     expect(defaultViewTarget('crop=Lettuce&warn=1', at(''))).toBe('/batches?crop=Lettuce&warn=1&opened=default');
-    expect(defaultViewTarget('from=now-90d&to=now&crop=Lettuce&tz=UTC', at(''))).toBe('/batches?from=now-90d&to=now&crop=Lettuce&tz=UTC&opened=default');
+    expect(defaultViewTarget('from=now-90d&to=now&crop=Lettuce&tz=UTC', at(''))).toBe(
+      '/batches?from=now-90d&to=now&crop=Lettuce&tz=UTC&opened=default',
+    );
     expect(defaultViewTarget('', at(''))).toBe('/batches?opened=default');
   });
 
@@ -36,7 +41,14 @@ describe('the default view', () => {
 
   it('never opens over a URL of its own: the zone alone (All time of older links) included', () => {
     expect(isBare(at(''))).toBe(true);
-    for (const query of ['tz=UTC', 'from=all&to=now&tz=Europe/Berlin', 'warn=1', 'from=2026-01-01&tz=UTC', 'opened=default', 'utm_source=mail']) {
+    for (const query of [
+      'tz=UTC',
+      'from=all&to=now&tz=Europe/Berlin',
+      'warn=1',
+      'from=2026-01-01&tz=UTC',
+      'opened=default',
+      'utm_source=mail',
+    ]) {
       expect(isBare(at(query)), query).toBe(false);
       expect(defaultViewTarget('crop=Lettuce', at(query)), query).toBeNull();
     }

@@ -15,7 +15,8 @@ describe('zone names', () => {
     expect(canonicalZone('Mars/Olympus')).toBeNull();
     expect(canonicalZone('utc')).toBe('UTC');
     expect(canonicalZone('US/Pacific')).toBe('America/Los_Angeles');
-    for (const bad of ['Mars/Olympus', 'local', '', undefined, '+01:00x', 'x'.repeat(200)]) expect(canonicalZone(bad)).toBeNull();
+    for (const bad of ['Mars/Olympus', 'local', '', undefined, '+01:00x', 'x'.repeat(200)])
+      expect(canonicalZone(bad)).toBeNull();
   });
 
   it('reads a tz parameter: old utc is UTC; local, missing and unknown are the viewer zone', () => {
@@ -57,7 +58,8 @@ describe('the first instant of a day', () => {
     const [y, m, d] = day.split('-').map(Number) as [number, number, number];
     return iso(startOfDayIn(y, m, d, zone));
   };
-  const hours = (day: string, next: string, zone: string) => (Date.parse(start(next, zone)) - Date.parse(start(day, zone))) / HOUR;
+  const hours = (day: string, next: string, zone: string) =>
+    (Date.parse(start(next, zone)) - Date.parse(start(day, zone))) / HOUR;
 
   it('Europe/Amsterdam: a 23-hour and a 25-hour day', () => {
     expect(start('2025-03-30', 'Europe/Amsterdam')).toBe('2025-03-29T23:00:00.000Z');

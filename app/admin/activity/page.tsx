@@ -12,7 +12,13 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function ActivityPage({ searchParams }: { searchParams: Promise<PageParams> }) {
   const t = await serverTranslator('people');
   return (
-    <SignedInPage page="activity" params={await searchParams} needed="admin" title={t('activity.title')} intro={(a) => t('activity.intro', { org: a.organisation.name })}>
+    <SignedInPage
+      page="activity"
+      params={await searchParams}
+      needed="admin"
+      title={t('activity.title')}
+      intro={(a) => t('activity.intro', { org: a.organisation.name })}
+    >
       {() => <ActivityAdmin />}
     </SignedInPage>
   );

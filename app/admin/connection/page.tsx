@@ -12,7 +12,13 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function ConnectionPage({ searchParams }: { searchParams: Promise<PageParams> }) {
   const t = await serverTranslator('people');
   return (
-    <SignedInPage page="connection" params={await searchParams} needed="admin" title={t('connection.title')} intro={(a) => t('connection.intro', { org: a.organisation.name })}>
+    <SignedInPage
+      page="connection"
+      params={await searchParams}
+      needed="admin"
+      title={t('connection.title')}
+      intro={(a) => t('connection.intro', { org: a.organisation.name })}
+    >
       {() => <ConnectionAdmin />}
     </SignedInPage>
   );

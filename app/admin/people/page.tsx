@@ -12,7 +12,13 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function PeoplePage({ searchParams }: { searchParams: Promise<PageParams> }) {
   const t = await serverTranslator('people');
   return (
-    <SignedInPage page="people" params={await searchParams} needed="admin" title={t('admin.peopleTitlePage')} intro={(a) => t('admin.peopleIntro', { org: a.organisation.name })}>
+    <SignedInPage
+      page="people"
+      params={await searchParams}
+      needed="admin"
+      title={t('admin.peopleTitlePage')}
+      intro={(a) => t('admin.peopleIntro', { org: a.organisation.name })}
+    >
       {(actor) => <PeopleAdmin me={actor.person.email} />}
     </SignedInPage>
   );

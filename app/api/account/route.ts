@@ -9,7 +9,13 @@ import { settingsStore } from '@/lib/server/settings';
 async function accountOf(actor: Actor): Promise<AccountInfo> {
   const person = (await settingsStore().people.byId(actor.person.id))!;
   const home = actor.memberships.find((m) => m.organisation.id === person.defaultOrganisationId);
-  return { email: person.email, name: person.name, language: person.language, timeZone: person.timeZone, defaultOrganisation: home?.organisation.slug ?? null };
+  return {
+    email: person.email,
+    name: person.name,
+    language: person.language,
+    timeZone: person.timeZone,
+    defaultOrganisation: home?.organisation.slug ?? null,
+  };
 }
 
 /** The signed-in person's own settings: name, the language and time zone e-mails to them use, where they start. */
@@ -21,7 +27,8 @@ export const PATCH = route({ auth: true, body: AccountChangeSchema }, async ({ a
   let defaultOrganisationId: string | undefined;
   if (defaultOrganisation !== undefined) {
     const home = actor.memberships.find((m) => m.organisation.slug === defaultOrganisation);
-    if (!home) throw new AppError('not_member', 'you are not a member of this organisation', { field: 'defaultOrganisation' });
+    if (!home)
+      throw new AppError('not_member', 'you are not a member of this organisation', { field: 'defaultOrganisation' });
     defaultOrganisationId = home.organisation.id;
   }
   await settingsStore().people.updateProfile(actor.person.id, { ...profile, defaultOrganisationId });

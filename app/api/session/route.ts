@@ -27,10 +27,13 @@ const email = field('e-mail address', 320).superRefine((text, ctx) => {
 const SignInSchema = z.strictObject({ email, password: field('password', MAX_PASSWORD) });
 
 /** Sign in with e-mail and password: 204 and the session cookie, or the same 401 for a wrong password and an unknown address. */
-export const POST = countSignIns('password', route({ auth: false, people: true, body: SignInSchema }, async ({ request, body, cookies, address }) => {
-  await signInWithPassword({ ...body, request, cookies, address });
-  return new Response(null, { status: 204 });
-}));
+export const POST = countSignIns(
+  'password',
+  route({ auth: false, people: true, body: SignInSchema }, async ({ request, body, cookies, address }) => {
+    await signInWithPassword({ ...body, request, cookies, address });
+    return new Response(null, { status: 204 });
+  }),
+);
 
 /** Who is signed in, the organisation this request acts for (`org=`, else their default), their role, and all their organisations. */
 export const GET = route({ auth: true }, async ({ actor }) =>
@@ -47,7 +50,14 @@ export const DELETE = route({ auth: false }, async ({ cookies, address }) => {
   const ended = await sessions().end(cookies);
   if (ended) {
     const { id, email, name } = ended.person;
-    await recordEntry({ organisationId: null, actor: { id, email, name }, action: 'sign_out', subject: email, address, method: ended.method });
+    await recordEntry({
+      organisationId: null,
+      actor: { id, email, name },
+      action: 'sign_out',
+      subject: email,
+      address,
+      method: ended.method,
+    });
   }
   return new Response(null, { status: 204 });
 });

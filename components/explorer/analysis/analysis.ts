@@ -38,4 +38,19 @@ export type AnalysisInput = {
   comparison?: { rows: readonly Row[]; shiftMs: number; label: string; complete: boolean };
 };
 
-export type AnalysisView = Pick<ExplorerState, 'chart' | 'focus' | 'crop' | 'bins' | 'days' | 'scanner' | 'base' | 'rules' | 'spc' | 'group' | 'gsort' | 'gdir' | 'compare'>;
+export type AnalysisView = Pick<
+  ExplorerState,
+  | 'chart'
+  | 'focus'
+  | 'crop'
+  | 'bins'
+  | 'days'
+  | 'scanner'
+  | 'base'
+  | 'rules'
+  | 'spc'
+  | 'group'
+  | 'gsort'
+  | 'gdir'
+  | 'compare'
+>;

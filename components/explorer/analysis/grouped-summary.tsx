@@ -36,7 +36,13 @@ const COLUMNS: { field: Exclude<GroupSortField, 'key'>; value: (g: Group, f: For
 ];
 
 /** The first column's header per grouping, in `analysis.grouped`. */
-const KEY_HEADER = { crop: 'crop', week: 'week', month: 'month', scanner: 'scanner', 'crop-week': 'cropWeek' } as const satisfies Record<Grouping, string>;
+const KEY_HEADER = {
+  crop: 'crop',
+  week: 'week',
+  month: 'month',
+  scanner: 'scanner',
+  'crop-week': 'cropWeek',
+} as const satisfies Record<Grouping, string>;
 
 /**
  * The batches the table shows, by crop, week, month, scanner or crop and week: one row per group with the
@@ -52,7 +58,8 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
   const groups = useMemo(() => groupRows(rows, grouping, zone, targets, say), [rows, grouping, zone, targets, say]);
   const sorted = useMemo(() => sortGroups(groups, gsort, gdir), [groups, gsort, gdir]);
   const sortBy = (field: GroupSortField) => update({ gsort: field, gdir: nextGroupDir(field, gsort, gdir) });
-  const ariaSort = (field: GroupSortField) => (field === gsort ? (gdir === 'asc' ? 'ascending' : 'descending') : undefined);
+  const ariaSort = (field: GroupSortField) =>
+    field === gsort ? (gdir === 'asc' ? 'ascending' : 'descending') : undefined;
   const arrow = (field: GroupSortField) => (field === gsort ? (gdir === 'asc' ? '\u00a0▲' : '\u00a0▼') : '');
 
   const exportCsv = () => {
@@ -100,7 +107,12 @@ export function GroupedSummary({ input, grouping, update, fileName }: Props) {
             {sorted.map((g) => (
               <tr key={g.key}>
                 <th scope="row">
-                  <button type="button" className={styles.drill} title={t('showOnly', { count: f.count(g.count) })} onClick={() => drill(g.drill)}>
+                  <button
+                    type="button"
+                    className={styles.drill}
+                    title={t('showOnly', { count: f.count(g.count) })}
+                    onClick={() => drill(g.drill)}
+                  >
                     {g.label}
                   </button>
                 </th>

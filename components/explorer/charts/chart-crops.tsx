@@ -4,7 +4,17 @@ import { memo } from 'react';
 import { CartesianGrid, Cell, ComposedChart, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
 import { AGGREGATE_KIND, type CropFigure } from '@/lib/explorer/aggregate';
 import { cropName } from '@/lib/explorer/drill';
-import { axisTitle, formatJudged, formatTick, formatValue, METRIC_INFO, missesTarget, niceAxis, targetKind, type Metric } from '@/lib/explorer/metrics';
+import {
+  axisTitle,
+  formatJudged,
+  formatTick,
+  formatValue,
+  METRIC_INFO,
+  missesTarget,
+  niceAxis,
+  targetKind,
+  type Metric,
+} from '@/lib/explorer/metrics';
 import type { DrillTo } from '../analysis/analysis';
 import { AXIS, ChartFrame, TOOLTIP } from './chart-frame';
 import { useSpeech } from '../shared/use-speech';
@@ -30,7 +40,8 @@ const short = (s: string) => (s.length > MAX_LABEL ? `${s.slice(0, MAX_LABEL - 1
 function zoom(crops: readonly CropFigure[], rate: boolean) {
   const xs = crops.flatMap((c) => [c.value, c.target]).filter((v): v is number => v !== null);
   if (xs.length === 0) return niceAxis(0, rate ? 100 : 1);
-  const lo = Math.min(...xs), hi = Math.max(...xs);
+  const lo = Math.min(...xs),
+    hi = Math.max(...xs);
   const pad = Math.max((hi - lo) * 0.05, 0.5);
   return niceAxis(lo - pad, hi + pad, 5, 0, rate ? 100 : Infinity);
 }
@@ -38,7 +49,9 @@ function zoom(crops: readonly CropFigure[], rate: boolean) {
 /** A target: a short vertical stroke across the crop's row. */
 function TargetMark(props: { cx?: number; cy?: number }) {
   if (props.cx === undefined || props.cy === undefined) return <g />;
-  return <line x1={props.cx} x2={props.cx} y1={props.cy - 9} y2={props.cy + 9} stroke="var(--danger)" strokeWidth={2.5} />;
+  return (
+    <line x1={props.cx} x2={props.cx} y1={props.cy - 9} y2={props.cy + 9} stroke="var(--danger)" strokeWidth={2.5} />
+  );
 }
 
 /**
@@ -55,27 +68,47 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete, noMa
   const aggregate = t(`aggregate.${AGGREGATE_KIND[metric]}`);
   const name = (crop: string) => cropName(crop, t);
   const value = (v: number) => formatValue(metric, v, f);
-  const data = crops.map((c) => ({ ...c, label: t('crops.axisLabel', { crop: short(name(c.crop)), count: f.count(c.count) }) }));
+  const data = crops.map((c) => ({
+    ...c,
+    label: t('crops.axisLabel', { crop: short(name(c.crop)), count: f.count(c.count) }),
+  }));
   const axis = zoom(crops, info.rate);
   const open = (crop: string) => drill({ crop });
   // A metric without targets (size) marks none and says none.
   const judged = info.better !== null;
-  const title = t(judged ? 'crops.title' : 'crops.titleNoTarget', { metric: t(`metrics.${metric}.label`), aggregate, target: word });
+  const title = t(judged ? 'crops.title' : 'crops.titleNoTarget', {
+    metric: t(`metrics.${metric}.label`),
+    aggregate,
+    target: word,
+  });
   const table = () => (
     <table>
       <thead>
         <tr>
           <th scope="col">{t('cropHeader')}</th>
-          <th scope="col" className="num">{t('overTime.valueHeader', { metric: t(`metrics.${metric}.short`), aggregate })}</th>
-          <th scope="col" className="num">{t('batchesHeader')}</th>
-          {judged && <th scope="col" className="num">{header}</th>}
+          <th scope="col" className="num">
+            {t('overTime.valueHeader', { metric: t(`metrics.${metric}.short`), aggregate })}
+          </th>
+          <th scope="col" className="num">
+            {t('batchesHeader')}
+          </th>
+          {judged && (
+            <th scope="col" className="num">
+              {header}
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
         {crops.map((c) => (
           <tr key={c.crop}>
             <th scope="row">
-              <button type="button" className={styles.linkButton} aria-pressed={picked === c.crop} onClick={() => open(c.crop)}>
+              <button
+                type="button"
+                className={styles.linkButton}
+                aria-pressed={picked === c.crop}
+                onClick={() => open(c.crop)}
+              >
                 {name(c.crop)}
               </button>
             </th>
@@ -91,7 +124,9 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete, noMa
   if (crops.length === 0) {
     return (
       <ChartFrame id="chart-crops" title={title} incomplete={incomplete} table={table}>
-        <p className={styles.chartEmpty}>{noMatch ?? t('distribution.noValue', { metric: t(`metrics.${metric}.inSentence`) })}</p>
+        <p className={styles.chartEmpty}>
+          {noMatch ?? t('distribution.noValue', { metric: t(`metrics.${metric}.inSentence`) })}
+        </p>
       </ChartFrame>
     );
   }
@@ -100,28 +135,76 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete, noMa
       <FitWidth height={height}>
         <ComposedChart data={data} layout="vertical" margin={{ top: 16, right: 20, bottom: 18, left: 4 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" horizontal={false} />
-          <XAxis type="number" domain={axis.domain} ticks={axis.ticks} tickFormatter={(v: number) => formatTick(metric, v, f)} {...AXIS} allowDataOverflow
-            label={{ value: axisTitle(metric, say), position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
-          <YAxis type="category" dataKey="label" width={190} interval={0} {...AXIS}
+          <XAxis
+            type="number"
+            domain={axis.domain}
+            ticks={axis.ticks}
+            tickFormatter={(v: number) => formatTick(metric, v, f)}
+            {...AXIS}
+            allowDataOverflow
+            label={{
+              value: axisTitle(metric, say),
+              position: 'insideBottom',
+              offset: -12,
+              fill: 'var(--fg)',
+              fontSize: 12,
+            }}
+          />
+          <YAxis
+            type="category"
+            dataKey="label"
+            width={190}
+            interval={0}
+            {...AXIS}
             tick={(props: { x?: number | string; y?: number | string; payload?: { value: string; index: number } }) => {
               const c = crops[props.payload?.index ?? -1];
               const on = c !== undefined && c.crop === picked;
               return (
-                <text x={props.x} y={props.y} dy={4} textAnchor="end" fill="var(--fg)" fontSize={12} fontWeight={on ? 700 : 400}
-                  style={{ cursor: 'pointer' }} onClick={() => c && open(c.crop)}>
+                <text
+                  x={props.x}
+                  y={props.y}
+                  dy={4}
+                  textAnchor="end"
+                  fill="var(--fg)"
+                  fontSize={12}
+                  fontWeight={on ? 700 : 400}
+                  style={{ cursor: 'pointer' }}
+                  onClick={() => c && open(c.crop)}
+                >
                   {c ? <title>{name(c.crop)}</title> : null}
                   {props.payload?.value}
                 </text>
               );
-            }} />
-          <Tooltip {...TOOLTIP} cursor={{ fill: 'var(--border)', fillOpacity: 0.4 }}
+            }}
+          />
+          <Tooltip
+            {...TOOLTIP}
+            cursor={{ fill: 'var(--border)', fillOpacity: 0.4 }}
             labelFormatter={(_, payload) => {
               const c = payload?.[0]?.payload as CropFigure | undefined;
-              return c ? t('crops.tooltip', { crop: name(c.crop), batches: t('batches', { count: c.count, countText: f.count(c.count) }) }) : '';
+              return c
+                ? t('crops.tooltip', {
+                    crop: name(c.crop),
+                    batches: t('batches', { count: c.count, countText: f.count(c.count) }),
+                  })
+                : '';
             }}
-            formatter={(v, series, item) => [typeof v === 'number' ? (series === header ? value(v) : formatJudged(metric, v, (item.payload as CropFigure).target, f)) : '—', series]} />
+            formatter={(v, series, item) => [
+              typeof v === 'number'
+                ? series === header
+                  ? value(v)
+                  : formatJudged(metric, v, (item.payload as CropFigure).target, f)
+                : '—',
+              series,
+            ]}
+          />
           {judged && <Scatter dataKey="target" name={header} shape={<TargetMark />} isAnimationActive={false} />}
-          <Scatter dataKey="value" name={t(`metrics.${metric}.short`)} isAnimationActive={false} cursor="pointer" onClick={(d) => open((d as unknown as { payload: CropFigure }).payload.crop)}
+          <Scatter
+            dataKey="value"
+            name={t(`metrics.${metric}.short`)}
+            isAnimationActive={false}
+            cursor="pointer"
+            onClick={(d) => open((d as unknown as { payload: CropFigure }).payload.crop)}
             shape={(props: { cx?: number; cy?: number; payload?: CropFigure }) => {
               const c = props.payload;
               if (!c || props.cx === undefined || props.cy === undefined || c.value === null) return <g />;
@@ -129,13 +212,25 @@ function CropsCompared({ crops, metric, colours, picked, drill, incomplete, noMa
               const miss = missesTarget(metric, c.value, c.target);
               return (
                 <g>
-                  {c.crop === picked && <circle cx={props.cx} cy={props.cy} r={10} fill="none" stroke="var(--fg)" strokeWidth={1.5} />}
+                  {c.crop === picked && (
+                    <circle cx={props.cx} cy={props.cy} r={10} fill="none" stroke="var(--fg)" strokeWidth={1.5} />
+                  )}
                   {/* Missing its target: a hollow dot, so it does not rest on colour alone. */}
-                  <circle cx={props.cx} cy={props.cy} r={6} fill={miss ? 'var(--card)' : colour} stroke={colour} strokeWidth={2.5} />
+                  <circle
+                    cx={props.cx}
+                    cy={props.cy}
+                    r={6}
+                    fill={miss ? 'var(--card)' : colour}
+                    stroke={colour}
+                    strokeWidth={2.5}
+                  />
                 </g>
               );
-            }}>
-            {data.map((c) => <Cell key={c.crop} />)}
+            }}
+          >
+            {data.map((c) => (
+              <Cell key={c.crop} />
+            ))}
           </Scatter>
         </ComposedChart>
       </FitWidth>

@@ -48,20 +48,34 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
   const open = (b: HistogramBin) => drill({ bins: formatBins(withBin(bins, { metric, lo: b.lo, hi: b.hi })) });
   const isChosen = (b: HistogramBin) => !!chosen && chosen.lo === b.lo && chosen.hi === b.hi;
   // The drilled bin outlined, in whichever bars the bins are drawn with.
-  const outline = points.map((b) => <Cell key={b.lo} stroke={isChosen(b) ? 'var(--fg)' : undefined} strokeWidth={isChosen(b) ? 2 : 0} />);
+  const outline = points.map((b) => (
+    <Cell key={b.lo} stroke={isChosen(b) ? 'var(--fg)' : undefined} strokeWidth={isChosen(b) ? 2 : 0} />
+  ));
   const judged = info.better !== null && anyTarget;
   const missLabel = t(info.better === 'lower' ? 'distribution.over' : 'distribution.under', { target: word });
   const meetLabel = t(info.better === 'lower' ? 'distribution.atOrUnder' : 'distribution.atOrAbove', { target: word });
   const metrics = t(`metrics.${metric}.plural`);
-  const title = judged ? t(info.better === 'lower' ? 'distribution.titleOver' : 'distribution.titleUnder', { metrics, target: word }) : t('distribution.title', { metrics });
+  const title = judged
+    ? t(info.better === 'lower' ? 'distribution.titleOver' : 'distribution.titleUnder', { metrics, target: word })
+    : t('distribution.title', { metrics });
   const table = () => (
     <table>
       <thead>
         <tr>
           <th scope="col">{t('distribution.binHeader', { metric: t(`metrics.${metric}.short`) })}</th>
-          <th scope="col" className="num">{t('batchesHeader')}</th>
-          {judged && <th scope="col" className="num">{missLabel}</th>}
-          {judged && <th scope="col" className="num">{meetLabel}</th>}
+          <th scope="col" className="num">
+            {t('batchesHeader')}
+          </th>
+          {judged && (
+            <th scope="col" className="num">
+              {missLabel}
+            </th>
+          )}
+          {judged && (
+            <th scope="col" className="num">
+              {meetLabel}
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
@@ -83,40 +97,124 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
   return (
     <ChartFrame id="chart-dist" title={title} incomplete={incomplete} table={table}>
       {data.bins.length === 0 ? (
-        <p className={styles.chartEmpty}>{data.values === 0 && data.bins.length === 0 && noMatch ? noMatch : t('distribution.noValue', { metric: t(`metrics.${metric}.inSentence`) })}</p>
+        <p className={styles.chartEmpty}>
+          {data.values === 0 && data.bins.length === 0 && noMatch
+            ? noMatch
+            : t('distribution.noValue', { metric: t(`metrics.${metric}.inSentence`) })}
+        </p>
       ) : (
         <>
           <FitWidth height={280}>
             <BarChart data={points} margin={{ top: 18, right: 16, bottom: 18, left: 8 }} barCategoryGap={1}>
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" vertical={false} />
-              <XAxis dataKey="mid" type="number" domain={domain} ticks={edgeTicks(data.bins)} tickFormatter={(v: number) => formatTick(metric, v, f)} allowDataOverflow {...AXIS}
-                label={{ value: axisTitle(metric, say), position: 'insideBottom', offset: -12, fill: 'var(--fg)', fontSize: 12 }} />
-              <YAxis allowDecimals={false} tickFormatter={(v: number) => f.count(v)} {...AXIS} width={52} label={{ value: t('batchesHeader'), angle: -90, position: 'insideLeft', fill: 'var(--fg)', fontSize: 12 }} />
-              <Tooltip {...TOOLTIP} cursor={{ fill: 'var(--border)', fillOpacity: 0.5 }}
+              <XAxis
+                dataKey="mid"
+                type="number"
+                domain={domain}
+                ticks={edgeTicks(data.bins)}
+                tickFormatter={(v: number) => formatTick(metric, v, f)}
+                allowDataOverflow
+                {...AXIS}
+                label={{
+                  value: axisTitle(metric, say),
+                  position: 'insideBottom',
+                  offset: -12,
+                  fill: 'var(--fg)',
+                  fontSize: 12,
+                }}
+              />
+              <YAxis
+                allowDecimals={false}
+                tickFormatter={(v: number) => f.count(v)}
+                {...AXIS}
+                width={52}
+                label={{
+                  value: t('batchesHeader'),
+                  angle: -90,
+                  position: 'insideLeft',
+                  fill: 'var(--fg)',
+                  fontSize: 12,
+                }}
+              />
+              <Tooltip
+                {...TOOLTIP}
+                cursor={{ fill: 'var(--border)', fillOpacity: 0.5 }}
                 labelFormatter={(_, payload) => {
                   const b = payload?.[0]?.payload as HistogramBin | undefined;
-                  return b ? t('distribution.tooltip', { bin: bin(b), batches: t('batches', { count: b.count, countText: f.count(b.count) }) }) : '';
+                  return b
+                    ? t('distribution.tooltip', {
+                        bin: bin(b),
+                        batches: t('batches', { count: b.count, countText: f.count(b.count) }),
+                      })
+                    : '';
                 }}
-                formatter={(v, name) => [f.count(Number(v)), name]} />
+                formatter={(v, name) => [f.count(Number(v)), name]}
+              />
               {sharedTarget !== null && (
-                <ReferenceLine x={sharedTarget} stroke="var(--danger)" strokeDasharray="6 3" ifOverflow="extendDomain"
-                  label={{ value: t('distribution.targetLine', { target: t(`targetHeader.${targetKind(metric)}`), value: value(sharedTarget) }), fill: 'var(--fg)', position: sharedTarget <= (data.median ?? 0) ? 'insideTopRight' : 'insideTopLeft', fontSize: 12, dy: 16 }} />
+                <ReferenceLine
+                  x={sharedTarget}
+                  stroke="var(--danger)"
+                  strokeDasharray="6 3"
+                  ifOverflow="extendDomain"
+                  label={{
+                    value: t('distribution.targetLine', {
+                      target: t(`targetHeader.${targetKind(metric)}`),
+                      value: value(sharedTarget),
+                    }),
+                    fill: 'var(--fg)',
+                    position: sharedTarget <= (data.median ?? 0) ? 'insideTopRight' : 'insideTopLeft',
+                    fontSize: 12,
+                    dy: 16,
+                  }}
+                />
               )}
               {data.median !== null && (
-                <ReferenceLine x={data.median} stroke="var(--fg)" strokeWidth={1.5}
-                  label={{ value: t('distribution.median', { value: value(data.median) }), fill: 'var(--fg)', position: data.median > (domain[0] + domain[1]) / 2 ? 'insideTopRight' : 'insideTopLeft', fontSize: 12 }} />
+                <ReferenceLine
+                  x={data.median}
+                  stroke="var(--fg)"
+                  strokeWidth={1.5}
+                  label={{
+                    value: t('distribution.median', { value: value(data.median) }),
+                    fill: 'var(--fg)',
+                    position: data.median > (domain[0] + domain[1]) / 2 ? 'insideTopRight' : 'insideTopLeft',
+                    fontSize: 12,
+                  }}
+                />
               )}
               {judged ? (
                 <>
-                  <Bar dataKey="misses" name={missLabel} stackId="n" fill="var(--danger)" isAnimationActive={false} cursor="pointer" onClick={(d) => open(d.payload as HistogramBin)}>
+                  <Bar
+                    dataKey="misses"
+                    name={missLabel}
+                    stackId="n"
+                    fill="var(--danger)"
+                    isAnimationActive={false}
+                    cursor="pointer"
+                    onClick={(d) => open(d.payload as HistogramBin)}
+                  >
                     {outline}
                   </Bar>
-                  <Bar dataKey="meets" name={meetLabel} stackId="n" fill="var(--meets)" isAnimationActive={false} cursor="pointer" onClick={(d) => open(d.payload as HistogramBin)}>
+                  <Bar
+                    dataKey="meets"
+                    name={meetLabel}
+                    stackId="n"
+                    fill="var(--meets)"
+                    isAnimationActive={false}
+                    cursor="pointer"
+                    onClick={(d) => open(d.payload as HistogramBin)}
+                  >
                     {outline}
                   </Bar>
                 </>
               ) : (
-                <Bar dataKey="count" name={t('batchesHeader')} fill="var(--accent)" isAnimationActive={false} cursor="pointer" onClick={(d) => open(d.payload as HistogramBin)}>
+                <Bar
+                  dataKey="count"
+                  name={t('batchesHeader')}
+                  fill="var(--accent)"
+                  isAnimationActive={false}
+                  cursor="pointer"
+                  onClick={(d) => open(d.payload as HistogramBin)}
+                >
                   {outline}
                 </Bar>
               )}
@@ -125,11 +223,15 @@ function Distribution({ data, bins, sharedTarget, judged: anyTarget, drill, inco
           <p className={styles.chartNote}>
             {judged && (
               <>
-                <span className={styles.swatch} style={{ background: 'var(--danger)' }} aria-hidden="true" /> {missLabel}{' '}
-                <span className={styles.swatch} style={{ background: 'var(--meets)' }} aria-hidden="true" /> {meetLabel} ·{' '}
+                <span className={styles.swatch} style={{ background: 'var(--danger)' }} aria-hidden="true" />{' '}
+                {missLabel} <span className={styles.swatch} style={{ background: 'var(--meets)' }} aria-hidden="true" />{' '}
+                {meetLabel} ·{' '}
               </>
             )}
-            {t('distribution.note', { batches: t('batches', { count: data.values, countText: f.count(data.values) }), width: value(data.width) })}
+            {t('distribution.note', {
+              batches: t('batches', { count: data.values, countText: f.count(data.values) }),
+              width: value(data.width),
+            })}
             <span className="screen-only"> {t('distribution.hint')}</span>
           </p>
         </>

@@ -7,7 +7,16 @@ import type { Formats } from '@/lib/i18n/formats';
 import { AGGREGATE_KIND, bucketDays, type TimeSeries } from '@/lib/explorer/aggregate';
 import { cropName, describeBucket, formatDays } from '@/lib/explorer/drill';
 import { dateTickLabels } from '@/lib/explorer/charts/date-ticks';
-import { axisTitle, formatTick, formatValue, METRIC_INFO, metricTarget, niceAxis, targetKind, type Metric } from '@/lib/explorer/metrics';
+import {
+  axisTitle,
+  formatTick,
+  formatValue,
+  METRIC_INFO,
+  metricTarget,
+  niceAxis,
+  targetKind,
+  type Metric,
+} from '@/lib/explorer/metrics';
 import { cropOfKey } from '@/lib/explorer/rows';
 import type { Zone } from '@/lib/explorer/zones';
 import type { DrillTo } from '../analysis/analysis';
@@ -51,9 +60,19 @@ function ticksOf(starts: readonly number[]): number[] {
  * metric's scale.
  */
 function valueAxis(crops: TimeSeries['crops'], targets: readonly (number | null)[], rate: boolean) {
-  let lo = Infinity, hi = -Infinity;
-  for (const c of crops) for (const v of c.values) if (v !== null) { if (v < lo) lo = v; if (v > hi) hi = v; }
-  for (const t of targets) if (t !== null) { if (t < lo) lo = t; if (t > hi) hi = t; }
+  let lo = Infinity,
+    hi = -Infinity;
+  for (const c of crops)
+    for (const v of c.values)
+      if (v !== null) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+  for (const t of targets)
+    if (t !== null) {
+      if (t < lo) lo = t;
+      if (t > hi) hi = t;
+    }
   if (!Number.isFinite(lo)) return niceAxis(0, rate ? 100 : 1);
   return niceAxis(lo, hi, 4, 0, rate ? 100 : Infinity);
 }
@@ -84,9 +103,15 @@ function useTimeDrag(series: TimeSeries, onPick: (i: number) => void, onRange: (
     const i = Number(state?.activeTooltipIndex);
     return Number.isInteger(i) && i >= 0 && i < series.starts.length ? i : null;
   };
-  const set = (d: Drag) => { dragRef.current = d; setDrag(d); };
+  const set = (d: Drag) => {
+    dragRef.current = d;
+    setDrag(d);
+  };
   return {
-    band: drag && drag.from !== drag.to ? { x1: series.starts[Math.min(drag.from, drag.to)]!, x2: series.ends[Math.max(drag.from, drag.to)]! } : null,
+    band:
+      drag && drag.from !== drag.to
+        ? { x1: series.starts[Math.min(drag.from, drag.to)]!, x2: series.ends[Math.max(drag.from, drag.to)]! }
+        : null,
     handlers: {
       onMouseDown: (state: { activeTooltipIndex?: number | string | null }) => {
         const i = indexOf(state);
@@ -108,7 +133,19 @@ function useTimeDrag(series: TimeSeries, onPick: (i: number) => void, onRange: (
   };
 }
 
-function OverTime({ series, compared, metric, zone, targets, colours, mode: chosenMode, focus, drill, incomplete, noMatch }: Props) {
+function OverTime({
+  series,
+  compared,
+  metric,
+  zone,
+  targets,
+  colours,
+  mode: chosenMode,
+  focus,
+  drill,
+  incomplete,
+  noMatch,
+}: Props) {
   const say = useSpeech();
   const { f, t } = say;
   const info = METRIC_INFO[metric];
@@ -124,14 +161,21 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode: chos
   const mode = own ? 'panels' : chosenMode;
   const daysOf = (i: number) => bucketDays(series.starts[i]!, series.ends[i]!, zone);
   const full = (ms: number) => describeBucket(daysOf(series.starts.indexOf(ms)), series.bucket, say);
-  const cropTargets = useMemo(() => series.crops.map((c) => metricTarget(targets, cropOfKey(c.crop), metric)), [series, targets, metric]);
+  const cropTargets = useMemo(
+    () => series.crops.map((c) => metricTarget(targets, cropOfKey(c.crop), metric)),
+    [series, targets, metric],
+  );
   const yAxis = useMemo(() => valueAxis(series.crops, cropTargets, info.rate), [series, cropTargets, info.rate]);
-  const ownAxes = useMemo(() => (own ? series.crops.map((c, i) => valueAxis([c], [cropTargets[i] ?? null], info.rate)) : null), [own, series, cropTargets, info.rate]);
+  const ownAxes = useMemo(
+    () => (own ? series.crops.map((c, i) => valueAxis([c], [cropTargets[i] ?? null], info.rate)) : null),
+    [own, series, cropTargets, info.rate],
+  );
   const x: [number, number] = [series.starts[0] ?? 0, series.ends[series.ends.length - 1] ?? 1];
   const ticks = ticksOf(series.starts);
   const tick = tickFormat(ticks, series.bucket, zone, f);
   const bands = gapBands(series);
-  const pickBucket = (i: number, crop: string | null) => drill({ days: formatDays(daysOf(i)), ...(crop !== null ? { crop } : {}) });
+  const pickBucket = (i: number, crop: string | null) =>
+    drill({ days: formatDays(daysOf(i)), ...(crop !== null ? { crop } : {}) });
   const setRange = (lo: number, hi: number) => drill({ from: daysOf(lo).from, to: daysOf(hi).to, days: undefined });
   const { band, handlers } = useTimeDrag(series, (i) => pickBucket(i, null), setRange);
   const many = series.starts.length > 60;
@@ -143,28 +187,75 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode: chos
   const dot = (values: readonly (number | null)[], colour: string) =>
     function Dot(props: { cx?: number; cy?: number; index?: number }) {
       const i = props.index ?? -1;
-      if (props.cx === undefined || props.cy === undefined || values[i] === null || values[i] === undefined) return <g />;
+      if (props.cx === undefined || props.cy === undefined || values[i] === null || values[i] === undefined)
+        return <g />;
       const alone = isolated(values, i);
       if (many && !alone) return <g />;
-      return <circle cx={props.cx} cy={props.cy} r={alone ? 3.5 : 2.5} fill={colour} stroke="var(--card)" strokeWidth={1} />;
+      return (
+        <circle cx={props.cx} cy={props.cy} r={alone ? 3.5 : 2.5} fill={colour} stroke="var(--card)" strokeWidth={1} />
+      );
     };
 
   const axes = (height: number, compact: boolean) => (
     <>
       <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-      <XAxis dataKey="t" type="number" scale="time" domain={x} ticks={ticks} tickFormatter={tick} {...AXIS} tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }} height={compact ? 22 : 30} />
-      <YAxis domain={yAxis.domain} ticks={yAxis.ticks} tickFormatter={(v: number) => formatTick(metric, v, f)} {...AXIS} tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }} width={compact ? 40 : 60} allowDataOverflow
-        label={compact ? undefined : { value: axisTitle(metric, say), angle: -90, position: 'insideLeft', fill: 'var(--fg)', fontSize: 12, dx: 4, dy: height / 4 }} />
+      <XAxis
+        dataKey="t"
+        type="number"
+        scale="time"
+        domain={x}
+        ticks={ticks}
+        tickFormatter={tick}
+        {...AXIS}
+        tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }}
+        height={compact ? 22 : 30}
+      />
+      <YAxis
+        domain={yAxis.domain}
+        ticks={yAxis.ticks}
+        tickFormatter={(v: number) => formatTick(metric, v, f)}
+        {...AXIS}
+        tick={{ ...AXIS.tick, fontSize: compact ? 10 : 12 }}
+        width={compact ? 40 : 60}
+        allowDataOverflow
+        label={
+          compact
+            ? undefined
+            : {
+                value: axisTitle(metric, say),
+                angle: -90,
+                position: 'insideLeft',
+                fill: 'var(--fg)',
+                fontSize: 12,
+                dx: 4,
+                dy: height / 4,
+              }
+        }
+      />
       {bands.map((g) => (
-        <ReferenceArea key={g.x1} x1={g.x1} x2={g.x2} ifOverflow="hidden" fill="var(--muted)" fillOpacity={0.15} label={{ value: t('notLoaded'), fill: 'var(--fg)', position: 'insideTop', fontSize: 11 }} />
+        <ReferenceArea
+          key={g.x1}
+          x1={g.x1}
+          x2={g.x2}
+          ifOverflow="hidden"
+          fill="var(--muted)"
+          fillOpacity={0.15}
+          label={{ value: t('notLoaded'), fill: 'var(--fg)', position: 'insideTop', fontSize: 11 }}
+        />
       ))}
-      {band && <ReferenceArea x1={band.x1} x2={band.x2} fill="var(--accent)" fillOpacity={0.15} stroke="var(--accent)" />}
+      {band && (
+        <ReferenceArea x1={band.x1} x2={band.x2} fill="var(--accent)" fillOpacity={0.15} stroke="var(--accent)" />
+      )}
       <Tooltip {...TOOLTIP} labelFormatter={(ms) => full(Number(ms))} formatter={(v, name) => [fmt(v), name]} />
     </>
   );
 
   const titleValues = { metric: label, aggregate: t(`bucketAggregate.${series.bucket}.${AGGREGATE_KIND[metric]}`) };
-  const title = own ? t('overTime.titlePanelsOwn', titleValues) : mode === 'panels' ? t('overTime.titlePanels', titleValues) : t('overTime.title', titleValues);
+  const title = own
+    ? t('overTime.titlePanelsOwn', titleValues)
+    : mode === 'panels'
+      ? t('overTime.titlePanels', titleValues)
+      : t('overTime.title', titleValues);
   // No layout to choose where every crop needs its own axis.
   const modeSwitch = own ? undefined : (
     <label>
@@ -181,9 +272,15 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode: chos
       <thead>
         <tr>
           <th scope="col">{t('overTime.rowHeader', { bucket: bucketWord })}</th>
-          <th scope="col" className="num">{t('overTime.valueHeader', { metric: short, aggregate })}</th>
-          <th scope="col" className="num">{t('batchesHeader')}</th>
-          <th scope="col" className="num">{t(`targetHeader.${targetKind(metric)}`)}</th>
+          <th scope="col" className="num">
+            {t('overTime.valueHeader', { metric: short, aggregate })}
+          </th>
+          <th scope="col" className="num">
+            {t('batchesHeader')}
+          </th>
+          <th scope="col" className="num">
+            {t(`targetHeader.${targetKind(metric)}`)}
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -193,7 +290,10 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode: chos
               <tr key={`${c.crop}-${i}`}>
                 <th scope="row">
                   <button type="button" className={styles.linkButton} onClick={() => pickBucket(i, c.crop)}>
-                    {t('overTime.row', { crop: cropName(c.crop, t), bucket: describeBucket(daysOf(i), series.bucket, say) })}
+                    {t('overTime.row', {
+                      crop: cropName(c.crop, t),
+                      bucket: describeBucket(daysOf(i), series.bucket, say),
+                    })}
                   </button>
                 </th>
                 <td className="num">{v === null ? (series.gaps[i] ? t('notLoaded') : '—') : value(v)}</td>
@@ -211,7 +311,11 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode: chos
     return (
       <ChartFrame id="chart-time" title={title} incomplete={incomplete} controls={modeSwitch} table={table} wide>
         <p className={styles.chartEmpty}>
-          {incomplete ? t('overTime.nothingYet', { everyBucket: t(`bucketEvery.${series.bucket}`) }) : series.crops.length === 0 && noMatch ? noMatch : t('overTime.noValue', { metric: t(`metrics.${metric}.inSentence`) })}
+          {incomplete
+            ? t('overTime.nothingYet', { everyBucket: t(`bucketEvery.${series.bucket}`) })
+            : series.crops.length === 0 && noMatch
+              ? noMatch
+              : t('overTime.noValue', { metric: t(`metrics.${metric}.inSentence`) })}
         </p>
       </ChartFrame>
     );
@@ -232,15 +336,34 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode: chos
                   <span className={styles.swatch} style={{ background: colour }} aria-hidden="true" />
                   {name}
                   <span className={styles.panelMeta}>
-                    {cropTarget !== null ? t('overTime.panelMeta', { batches, target, value: value(cropTarget) }) : batches}
+                    {cropTarget !== null
+                      ? t('overTime.panelMeta', { batches, target, value: value(cropTarget) })
+                      : batches}
                   </span>
                 </h4>
                 <TimePanel
-                  starts={series.starts} ends={series.ends} values={c.values} counts={c.counts} gaps={series.gaps} compare={compared?.byCrop.get(c.crop)}
-                  x={x} y={ownAxes?.[ci] ?? yAxis} xTicks={ticks} colour={colour} target={cropTarget}
-                  tickLabel={tick} bucketLabel={full} valueLabel={value} valueTick={(v) => formatTick(metric, v, f)}
-                  onPick={(i) => pickBucket(i, c.crop)} onRange={setRange}
-                  label={t('overTime.panelLabel', { crop: name, metric: t(`metrics.${metric}.labelInSentence`), bucket: bucketWord })}
+                  starts={series.starts}
+                  ends={series.ends}
+                  values={c.values}
+                  counts={c.counts}
+                  gaps={series.gaps}
+                  compare={compared?.byCrop.get(c.crop)}
+                  x={x}
+                  y={ownAxes?.[ci] ?? yAxis}
+                  xTicks={ticks}
+                  colour={colour}
+                  target={cropTarget}
+                  tickLabel={tick}
+                  bucketLabel={full}
+                  valueLabel={value}
+                  valueTick={(v) => formatTick(metric, v, f)}
+                  onPick={(i) => pickBucket(i, c.crop)}
+                  onRange={setRange}
+                  label={t('overTime.panelLabel', {
+                    crop: name,
+                    metric: t(`metrics.${metric}.labelInSentence`),
+                    bucket: bucketWord,
+                  })}
                 />
               </div>
             );
@@ -260,7 +383,11 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode: chos
                       drill({ focus: next.length ? next.map(encodeURIComponent).join(',') : undefined });
                     }}
                   />
-                  <span className={styles.swatch} style={{ background: shown.includes(c.crop) ? colours.get(c.crop) : 'var(--chart-faint)' }} aria-hidden="true" />
+                  <span
+                    className={styles.swatch}
+                    style={{ background: shown.includes(c.crop) ? colours.get(c.crop) : 'var(--chart-faint)' }}
+                    aria-hidden="true"
+                  />
                   {t('overTime.legendEntry', { crop: cropName(c.crop, t), count: f.count(c.count) })}
                 </label>
               </li>
@@ -269,7 +396,13 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode: chos
           <FitWidth height={300}>
             <LineChart
               data={series.starts.map((t, i) =>
-                Object.fromEntries([['t', t], ...series.crops.flatMap((c) => [[c.crop, c.values[i]], [`${c.crop}\u0000compared`, compared?.byCrop.get(c.crop)?.[i] ?? null]])]),
+                Object.fromEntries([
+                  ['t', t],
+                  ...series.crops.flatMap((c) => [
+                    [c.crop, c.values[i]],
+                    [`${c.crop}\u0000compared`, compared?.byCrop.get(c.crop)?.[i] ?? null],
+                  ]),
+                ]),
               )}
               margin={{ top: 8, right: 16, bottom: 4, left: 8 }}
               {...handlers}
@@ -278,27 +411,59 @@ function OverTime({ series, compared, metric, zone, targets, colours, mode: chos
               {axes(300, false)}
               {series.crops.map((c, ci) =>
                 shown.includes(c.crop) && cropTargets[ci] != null ? (
-                  <ReferenceLine key={`t-${c.crop}`} y={cropTargets[ci]} stroke={colours.get(c.crop)} strokeDasharray="6 3" ifOverflow="extendDomain" />
+                  <ReferenceLine
+                    key={`t-${c.crop}`}
+                    y={cropTargets[ci]}
+                    stroke={colours.get(c.crop)}
+                    strokeDasharray="6 3"
+                    ifOverflow="extendDomain"
+                  />
                 ) : null,
               )}
               {compared &&
-                series.crops.filter((c) => shown.includes(c.crop)).map((c) => (
-                  <Line key={`${c.crop}-compared`} dataKey={`${c.crop}\u0000compared`} name={t('overTime.comparedLine', { crop: cropName(c.crop, t), period: compared.label })} stroke={colours.get(c.crop)}
-                    strokeOpacity={0.6} strokeDasharray="3 2" strokeWidth={1.2} dot={false} activeDot={false} connectNulls={false} isAnimationActive={false} />
-                ))}
+                series.crops
+                  .filter((c) => shown.includes(c.crop))
+                  .map((c) => (
+                    <Line
+                      key={`${c.crop}-compared`}
+                      dataKey={`${c.crop}\u0000compared`}
+                      name={t('overTime.comparedLine', { crop: cropName(c.crop, t), period: compared.label })}
+                      stroke={colours.get(c.crop)}
+                      strokeOpacity={0.6}
+                      strokeDasharray="3 2"
+                      strokeWidth={1.2}
+                      dot={false}
+                      activeDot={false}
+                      connectNulls={false}
+                      isAnimationActive={false}
+                    />
+                  ))}
               {/* The faint crops first, so the chosen ones are drawn over them. */}
-              {[...series.crops].sort((a, b) => Number(shown.includes(a.crop)) - Number(shown.includes(b.crop))).map((c) => {
-                const on = shown.includes(c.crop);
-                const colour = on ? (colours.get(c.crop) ?? 'var(--fg)') : 'var(--chart-faint)';
-                return (
-                  <Line key={c.crop} dataKey={c.crop} name={cropName(c.crop, t)} stroke={colour} strokeWidth={on ? 2 : 1} dot={dot(c.values, colour)}
-                    activeDot={on ? { r: 4 } : false} connectNulls={false} isAnimationActive={false} />
-                );
-              })}
+              {[...series.crops]
+                .sort((a, b) => Number(shown.includes(a.crop)) - Number(shown.includes(b.crop)))
+                .map((c) => {
+                  const on = shown.includes(c.crop);
+                  const colour = on ? (colours.get(c.crop) ?? 'var(--fg)') : 'var(--chart-faint)';
+                  return (
+                    <Line
+                      key={c.crop}
+                      dataKey={c.crop}
+                      name={cropName(c.crop, t)}
+                      stroke={colour}
+                      strokeWidth={on ? 2 : 1}
+                      dot={dot(c.values, colour)}
+                      activeDot={on ? { r: 4 } : false}
+                      connectNulls={false}
+                      isAnimationActive={false}
+                    />
+                  );
+                })}
             </LineChart>
           </FitWidth>
           <p className={styles.chartNote}>
-            {compared ? t('overTime.focusNoteCompared', { target, period: compared.label }) : t('overTime.focusNote', { target })}
+            {compared
+              ? t('overTime.focusNoteCompared', { target, period: compared.label })
+              : t('overTime.focusNote', { target })}
             <span className="screen-only"> {t('overTime.focusHint', { aBucket })}</span>
           </p>
         </>

@@ -2,7 +2,14 @@
 
 import { memo, useEffect, useMemo, useState } from 'react';
 import { useTranslations } from 'use-intl';
-import { histogram, histogramsPerCrop, overTime, perCrop, type Histogram, type CropHistogram } from '@/lib/explorer/aggregate';
+import {
+  histogram,
+  histogramsPerCrop,
+  overTime,
+  perCrop,
+  type Histogram,
+  type CropHistogram,
+} from '@/lib/explorer/aggregate';
 import type { Targets } from '@/lib/contract';
 import type { Row } from '@/lib/explorer/rows';
 import { parseBins } from '@/lib/explorer/drill';
@@ -21,7 +28,6 @@ import styles from '../view/explorer.module.css';
 
 type Props = { input: AnalysisInput };
 
-
 const CHART_COUNT = 3;
 
 /**
@@ -29,7 +35,9 @@ const CHART_COUNT = 3;
  * a histogram per crop on its own axis where they do not (median seedling size).
  */
 function distributionOf(rows: readonly Row[], metric: Metric, targets: Targets): Histogram | CropHistogram[] {
-  return cachedFor(rows, `hist|${metric}|${keyOf(targets)}`, () => (METRIC_INFO[metric].better === null ? histogramsPerCrop(rows, metric, targets) : histogram(rows, metric, targets)));
+  return cachedFor(rows, `hist|${metric}|${keyOf(targets)}`, () =>
+    METRIC_INFO[metric].better === null ? histogramsPerCrop(rows, metric, targets) : histogram(rows, metric, targets),
+  );
 }
 
 /**
@@ -55,7 +63,12 @@ function Charts({ input }: Props) {
   const incomplete = missing.length > 0;
   const windowKey = window ? `${window.from}-${window.to}` : 'all';
   const series = useMemo(
-    () => (missing.length ? overTime(cross.allDays, metric, zone, window, missing) : cachedFor(cross.allDays, `time|${metric}|${zone}|${windowKey}`, () => overTime(cross.allDays, metric, zone, window))),
+    () =>
+      missing.length
+        ? overTime(cross.allDays, metric, zone, window, missing)
+        : cachedFor(cross.allDays, `time|${metric}|${zone}|${windowKey}`, () =>
+            overTime(cross.allDays, metric, zone, window),
+          ),
     [cross.allDays, metric, zone, window, windowKey, missing],
   );
   // The comparison period, moved onto this range's buckets (shiftMs aligns start on start), once it has all arrived.
@@ -67,7 +80,11 @@ function Charts({ input }: Props) {
     return { label: comparison.label, byCrop: new Map(other.crops.map((c) => [c.crop, c.values])) };
   }, [comparison, metric, zone, window]);
   const dist = useMemo(() => distributionOf(cross.allBins, metric, targets), [cross.allBins, metric, targets]);
-  const crops = useMemo(() => cachedFor(cross.allCrops, `crops|${metric}|${keyOf(targets)}`, () => perCrop(cross.allCrops, metric, targets)), [cross.allCrops, metric, targets]);
+  const crops = useMemo(
+    () =>
+      cachedFor(cross.allCrops, `crops|${metric}|${keyOf(targets)}`, () => perCrop(cross.allCrops, metric, targets)),
+    [cross.allCrops, metric, targets],
+  );
   // The other metrics, one per idle moment, so that switching the Metric finds them made.
   useEffect(() => {
     if (missing.length) return;
@@ -79,7 +96,19 @@ function Charts({ input }: Props) {
     return eachWhenIdle(work);
   }, [cross, metric, zone, window, windowKey, targets, missing]);
   const bins = useMemo(() => parseBins(view.bins), [view.bins]);
-  const focus = useMemo(() => (view.focus ? view.focus.split(',').map((k) => { try { return decodeURIComponent(k); } catch { return k; } }) : []), [view.focus]);
+  const focus = useMemo(
+    () =>
+      view.focus
+        ? view.focus.split(',').map((k) => {
+            try {
+              return decodeURIComponent(k);
+            } catch {
+              return k;
+            }
+          })
+        : [],
+    [view.focus],
+  );
   // One line at the target on the distribution when every crop drawn shares it.
   const { sharedTarget, judged } = useMemo(() => {
     const set = new Set(crops.map((c) => metricTarget(targets, cropOfKey(c.crop), metric)));
@@ -91,14 +120,52 @@ function Charts({ input }: Props) {
     <section className={styles.chartsBox} aria-label={t('charts.label')}>
       <IncompleteNote of={completeness} zone={zone} what="These charts" retryLabel={t('retry')} />
       <div className={styles.charts}>
-        <OverTime series={series} compared={compared} metric={metric} zone={zone} targets={targets} colours={colours} mode={view.chart} focus={focus} drill={drill} incomplete={incomplete} noMatch={noMatch} />
+        <OverTime
+          series={series}
+          compared={compared}
+          metric={metric}
+          zone={zone}
+          targets={targets}
+          colours={colours}
+          mode={view.chart}
+          focus={focus}
+          drill={drill}
+          incomplete={incomplete}
+          noMatch={noMatch}
+        />
         {drawn >= 2 &&
           (Array.isArray(dist) ? (
-            <SizeDistributions crops={dist} bins={bins} colours={colours} picked={view.crop} drill={drill} incomplete={incomplete} noMatch={noMatch} />
+            <SizeDistributions
+              crops={dist}
+              bins={bins}
+              colours={colours}
+              picked={view.crop}
+              drill={drill}
+              incomplete={incomplete}
+              noMatch={noMatch}
+            />
           ) : (
-            <Distribution data={dist} bins={bins} sharedTarget={sharedTarget} judged={judged} drill={drill} incomplete={incomplete} noMatch={noMatch} />
+            <Distribution
+              data={dist}
+              bins={bins}
+              sharedTarget={sharedTarget}
+              judged={judged}
+              drill={drill}
+              incomplete={incomplete}
+              noMatch={noMatch}
+            />
           ))}
-        {drawn >= 3 && <CropsCompared crops={crops} metric={metric} colours={colours} picked={view.crop} drill={drill} incomplete={incomplete} noMatch={noMatch} />}
+        {drawn >= 3 && (
+          <CropsCompared
+            crops={crops}
+            metric={metric}
+            colours={colours}
+            picked={view.crop}
+            drill={drill}
+            incomplete={incomplete}
+            noMatch={noMatch}
+          />
+        )}
       </div>
     </section>
   );

@@ -39,7 +39,14 @@ function caption(c: ControlChart, metric: AnalysisInput['metric'], { f, t }: Spe
   const values = { metric: t(`metrics.${metric}.label`), crop: cropName(c.crop, t) };
   const missing = c.total - c.points.length;
   if (missing === 0) return t('control.caption', values);
-  return t('control.captionMissing', { ...values, drawn: f.count(c.points.length), total: f.count(c.total), missing, missingText: f.count(missing), metricInSentence: t(`metrics.${metric}.labelInSentence`) });
+  return t('control.captionMissing', {
+    ...values,
+    drawn: f.count(c.points.length),
+    total: f.count(c.total),
+    missing,
+    missingText: f.count(missing),
+    metricInSentence: t(`metrics.${metric}.labelInSentence`),
+  });
 }
 
 /** What the chart says in words: how many are out of control, or why nothing is judged. */
@@ -55,7 +62,7 @@ function verdict(c: ControlChart, { f, t }: Speech): string {
 }
 
 /**
- * Control charts (issue 10 §5): one crop's individuals chart at a time (nine charts of 20,000 points would
+ * Control charts: one crop's individuals chart at a time (nine charts of 20,000 points would
  * cost seconds to draw) and, for every crop, its out-of-control count in a table. Computed once per change of
  * the rows, the metric or the baseline; the crop picked here is this view's own, not a filter (`spc=` in the URL, so a link shows the same chart).
  */
@@ -71,10 +78,18 @@ function ControlCharts({ input }: Props) {
   const period = useMemo(() => (days ? daysToMs(days.from, days.to, zone) : null), [days, zone]);
   const rules = view.rules;
   const periodKey = `${period ? `${period.from}-${period.to}` : 'first'}|${rules}`;
-  const charts = useMemo(() => cachedFor(rows, `spc|${metric}|${periodKey}`, () => controlCharts(rows, metric, period, rules)), [rows, metric, period, periodKey, rules]);
+  const charts = useMemo(
+    () => cachedFor(rows, `spc|${metric}|${periodKey}`, () => controlCharts(rows, metric, period, rules)),
+    [rows, metric, period, periodKey, rules],
+  );
   // The other metrics' charts ahead, in idle moments: switching the Metric then finds them made.
   useEffect(
-    () => eachWhenIdle(METRICS.filter((m) => m !== metric).map((m) => () => cachedFor(rows, `spc|${m}|${periodKey}`, () => controlCharts(rows, m, period, rules)))),
+    () =>
+      eachWhenIdle(
+        METRICS.filter((m) => m !== metric).map(
+          (m) => () => cachedFor(rows, `spc|${m}|${periodKey}`, () => controlCharts(rows, m, period, rules)),
+        ),
+      ),
     [rows, metric, period, periodKey, rules],
   );
   const chosen = useMemo(() => chosenPeriod(input.window, rows, zone), [input.window, rows, zone]);
@@ -96,19 +111,26 @@ function ControlCharts({ input }: Props) {
     if (!input.noMatch || rows.length > 0) return null;
     return (
       <section className={styles.box} aria-labelledby={`${id}-title`}>
-        <h3 id={`${id}-title`} className={styles.title}>{t('control.heading')}</h3>
+        <h3 id={`${id}-title`} className={styles.title}>
+          {t('control.heading')}
+        </h3>
         <p className={styles.basis}>{t(`noMatch.${input.noMatch}`)}</p>
       </section>
     );
   }
   const total = charts.reduce((n, c) => n + c.outOfControl, 0);
-  const first = chart.points[chart.baseline.first], last = chart.points[chart.baseline.last];
+  const first = chart.points[chart.baseline.first],
+    last = chart.points[chart.baseline.last];
   const basis = days
     ? t('control.basisPeriod', { count: f.count(chart.baseline.used), days: describeDays(days, f) })
     : chart.baseline.used < BASELINE_BATCHES
       ? t('control.basisFew', { count: f.count(chart.baseline.used), first: f.count(BASELINE_BATCHES) })
       : first && last
-        ? t('control.basisFirstSpan', { first: f.count(BASELINE_BATCHES), from: f.date(first.row.time, zone), to: f.date(last.row.time, zone) })
+        ? t('control.basisFirstSpan', {
+            first: f.count(BASELINE_BATCHES),
+            from: f.date(first.row.time, zone),
+            to: f.date(last.row.time, zone),
+          })
         : t('control.basisFirst', { first: f.count(BASELINE_BATCHES) });
   const setBase = (base: string | undefined) => drill({ base });
 
@@ -136,8 +158,14 @@ function ControlCharts({ input }: Props) {
         <figcaption id={`${id}-caption`}>{caption(chart, metric, say)}</figcaption>
         <p className={styles.verdict}>{verdict(chart, say)}</p>
         {chart.limits && (
-          <LimitsNote chart={{ ...chart, limits: chart.limits }} metric={metric} basis={basis} period={chosen}
-            periodInUse={days !== null && chosen !== null && days.from === chosen.from && days.to === chosen.to} onBaseline={setBase} />
+          <LimitsNote
+            chart={{ ...chart, limits: chart.limits }}
+            metric={metric}
+            basis={basis}
+            period={chosen}
+            periodInUse={days !== null && chosen !== null && days.from === chosen.from && days.to === chosen.to}
+            onBaseline={setBase}
+          />
         )}
         <button type="button" className="button" aria-pressed={asTable} onClick={() => setAsTable((on) => !on)}>
           {t('showAsTable')}
@@ -147,15 +175,26 @@ function ControlCharts({ input }: Props) {
         ) : (
           <>
             {drawn ? (
-              <ControlChartPlot chart={drawn} metric={metric} zone={zone} colour={colours.get(drawn.crop) ?? 'var(--fg)'} onOpen={openBatch} />
+              <ControlChartPlot
+                chart={drawn}
+                metric={metric}
+                zone={zone}
+                colour={colours.get(drawn.crop) ?? 'var(--fg)'}
+                onOpen={openBatch}
+              />
             ) : (
               <div className={styles.placeholder} {...PENDING} />
             )}
             <p className={styles.legend}>
-              <svg width="12" height="12" aria-hidden="true"><path d="M6,1L11,6L6,11L1,6Z" fill="var(--danger)" /></svg> {t('control.legendBeyond')}{' '}
+              <svg width="12" height="12" aria-hidden="true">
+                <path d="M6,1L11,6L6,11L1,6Z" fill="var(--danger)" />
+              </svg>{' '}
+              {t('control.legendBeyond')}{' '}
               {rules === 'runs' && (
                 <>
-                  <svg width="12" height="12" aria-hidden="true"><circle cx="6" cy="6" r="3.5" fill="var(--card)" stroke="var(--danger)" strokeWidth="1.5" /></svg>{' '}
+                  <svg width="12" height="12" aria-hidden="true">
+                    <circle cx="6" cy="6" r="3.5" fill="var(--card)" stroke="var(--danger)" strokeWidth="1.5" />
+                  </svg>{' '}
                   {t('control.legendRun', { length: RUN_LENGTH })}{' '}
                 </>
               )}
@@ -172,18 +211,37 @@ function ControlCharts({ input }: Props) {
         <thead>
           <tr>
             <th scope="col">{t('cropHeader')}</th>
-            <th scope="col" className={styles.num}>{t('batchesHeader')}</th>
-            <th scope="col" className={styles.num}>{t('control.outOfControl')}</th>
-            {rules === 'runs' && <th scope="col" className={styles.num}>{t('control.beyondHeader')}</th>}
-            {rules === 'runs' && <th scope="col" className={styles.num}>{t('control.inRuns')}</th>}
-            <th scope="col" className={styles.num}>{t('control.byChance')}</th>
+            <th scope="col" className={styles.num}>
+              {t('batchesHeader')}
+            </th>
+            <th scope="col" className={styles.num}>
+              {t('control.outOfControl')}
+            </th>
+            {rules === 'runs' && (
+              <th scope="col" className={styles.num}>
+                {t('control.beyondHeader')}
+              </th>
+            )}
+            {rules === 'runs' && (
+              <th scope="col" className={styles.num}>
+                {t('control.inRuns')}
+              </th>
+            )}
+            <th scope="col" className={styles.num}>
+              {t('control.byChance')}
+            </th>
           </tr>
         </thead>
         <tbody>
           {charts.map((c) => (
             <tr key={c.crop}>
               <th scope="row">
-                <button type="button" className={styles.linkButton} aria-current={c === chart ? 'true' : undefined} onClick={() => setPicked(c.crop)}>
+                <button
+                  type="button"
+                  className={styles.linkButton}
+                  aria-current={c === chart ? 'true' : undefined}
+                  onClick={() => setPicked(c.crop)}
+                >
                   {cropName(c.crop, t)}
                 </button>
               </th>
@@ -193,7 +251,9 @@ function ControlCharts({ input }: Props) {
                   <td className={styles.num}>{f.count(c.outOfControl)}</td>
                   {rules === 'runs' && <td className={styles.num}>{f.count(c.beyond)}</td>}
                   {rules === 'runs' && <td className={styles.num}>{f.count(c.run)}</td>}
-                  <td className={styles.num}>{f.decimal((falseAlarms(rules, c.baseline.used).perHundred * c.points.length) / 100)}</td>
+                  <td className={styles.num}>
+                    {f.decimal((falseAlarms(rules, c.baseline.used).perHundred * c.points.length) / 100)}
+                  </td>
                 </>
               ) : (
                 <td colSpan={rules === 'runs' ? 4 : 2}>{t('control.tooFew')}</td>
@@ -207,7 +267,15 @@ function ControlCharts({ input }: Props) {
 }
 
 /** The chart's out-of-control batches as rows; each batch's button opens it, as a click on its mark does. */
-function OutOfControlTable({ chart, points, input }: { chart: ControlChart; points: ControlChart['points']; input: AnalysisInput }) {
+function OutOfControlTable({
+  chart,
+  points,
+  input,
+}: {
+  chart: ControlChart;
+  points: ControlChart['points'];
+  input: AnalysisInput;
+}) {
   const { f, t } = useSpeech();
   const crop = cropName(chart.crop, t);
   if (points.length === 0) return <p className={styles.basis}>{t('control.noneOut', { crop })}</p>;
@@ -219,7 +287,9 @@ function OutOfControlTable({ chart, points, input }: { chart: ControlChart; poin
           <tr>
             <th scope="col">{t('control.batch')}</th>
             <th scope="col">{t('control.created')}</th>
-            <th scope="col" className={styles.num}>{t(`metrics.${input.metric}.short`)}</th>
+            <th scope="col" className={styles.num}>
+              {t(`metrics.${input.metric}.short`)}
+            </th>
             <th scope="col">{t('control.rule')}</th>
           </tr>
         </thead>

@@ -23,14 +23,32 @@ type Props = {
   noMatch: string | null;
 };
 
-const W = 300, H = 130, L = 30, R = 8, T = 16, B = 20;
+const W = 300,
+  H = 130,
+  L = 30,
+  R = 8,
+  T = 16,
+  B = 20;
 
 /** One crop's histogram on its own axis: bars, the median, a readout on hover; a click drills into the crop's bin. */
-function Panel({ h, colour, chosen, onPick, picked }: { h: CropHistogram; colour: string; chosen: BinDrill | undefined; onPick: (b: HistogramBin) => void; picked: boolean }) {
+function Panel({
+  h,
+  colour,
+  chosen,
+  onPick,
+  picked,
+}: {
+  h: CropHistogram;
+  colour: string;
+  chosen: BinDrill | undefined;
+  onPick: (b: HistogramBin) => void;
+  picked: boolean;
+}) {
   const say = useSpeech();
   const { f, t } = say;
   const [hover, setHover] = useState<number | null>(null);
-  const x0 = h.bins[0]!.lo, x1 = h.bins[h.bins.length - 1]!.hi;
+  const x0 = h.bins[0]!.lo,
+    x1 = h.bins[h.bins.length - 1]!.hi;
   const most = Math.max(1, ...h.bins.map((b) => b.count));
   const y = niceAxis(0, most, 2, 0);
   const sx = (v: number) => L + ((v - x0) / (x1 - x0 || 1)) * (W - L - R);
@@ -48,30 +66,69 @@ function Panel({ h, colour, chosen, onPick, picked }: { h: CropHistogram; colour
         <span className={styles.panelMeta}>
           {h.values === h.count
             ? t('sizes.panelMeta', { batches: t('batches', { count: h.values, countText: f.count(h.values) }), median })
-            : t('sizes.panelMetaSome', { values: f.count(h.values), batches: t('batches', { count: h.count, countText: f.count(h.count) }), median })}
+            : t('sizes.panelMetaSome', {
+                values: f.count(h.values),
+                batches: t('batches', { count: h.count, countText: f.count(h.count) }),
+                median,
+              })}
         </span>
       </h4>
       <div className={styles.timePanel}>
-        <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t('sizes.panelLabel', { crop: name })} onPointerLeave={() => setHover(null)}>
+        <svg
+          viewBox={`0 0 ${W} ${H}`}
+          role="img"
+          aria-label={t('sizes.panelLabel', { crop: name })}
+          onPointerLeave={() => setHover(null)}
+        >
           {y.ticks.map((v) => (
             <g key={v}>
               <line x1={L} x2={W - R} y1={sy(v)} y2={sy(v)} stroke="var(--border)" strokeDasharray="3 3" />
-              <text x={L - 4} y={sy(v)} dy={3.5} textAnchor="end" fontSize={10} fill="var(--fg)">{f.count(v)}</text>
+              <text x={L - 4} y={sy(v)} dy={3.5} textAnchor="end" fontSize={10} fill="var(--fg)">
+                {f.count(v)}
+              </text>
             </g>
           ))}
           {xTicks.map((v) => (
-            <text key={v} x={sx(v)} y={H - 6} textAnchor={edgeAnchor(sx(v), formatTick(h.metric, v, f), 0, W)} fontSize={10} fill="var(--fg)">{formatTick(h.metric, v, f)}</text>
+            <text
+              key={v}
+              x={sx(v)}
+              y={H - 6}
+              textAnchor={edgeAnchor(sx(v), formatTick(h.metric, v, f), 0, W)}
+              fontSize={10}
+              fill="var(--fg)"
+            >
+              {formatTick(h.metric, v, f)}
+            </text>
           ))}
           <line x1={L} x2={W - R} y1={H - B} y2={H - B} stroke="var(--muted)" />
           {h.bins.map((b, i) => (
-            <rect key={b.lo} data-bin={`${b.lo}:${b.hi}`} x={sx(b.lo) + 0.5} y={sy(b.count)} width={Math.max(sx(b.hi) - sx(b.lo) - 1, 1)} height={H - B - sy(b.count)}
-              fill={colour} fillOpacity={hover === i ? 1 : 0.8} stroke={isChosen(b) ? 'var(--fg)' : 'none'} strokeWidth={2}
-              style={{ cursor: 'pointer' }} onPointerEnter={() => setHover(i)} onClick={() => onPick(b)} />
+            <rect
+              key={b.lo}
+              data-bin={`${b.lo}:${b.hi}`}
+              x={sx(b.lo) + 0.5}
+              y={sy(b.count)}
+              width={Math.max(sx(b.hi) - sx(b.lo) - 1, 1)}
+              height={H - B - sy(b.count)}
+              fill={colour}
+              fillOpacity={hover === i ? 1 : 0.8}
+              stroke={isChosen(b) ? 'var(--fg)' : 'none'}
+              strokeWidth={2}
+              style={{ cursor: 'pointer' }}
+              onPointerEnter={() => setHover(i)}
+              onClick={() => onPick(b)}
+            />
           ))}
           {h.median !== null && (
             <g pointerEvents="none">
               <line x1={sx(h.median)} x2={sx(h.median)} y1={T - 4} y2={H - B} stroke="var(--fg)" strokeWidth={1.5} />
-              <text x={sx(h.median)} y={T - 6} textAnchor={sx(h.median) > W * 0.7 ? 'end' : 'start'} dx={sx(h.median) > W * 0.7 ? -3 : 3} fontSize={10} fill="var(--fg)">
+              <text
+                x={sx(h.median)}
+                y={T - 6}
+                textAnchor={sx(h.median) > W * 0.7 ? 'end' : 'start'}
+                dx={sx(h.median) > W * 0.7 ? -3 : 3}
+                fontSize={10}
+                fill="var(--fg)"
+              >
                 {t('distribution.median', { value: formatValue(h.metric, h.median, f, 0) })}
               </text>
             </g>
@@ -79,7 +136,10 @@ function Panel({ h, colour, chosen, onPick, picked }: { h: CropHistogram; colour
         </svg>
         {shown && (
           <p className={styles.timeReadout} aria-hidden="true">
-            {t('distribution.tooltip', { bin: describeBin(h.metric, shown.lo, shown.hi, say), batches: t('batches', { count: shown.count, countText: f.count(shown.count) }) })}
+            {t('distribution.tooltip', {
+              bin: describeBin(h.metric, shown.lo, shown.hi, say),
+              batches: t('batches', { count: shown.count, countText: f.count(shown.count) }),
+            })}
           </p>
         )}
       </div>
@@ -96,7 +156,8 @@ function SizeDistributions({ crops, bins, colours, picked, drill, incomplete, no
   const { f, t } = say;
   const metric = crops[0]?.metric ?? 'size';
   const chosen = bins.find((b) => b.metric === metric);
-  const open = (crop: string, b: HistogramBin) => drill({ crop, bins: formatBins(withBin(bins, { metric, lo: b.lo, hi: b.hi })) });
+  const open = (crop: string, b: HistogramBin) =>
+    drill({ crop, bins: formatBins(withBin(bins, { metric, lo: b.lo, hi: b.hi })) });
   const shown = crops.filter((c) => c.bins.length > 0);
   const title = t('sizes.title', { metrics: t(`metrics.${metric}.plural`) });
   const table = () => (
@@ -104,7 +165,9 @@ function SizeDistributions({ crops, bins, colours, picked, drill, incomplete, no
       <thead>
         <tr>
           <th scope="col">{t('sizes.binHeader', { metric: t(`metrics.${metric}.short`) })}</th>
-          <th scope="col" className="num">{t('batchesHeader')}</th>
+          <th scope="col" className="num">
+            {t('batchesHeader')}
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -112,7 +175,12 @@ function SizeDistributions({ crops, bins, colours, picked, drill, incomplete, no
           c.bins.map((b) => (
             <tr key={`${c.crop}-${b.lo}`}>
               <th scope="row">
-                <button type="button" className={styles.linkButton} aria-pressed={picked === c.crop && chosen?.lo === b.lo && chosen?.hi === b.hi} onClick={() => open(c.crop, b)}>
+                <button
+                  type="button"
+                  className={styles.linkButton}
+                  aria-pressed={picked === c.crop && chosen?.lo === b.lo && chosen?.hi === b.hi}
+                  onClick={() => open(c.crop, b)}
+                >
                   {t('sizes.row', { crop: cropName(c.crop, t), bin: describeBin(metric, b.lo, b.hi, say) })}
                 </button>
               </th>
@@ -126,12 +194,23 @@ function SizeDistributions({ crops, bins, colours, picked, drill, incomplete, no
   return (
     <ChartFrame id="chart-dist" title={title} incomplete={incomplete} table={table} wide>
       {shown.length === 0 ? (
-        <p className={styles.chartEmpty}>{crops.length === 0 && noMatch ? noMatch : t('distribution.noValue', { metric: t(`metrics.${metric}.inSentence`) })}</p>
+        <p className={styles.chartEmpty}>
+          {crops.length === 0 && noMatch
+            ? noMatch
+            : t('distribution.noValue', { metric: t(`metrics.${metric}.inSentence`) })}
+        </p>
       ) : (
         <>
           <div className={styles.panels}>
             {shown.map((c) => (
-              <Panel key={c.crop} h={c} colour={colours.get(c.crop) ?? 'var(--fg)'} chosen={picked === c.crop ? chosen : undefined} picked={picked === c.crop} onPick={(b) => open(c.crop, b)} />
+              <Panel
+                key={c.crop}
+                h={c}
+                colour={colours.get(c.crop) ?? 'var(--fg)'}
+                chosen={picked === c.crop ? chosen : undefined}
+                picked={picked === c.crop}
+                onPick={(b) => open(c.crop, b)}
+              />
             ))}
           </div>
           <p className={styles.chartNote}>{t('sizes.note', { axis: axisTitle(metric, say) })}</p>

@@ -23,7 +23,10 @@ import own from './uniformity.module.css';
  * judged by the same pair (null: none shown, or their targets differ, when no single line could be right for all).
  */
 function sharedLines(crops: readonly string[], targets: AnalysisInput['targets']) {
-  const pairs = crops.map((c) => ({ target: targetFor(targets, cropOfKey(c), 'germination'), threshold: targetFor(targets, cropOfKey(c), 'cv') }));
+  const pairs = crops.map((c) => ({
+    target: targetFor(targets, cropOfKey(c), 'germination'),
+    threshold: targetFor(targets, cropOfKey(c), 'cv'),
+  }));
   const first = pairs[0];
   return first && pairs.every((p) => p.target === first.target && p.threshold === first.threshold) ? first : null;
 }
@@ -51,7 +54,10 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
     const timer = setTimeout(() => setReady(true), 0);
     return () => clearTimeout(timer);
   }, []);
-  const scatter = useMemo(() => (ready ? cachedFor(rows, `scatter|${keyOf(targets)}`, () => scatterOf(rows, targets)) : null), [rows, ready, targets]);
+  const scatter = useMemo(
+    () => (ready ? cachedFor(rows, `scatter|${keyOf(targets)}`, () => scatterOf(rows, targets)) : null),
+    [rows, ready, targets],
+  );
   const crops = useMemo(() => [...colours.keys()].filter((c) => scatter?.crops.has(c)), [scatter, colours]);
   // The legend names the crops whose colour is drawn (in cells: the crops holding over half of some cell).
   const coloured = useMemo(() => crops.filter((c) => scatter?.coloured.has(c)), [crops, scatter]);
@@ -60,11 +66,21 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
   const lines = useMemo(() => sharedLines(only === undefined ? crops : [only], targets), [only, crops, targets]);
   const [asTable, setAsTable] = useState(false);
   // The table lists the grid's cells where points are too many to list one by one.
-  const grid = useMemo(() => (asTable && scatter?.kind === 'points' && scatter.points.length > SVG_POINTS ? gridOf(rows, targets, scatter) : null), [asTable, scatter, rows, targets]);
+  const grid = useMemo(
+    () =>
+      asTable && scatter?.kind === 'points' && scatter.points.length > SVG_POINTS
+        ? gridOf(rows, targets, scatter)
+        : null,
+    [asTable, scatter, rows, targets],
+  );
 
   const showCell = useCallback(
     (c: ScatterCell) => {
-      const bins = withBin(withBin(parseBins(view.bins), { metric: 'germination', lo: c.g0, hi: c.g1 }), { metric: 'cv', lo: c.c0, hi: c.c1 });
+      const bins = withBin(withBin(parseBins(view.bins), { metric: 'germination', lo: c.g0, hi: c.g1 }), {
+        metric: 'cv',
+        lo: c.c0,
+        hi: c.c1,
+      });
       drill({ bins: formatBins(bins) });
     },
     [drill, view.bins],
@@ -88,7 +104,9 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
           {completeness.missing.length > 0 && <span className={styles.incompleteTag}> · {t('incomplete')}</span>}
         </figcaption>
         {!scatter ? (
-          <p className={styles.chartEmpty} {...PENDING}>{t('uniformity.drawing')}</p>
+          <p className={styles.chartEmpty} {...PENDING}>
+            {t('uniformity.drawing')}
+          </p>
         ) : scatter.drawn === 0 ? (
           <p className={styles.chartEmpty}>{noneText}</p>
         ) : asTable ? (
@@ -104,8 +122,16 @@ function UniformityChart({ input }: { input: AnalysisInput }) {
             <p className={own.caption} data-part="uniformity-caption">
               {scatter.kind === 'points'
                 ? t('uniformity.points', { count: scatter.points.length, countText: f.count(scatter.points.length) })
-                : t('uniformity.cells', { batches: t('batches', { count: scatter.drawn, countText: f.count(scatter.drawn) }), cells: scatter.cells.length, cellsText: f.count(scatter.cells.length) })}
-              {scatter.undrawn > 0 && t('uniformity.undrawn', { batches: t('batches', { count: scatter.undrawn, countText: f.count(scatter.undrawn) }) })}.{' '}
+                : t('uniformity.cells', {
+                    batches: t('batches', { count: scatter.drawn, countText: f.count(scatter.drawn) }),
+                    cells: scatter.cells.length,
+                    cellsText: f.count(scatter.cells.length),
+                  })}
+              {scatter.undrawn > 0 &&
+                t('uniformity.undrawn', {
+                  batches: t('batches', { count: scatter.undrawn, countText: f.count(scatter.undrawn) }),
+                })}
+              .{' '}
               {lines === null
                 ? t(scatter.thresholds ? 'uniformity.ownTargets' : 'uniformity.ownTarget')
                 : only === undefined

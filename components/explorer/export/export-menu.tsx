@@ -83,7 +83,14 @@ export function ExportMenu({ disabled, onExport }: Props) {
       {open && (
         <div ref={keepOnPage} id="export-menu" role="menu" aria-label={words.button} className={styles.columnMenu}>
           {ITEMS.map((item) => (
-            <button key={item.format} type="button" role="menuitem" tabIndex={-1} className={styles.menuItem} onClick={() => choose(item.format)}>
+            <button
+              key={item.format}
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              className={styles.menuItem}
+              onClick={() => choose(item.format)}
+            >
               {words[item.key]}
             </button>
           ))}

@@ -28,7 +28,10 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 
 /** The workbook is made in the page; exceljs is loaded only when someone asks for one. */
 async function exportXlsx(t: TableExport, columns: ReturnType<typeof shownColumns>, note: string | null) {
-  const [{ default: ExcelJS }, { writeTableWorkbook }] = await Promise.all([import('exceljs'), import('@/lib/export/table-workbook')]);
+  const [{ default: ExcelJS }, { writeTableWorkbook }] = await Promise.all([
+    import('exceljs'),
+    import('@/lib/export/table-workbook'),
+  ]);
   const workbook = new ExcelJS.Workbook();
   workbook.created = new Date();
   writeTableWorkbook(workbook, { rows: t.rows, columns, ctx: t.ctx, view: t.view, note, made: Date.now() });

@@ -58,9 +58,21 @@ export function BaselineField({ value, onChange }: Props) {
           }}
         >
           <label htmlFor={`${id}-from`}>{t('from')}</label>
-          <input id={`${id}-from`} type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
+          <input
+            id={`${id}-from`}
+            type="date"
+            value={from}
+            max={to || undefined}
+            onChange={(e) => setFrom(e.target.value)}
+          />
           <label htmlFor={`${id}-to`}>{t('to')}</label>
-          <input id={`${id}-to`} type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
+          <input
+            id={`${id}-to`}
+            type="date"
+            value={to}
+            min={from || undefined}
+            onChange={(e) => setTo(e.target.value)}
+          />
           <button type="submit" className="button" disabled={!ready || (value?.from === from && value?.to === to)}>
             {t('apply')}
           </button>

@@ -30,7 +30,8 @@ function judge(input: HTMLInputElement, t: RangeT): Verdict {
   if (input.value === '') return { ok: true, day: undefined };
   const day = parseDay(input.value);
   if (!day) return { ok: false, help: t('notADay') };
-  if (day.y < MIN_YEAR) return { ok: false, help: t('shortYear', { year: input.value.slice(0, 4), min: String(MIN_YEAR) }) };
+  if (day.y < MIN_YEAR)
+    return { ok: false, help: t('shortYear', { year: input.value.slice(0, 4), min: String(MIN_YEAR) }) };
   return { ok: true, day: input.value };
 }
 

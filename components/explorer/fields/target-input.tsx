@@ -19,7 +19,10 @@ type Problem = 'notANumber' | 'outOfRange' | 'tooPrecise';
  * Reads a percentage as typed (`parse` reads the reader's decimal mark, and a point): a valid number (or
  * empty for "none") applies at once; anything else says why.
  */
-export function parsePercent(text: string, parse: (text: string) => number | null): { value: number | null } | { problem: Problem } {
+export function parsePercent(
+  text: string,
+  parse: (text: string) => number | null,
+): { value: number | null } | { problem: Problem } {
   if (text.trim() === '') return { value: null };
   const v = parse(text);
   if (v === null) return { problem: 'notANumber' };

@@ -30,14 +30,23 @@ export function DrillChips({ state, update }: Props) {
       {chips.map((c) => (
         <li key={c.key} className={styles.chip}>
           <span>{c.label}</span>
-          <button type="button" aria-label={t('removeChip', { chip: c.label })} title={t('remove')} onClick={() => update(without(state, c.key), 'push')}>
+          <button
+            type="button"
+            aria-label={t('removeChip', { chip: c.label })}
+            title={t('remove')}
+            onClick={() => update(without(state, c.key), 'push')}
+          >
             ×
           </button>
         </li>
       ))}
       {chips.length > 1 && (
         <li>
-          <button type="button" className="button" onClick={() => update({ crop: undefined, days: undefined, scanner: undefined, bins: undefined }, 'push')}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => update({ crop: undefined, days: undefined, scanner: undefined, bins: undefined }, 'push')}
+          >
             {t('removeAll')}
           </button>
         </li>

@@ -27,18 +27,39 @@ type Props = {
 const BELOW_CHOICES: BelowFilter[] = ['1', ...MISS_KINDS];
 
 /** Search, crop, toggles, the targets panel's button, columns and export. */
-export function FiltersBar({ state, search, onSearch, crops, hidden, update, onExport, canExport, targetsOpen, targetsUnsaved, onTargets }: Props) {
+export function FiltersBar({
+  state,
+  search,
+  onSearch,
+  crops,
+  hidden,
+  update,
+  onExport,
+  canExport,
+  targetsOpen,
+  targetsUnsaved,
+  onTargets,
+}: Props) {
   const t = useTranslations('explorer.filters');
   const cropLabel = useCropLabel();
   return (
     <div className={styles.filters}>
       <label className={styles.search}>
         {t('search')}
-        <input type="search" value={search} placeholder={t('searchPlaceholder')} onChange={(e) => onSearch(e.target.value)} />
+        <input
+          type="search"
+          value={search}
+          placeholder={t('searchPlaceholder')}
+          onChange={(e) => onSearch(e.target.value)}
+        />
       </label>
       <span>
         <label htmlFor="crop-filter">{t('crop')}</label>{' '}
-        <select id="crop-filter" value={state.crop ?? ''} onChange={(e) => update({ crop: e.target.value || undefined })}>
+        <select
+          id="crop-filter"
+          value={state.crop ?? ''}
+          onChange={(e) => update({ crop: e.target.value || undefined })}
+        >
           <option value="">{t('allCrops')}</option>
           {crops.map((c) => (
             <option key={c} value={c}>
@@ -48,15 +69,29 @@ export function FiltersBar({ state, search, onSearch, crops, hidden, update, onE
         </select>
       </span>
       <label className={styles.check}>
-        <input type="checkbox" checked={!!state.warn} onChange={(e) => update({ warn: e.target.checked ? '1' : undefined })} /> {t('warningsOnly')}
+        <input
+          type="checkbox"
+          checked={!!state.warn}
+          onChange={(e) => update({ warn: e.target.checked ? '1' : undefined })}
+        />{' '}
+        {t('warningsOnly')}
       </label>
       <span className={styles.belowFilter}>
         <label className={styles.check}>
-          <input type="checkbox" checked={!!state.below} onChange={(e) => update({ below: e.target.checked ? '1' : undefined })} /> {t('belowTarget')}
+          <input
+            type="checkbox"
+            checked={!!state.below}
+            onChange={(e) => update({ below: e.target.checked ? '1' : undefined })}
+          />{' '}
+          {t('belowTarget')}
         </label>
         {/* Which target, once the filter is on: any (`1`, what links have always said) or one kind. */}
         {state.below && (
-          <select aria-label={t('belowKind')} value={state.below} onChange={(e) => update({ below: e.target.value as BelowFilter })}>
+          <select
+            aria-label={t('belowKind')}
+            value={state.below}
+            onChange={(e) => update({ below: e.target.value as BelowFilter })}
+          >
             {BELOW_CHOICES.map((value) => (
               <option key={value} value={value}>
                 {t(`belowKinds.${belowChoice(value)}`)}
@@ -66,7 +101,13 @@ export function FiltersBar({ state, search, onSearch, crops, hidden, update, onE
         )}
       </span>
       <span className={styles.filterActions}>
-        <button type="button" className="button" aria-expanded={targetsOpen} aria-controls="targets-panel" onClick={onTargets}>
+        <button
+          type="button"
+          className="button"
+          aria-expanded={targetsOpen}
+          aria-controls="targets-panel"
+          onClick={onTargets}
+        >
           {t('targets')}
         </button>
         {targetsUnsaved && <span className={styles.badge}>{t('unsavedTargets')}</span>}

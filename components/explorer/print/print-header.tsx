@@ -44,7 +44,20 @@ function cssString(text: string): string {
  * was judged by, what it is compared with, and when it was made. The page's own controls stand for all of
  * this on screen, and are not printed.
  */
-export function PrintHeader({ organisation, state, days, rangeLabel, search, targets, crops, targetsUnsaved, comparison, columns, hiddenColumns, madeAt }: Props) {
+export function PrintHeader({
+  organisation,
+  state,
+  days,
+  rangeLabel,
+  search,
+  targets,
+  crops,
+  targetsUnsaved,
+  comparison,
+  columns,
+  hiddenColumns,
+  madeAt,
+}: Props) {
   const t = useTranslations('print');
   const te = useTranslations('explorer');
   const say = useSpeech();
@@ -54,7 +67,13 @@ export function PrintHeader({ organisation, state, days, rangeLabel, search, tar
   const day = (d: string) => f.date(dayMs(d), 'UTC');
   const range = rangeLabel
     ? te('range.shows', { name: rangeLabel.name, days: rangeLabel.days })
-    : days.from && days.to ? `${day(days.from)} – ${day(days.to)}` : days.from ? t('fromDay', { from: day(days.from) }) : days.to ? t('toDay', { to: day(days.to) }) : t('allTime');
+    : days.from && days.to
+      ? `${day(days.from)} – ${day(days.to)}`
+      : days.from
+        ? t('fromDay', { from: day(days.from) })
+        : days.to
+          ? t('toDay', { to: day(days.to) })
+          : t('allTime');
   const made = zone === 'UTC' ? f.dateTime(madeAt, zone) : t('madeAt', { dateTime: f.dateTime(madeAt, zone), zone });
 
   const filters = [
@@ -62,7 +81,9 @@ export function PrintHeader({ organisation, state, days, rangeLabel, search, tar
     ...(state.warn ? [t('warningsOnly')] : []),
     ...(state.below ? [t('belowOnly', { kind: te(`filters.belowKinds.${belowChoice(state.below)}`) })] : []),
     ...drillChips(state, say).map((c) => c.label),
-    ...(hiddenColumns.length ? [t('hiddenColumns', { columns: hiddenColumns.map((c) => te(`columns.${c.id}`)).join(', ') })] : []),
+    ...(hiddenColumns.length
+      ? [t('hiddenColumns', { columns: hiddenColumns.map((c) => te(`columns.${c.id}`)).join(', ') })]
+      : []),
   ];
   const sorted = columns.find((c) => c.sort === state.sort);
   const sortColumn = sorted ? te(`columns.${sorted.id}`) : state.sort;
@@ -70,7 +91,13 @@ export function PrintHeader({ organisation, state, days, rangeLabel, search, tar
     [t('organisation'), organisation],
     [t('range'), range],
     [t('zone'), zone],
-    [t('filters'), [...(filters.length ? filters : [t('noFilters')]), t('sortedBy', { column: sortColumn, dir: t(state.dir === 'asc' ? 'ascending' : 'descending') })]],
+    [
+      t('filters'),
+      [
+        ...(filters.length ? filters : [t('noFilters')]),
+        t('sortedBy', { column: sortColumn, dir: t(state.dir === 'asc' ? 'ascending' : 'descending') }),
+      ],
+    ],
     [t('targets'), [...targetLines(targets, crops, t, f), ...(targetsUnsaved ? [t('targetsUnsaved')] : [])]],
     [t('metric'), say.t(`metrics.${state.metric}.label`)],
   ];

@@ -10,10 +10,24 @@ import type { SortField } from '@/lib/explorer/url-state';
 import { afterBreaks, columnLayout } from '@/lib/print/column-widths';
 import type { Column } from '../table/columns';
 import { textMeasure } from './measure';
-import { CUTTABLE, MISS_MARKS, PRINT_CELLS, PRINT_ROW_LIMIT, type MissMark, type PrintCell } from '@/lib/print/print-cells';
+import {
+  CUTTABLE,
+  MISS_MARKS,
+  PRINT_CELLS,
+  PRINT_ROW_LIMIT,
+  type MissMark,
+  type PrintCell,
+} from '@/lib/print/print-cells';
 import styles from './print-report.module.css';
 
-type Props = { rows: readonly Row[]; columns: readonly Column[]; zone: Zone; targets: Targets; sort: SortField; dir: 'asc' | 'desc' };
+type Props = {
+  rows: readonly Row[];
+  columns: readonly Column[];
+  zone: Zone;
+  targets: Targets;
+  sort: SortField;
+  dir: 'asc' | 'desc';
+};
 
 /** The table's type on paper (points) and a cell's padding each side (CSS px): the widths are measured in them. */
 const CELL_PT = 7;
@@ -49,14 +63,18 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
   const f = useFormats();
   const { count } = f;
   const printed = useMemo(() => rows.slice(0, PRINT_ROW_LIMIT), [rows]);
-  const warning = te('table.warning'), link = t('analysisLink');
-  const germination = te('targetKinds.germination'), usable = te('targetKinds.usable'), cv = te('targetKinds.cv');
+  const warning = te('table.warning'),
+    link = t('analysisLink');
+  const germination = te('targetKinds.germination'),
+    usable = te('targetKinds.usable'),
+    cv = te('targetKinds.cv');
   const cells = useMemo(() => {
     const ctx = { zone, targets, f, words: { warning, link, kinds: { germination, usable, cv } } };
     return columns.map((c) => printed.map((r): PrintCell => PRINT_CELLS[c.id](r, ctx)));
   }, [columns, printed, zone, targets, f, warning, link, germination, usable, cv]);
   const headers = useMemo(
-    () => columns.map((c) => `${te(`columns.${c.id}`)}${c.sort && c.sort === sort ? (dir === 'asc' ? ' ▲' : ' ▼') : ''}`),
+    () =>
+      columns.map((c) => `${te(`columns.${c.id}`)}${c.sort && c.sort === sort ? (dir === 'asc' ? ' ▲' : ' ▼') : ''}`),
     [columns, sort, dir, te],
   );
   const numbers = useMemo(() => printed.map((_, i) => count(i + 1)), [printed, count]);
@@ -66,17 +84,32 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
     const header = textMeasure(`600 ${HEAD_PT}pt ${family}`, HEAD_PT);
     const texts = [
       { header: '#', cells: numbers, cuttable: false },
-      ...columns.map((c, i) => ({ header: headers[i]!, cells: cells[i]!.map((p) => p.text), cuttable: CUTTABLE.has(c.id), weight: CUTTABLE.get(c.id) })),
+      ...columns.map((c, i) => ({
+        header: headers[i]!,
+        cells: cells[i]!.map((p) => p.text),
+        cuttable: CUTTABLE.has(c.id),
+        weight: CUTTABLE.get(c.id),
+      })),
     ];
     return columnLayout(texts, { header, cell }, TABLE_PX, 2 * PAD_PX, cell(MIN_CUT_TEXT));
   }, [columns, cells, numbers, headers]);
   // The legend names only the marks printed.
-  const marks = (['below', 'above'] as const).filter((m: MissMark) => cells.some((col) => col.some((p) => p.miss === m)));
+  const marks = (['below', 'above'] as const).filter((m: MissMark) =>
+    cells.some((col) => col.some((p) => p.miss === m)),
+  );
   const anyCut = layout.cut.some(Boolean);
-  const vars = { '--cell-size': `${CELL_PT}pt`, '--head-size': `${HEAD_PT}pt`, '--pad-x': `${PAD_PX}px` } as CSSProperties;
+  const vars = {
+    '--cell-size': `${CELL_PT}pt`,
+    '--head-size': `${HEAD_PT}pt`,
+    '--pad-x': `${PAD_PX}px`,
+  } as CSSProperties;
 
   return (
-    <section className={`print-only print-part ${styles.batches}`} style={{ width: `${TABLE_MM}mm` }} aria-label={t('batches')}>
+    <section
+      className={`print-only print-part ${styles.batches}`}
+      style={{ width: `${TABLE_MM}mm` }}
+      aria-label={t('batches')}
+    >
       <h2 className={styles.sectionTitle}>{t('batches')}</h2>
       <p className={styles.note}>
         {t('batchesCount', { shown: count(rows.length), printed: count(printed.length) })}
@@ -119,7 +152,9 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
           ))}
         </tbody>
       </table>
-      {rows.length > PRINT_ROW_LIMIT && <p className={styles.more}>{t('more', { count: count(rows.length - PRINT_ROW_LIMIT) })}</p>}
+      {rows.length > PRINT_ROW_LIMIT && (
+        <p className={styles.more}>{t('more', { count: count(rows.length - PRINT_ROW_LIMIT) })}</p>
+      )}
     </section>
   );
 }

@@ -57,7 +57,9 @@ export function IncompleteNote({ of, zone, what, retryLabel, children }: Props) 
       {of.missing.length > 0 && (
         <p>
           <strong className={styles.incompleteTag}>{t('incompleteTag')}</strong>{' '}
-          {of.stopped ? t(`incomplete.stopped.${SUBJECTS[what]}`, values) : t(`incomplete.loading.${SUBJECTS[what]}`, values)}
+          {of.stopped
+            ? t(`incomplete.stopped.${SUBJECTS[what]}`, values)
+            : t(`incomplete.loading.${SUBJECTS[what]}`, values)}
         </p>
       )}
       {of.stopped && retryLabel && (

@@ -23,7 +23,9 @@ export function LoadStatus({ loaded, shown, complete, stopped, copy }: Props) {
       <p role="status" className={styles.count}>
         {complete ? t('count', count) : t('countIncomplete', count)}
       </p>
-      {!complete && <p className={styles.progress}>{stopped ? t('stopped') : t('soFar', { n: loaded, count: f.count(loaded) })}</p>}
+      {!complete && (
+        <p className={styles.progress}>{stopped ? t('stopped') : t('soFar', { n: loaded, count: f.count(loaded) })}</p>
+      )}
       {copy && <AsOf copy={copy} />}
     </div>
   );
@@ -32,14 +34,17 @@ export function LoadStatus({ loaded, shown, complete, stopped, copy }: Props) {
 /** "As of 14:02" (the day too when it was not today): the moment the rows shown were loaded. */
 export function useAsOfText(): (asOf: number, zone: Zone) => string {
   const f = useFormats();
-  return (asOf, zone) => (formatDay(asOf, zone) === formatDay(Date.now(), zone) ? f.time(asOf, zone) : f.dateTime(asOf, zone));
+  return (asOf, zone) =>
+    formatDay(asOf, zone) === formatDay(Date.now(), zone) ? f.time(asOf, zone) : f.dateTime(asOf, zone);
 }
 
 /** On paper (the status line is not printed): the report's rows are a copy as of then, checked or not. */
 export function AsOfPrintNote({ copy }: { copy: Copy }) {
   const t = useTranslations('explorer.status');
   const time = useAsOfText()(copy.asOf, copy.zone);
-  return <p className={`${styles.incomplete} print-only`}>{copy.failed ? t('asOfFailed', { time }) : t('asOf', { time })}</p>;
+  return (
+    <p className={`${styles.incomplete} print-only`}>{copy.failed ? t('asOfFailed', { time }) : t('asOf', { time })}</p>
+  );
 }
 
 /**
@@ -103,7 +108,8 @@ function describe(error: Error, loaded: number, t: ExplorerT, failureText: (erro
   if (error.status === 503) return kept(t('failure.unavailable'));
   if (error.status === 504) return kept(t('failure.timeout'));
   // Our own limit on ranges loading at once (`session: …` or `organisation: …`, lib/server/load-limits).
-  if (error.status === 429) return kept(t(error.detail.startsWith('session:') ? 'failure.busySession' : 'failure.busyOrganisation'));
+  if (error.status === 429)
+    return kept(t(error.detail.startsWith('session:') ? 'failure.busySession' : 'failure.busyOrganisation'));
   // 502 is every way the service can fail a request (its own 500, an unreadable answer, a refused fresh token):
   // our server's sentence says which (in English: the API's words).
   if (error.status === 502) return kept(t('failure.service', { detail: asSentence(error.detail) }));

@@ -18,10 +18,14 @@ export const hasRangeCache = cache !== null;
 let wiped = false;
 let sessionKey: Promise<SessionKey | null> | null = null;
 
-const fromBase64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+const fromBase64url = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
 
 async function fetchKey(): Promise<SessionKey | null> {
-  const response = await fetch(withOrg('/api/session/cache-key'), { cache: 'no-store', headers: { accept: 'application/json' } });
+  const response = await fetch(withOrg('/api/session/cache-key'), {
+    cache: 'no-store',
+    headers: { accept: 'application/json' },
+  });
   if (!response.ok) return null;
   const { key, keyId, scope } = (await response.json()) as { key: string; keyId: string; scope: string };
   const cryptoKey = await crypto.subtle.importKey('raw', fromBase64url(key), 'AES-GCM', false, ['encrypt', 'decrypt']);
@@ -57,7 +61,10 @@ export function writeCachedRange(range: string, batches: readonly Batch[], saved
     const key = await currentKey();
     if (key && !wiped) await cache.write(key, range, batches, savedAt);
   };
-  const idle = typeof requestIdleCallback === 'function' ? (f: () => void) => requestIdleCallback(f, { timeout: 2000 }) : (f: () => void) => setTimeout(f, 200);
+  const idle =
+    typeof requestIdleCallback === 'function'
+      ? (f: () => void) => requestIdleCallback(f, { timeout: 2000 })
+      : (f: () => void) => setTimeout(f, 200);
   idle(() => void write().catch(() => undefined));
 }
 

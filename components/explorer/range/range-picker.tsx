@@ -71,7 +71,11 @@ export function RangePicker({ state, shown, update }: Props) {
         {label && <span className={own.label}>{t('shows', { name: label.name, days: label.days })}</span>}
         {moved && (
           <span className={own.moved}>
-            {t(moved.end === 'to' ? 'toFollowed' : 'fromFollowed', { day: day(moved.day), n: moved.n, count: f.count(moved.n) })}
+            {t(moved.end === 'to' ? 'toFollowed' : 'fromFollowed', {
+              day: day(moved.day),
+              n: moved.n,
+              count: f.count(moved.n),
+            })}
           </span>
         )}
       </p>

@@ -47,17 +47,29 @@ type Options = { signal: AbortSignal; publish: (data: ShownRange) => void };
  * fails leaves the copy's rows, saying they are as of then and that refreshing failed. A load with no copy
  * (or a resumed one) is the loader's alone; what completes is kept in the cache for the next time.
  */
-export async function openRange(range: DateRange, key: string, here: ShownRange | undefined, { signal, publish }: Options): Promise<ShownRange> {
+export async function openRange(
+  range: DateRange,
+  key: string,
+  here: ShownRange | undefined,
+  { signal, publish }: Options,
+): Promise<ShownRange> {
   const resuming = !!here && !here.complete;
-  let copy: { rows: readonly Row[]; asOf: number } | null =
-    here?.complete ? { rows: here.rows, asOf: here.asOf ?? here.loadedAt ?? Date.now() } : null;
+  let copy: { rows: readonly Row[]; asOf: number } | null = here?.complete
+    ? { rows: here.rows, asOf: here.asOf ?? here.loadedAt ?? Date.now() }
+    : null;
   let fresh: RangeData | null = null;
 
   const shown = (): ShownRange | null => {
     if (!copy) return fresh;
     if (!fresh) return { rows: copy.rows, complete: true, remaining: null, pending: '', asOf: copy.asOf };
     if (fresh.complete) return fresh;
-    return { rows: mergeRefreshed(copy.rows, fresh.rows), complete: true, remaining: null, pending: '', asOf: copy.asOf };
+    return {
+      rows: mergeRefreshed(copy.rows, fresh.rows),
+      complete: true,
+      remaining: null,
+      pending: '',
+      asOf: copy.asOf,
+    };
   };
   const show = () => {
     const data = shown();

@@ -36,9 +36,15 @@ export function isolated(values: readonly (number | null)[], i: number): boolean
   return values[i] !== null && (values[i - 1] ?? null) === null && (values[i + 1] ?? null) === null;
 }
 
-const W = 300, H = 150, L = 38, R = 6, T = 8, B = 20;
+const W = 300,
+  H = 150,
+  L = 38,
+  R = 6,
+  T = 8,
+  B = 20;
 /** About the width of a character of the 10-unit tick text, and the least gap between two tick labels. */
-const CHAR = 5.6, GAP = 4;
+const CHAR = 5.6,
+  GAP = 4;
 
 /** A tick label's anchor that keeps it inside `lo`–`hi` (a centred label at the panel's edge would be cut off). */
 export function edgeAnchor(x: number, label: string, lo: number, hi: number): 'start' | 'middle' | 'end' {
@@ -52,7 +58,8 @@ export function edgeAnchor(x: number, label: string, lo: number, hi: number): 's
  */
 function spaced(ticks: readonly number[], at: (t: number) => number, label: (t: number) => string): number[] {
   const kept: number[] = [];
-  let lastX = -Infinity, lastHalf = 0;
+  let lastX = -Infinity,
+    lastHalf = 0;
   for (const t of ticks) {
     const half = (label(t).length * CHAR) / 2;
     if (at(t) - lastX >= lastHalf + half + GAP) {
@@ -105,7 +112,7 @@ function TimePanel(p: Props) {
     for (let i = 0; i < p.starts.length; i++) if (x >= sx(p.starts[i]!) && x < sx(p.ends[i]!)) return i;
     return null;
   };
-  const hv = hover === null ? null : p.values[hover] ?? null;
+  const hv = hover === null ? null : (p.values[hover] ?? null);
 
   return (
     <div className={styles.timePanel}>
@@ -139,39 +146,122 @@ function TimePanel(p: Props) {
         {p.y.ticks.map((v) => (
           <g key={v}>
             <line x1={L} x2={W - R} y1={sy(v)} y2={sy(v)} stroke="var(--border)" strokeDasharray="3 3" />
-            <text x={L - 4} y={sy(v)} dy={3.5} textAnchor="end" fontSize={10} fill="var(--fg)">{p.valueTick(v)}</text>
+            <text x={L - 4} y={sy(v)} dy={3.5} textAnchor="end" fontSize={10} fill="var(--fg)">
+              {p.valueTick(v)}
+            </text>
           </g>
         ))}
         {spaced(p.xTicks, sx, p.tickLabel).map((t) => (
           <g key={t}>
             <line x1={sx(t)} x2={sx(t)} y1={H - B} y2={H - B + 3} stroke="var(--muted)" />
-            <text x={sx(t)} y={H - 6} textAnchor={edgeAnchor(sx(t), p.tickLabel(t), 0, W)} fontSize={10} fill="var(--fg)">{p.tickLabel(t)}</text>
+            <text
+              x={sx(t)}
+              y={H - 6}
+              textAnchor={edgeAnchor(sx(t), p.tickLabel(t), 0, W)}
+              fontSize={10}
+              fill="var(--fg)"
+            >
+              {p.tickLabel(t)}
+            </text>
           </g>
         ))}
         <line x1={L} x2={W - R} y1={H - B} y2={H - B} stroke="var(--muted)" />
         <line x1={L} x2={L} y1={T} y2={H - B} stroke="var(--muted)" />
-        {p.gaps.map((g, i) => g && <rect key={i} x={sx(p.starts[i]!)} y={T} width={sx(p.ends[i]!) - sx(p.starts[i]!)} height={H - T - B} fill="var(--muted)" fillOpacity={0.15} data-gap><title>{t('notLoaded')}</title></rect>)}
-        {drag && drag.from !== drag.to && (
-          <rect x={sx(p.starts[Math.min(drag.from, drag.to)]!)} y={T} width={sx(p.ends[Math.max(drag.from, drag.to)]!) - sx(p.starts[Math.min(drag.from, drag.to)]!)} height={H - T - B} fill="var(--accent)" fillOpacity={0.15} stroke="var(--accent)" />
+        {p.gaps.map(
+          (g, i) =>
+            g && (
+              <rect
+                key={i}
+                x={sx(p.starts[i]!)}
+                y={T}
+                width={sx(p.ends[i]!) - sx(p.starts[i]!)}
+                height={H - T - B}
+                fill="var(--muted)"
+                fillOpacity={0.15}
+                data-gap
+              >
+                <title>{t('notLoaded')}</title>
+              </rect>
+            ),
         )}
-        {p.target !== null && <line x1={L} x2={W - R} y1={sy(p.target)} y2={sy(p.target)} stroke="var(--danger)" strokeDasharray="5 3" strokeWidth={1.2} />}
-        {comparePath && <path data-compare d={comparePath} fill="none" stroke="var(--fg)" strokeOpacity={0.55} strokeWidth={1.2} strokeDasharray="3 2" />}
-        {compareDots.map((i) => <circle key={`c${i}`} cx={mid(i)} cy={sy(p.compare![i]!)} r={2.5} fill="none" stroke="var(--fg)" strokeOpacity={0.55} />)}
+        {drag && drag.from !== drag.to && (
+          <rect
+            x={sx(p.starts[Math.min(drag.from, drag.to)]!)}
+            y={T}
+            width={sx(p.ends[Math.max(drag.from, drag.to)]!) - sx(p.starts[Math.min(drag.from, drag.to)]!)}
+            height={H - T - B}
+            fill="var(--accent)"
+            fillOpacity={0.15}
+            stroke="var(--accent)"
+          />
+        )}
+        {p.target !== null && (
+          <line
+            x1={L}
+            x2={W - R}
+            y1={sy(p.target)}
+            y2={sy(p.target)}
+            stroke="var(--danger)"
+            strokeDasharray="5 3"
+            strokeWidth={1.2}
+          />
+        )}
+        {comparePath && (
+          <path
+            data-compare
+            d={comparePath}
+            fill="none"
+            stroke="var(--fg)"
+            strokeOpacity={0.55}
+            strokeWidth={1.2}
+            strokeDasharray="3 2"
+          />
+        )}
+        {compareDots.map((i) => (
+          <circle
+            key={`c${i}`}
+            cx={mid(i)}
+            cy={sy(p.compare![i]!)}
+            r={2.5}
+            fill="none"
+            stroke="var(--fg)"
+            strokeOpacity={0.55}
+          />
+        ))}
         <path data-line d={path} fill="none" stroke={p.colour} strokeWidth={1.8} strokeLinejoin="round" />
         {dots.map((i) => (
-          <circle key={i} cx={mid(i)} cy={sy(p.values[i]!)} r={few ? 2.5 : 3.5} fill={p.colour} stroke="var(--card)" strokeWidth={1} />
+          <circle
+            key={i}
+            cx={mid(i)}
+            cy={sy(p.values[i]!)}
+            r={few ? 2.5 : 3.5}
+            fill={p.colour}
+            stroke="var(--card)"
+            strokeWidth={1}
+          />
         ))}
         {hover !== null && (
           <line x1={mid(hover)} x2={mid(hover)} y1={T} y2={H - B} stroke="var(--muted)" strokeWidth={1} />
         )}
-        {hover !== null && hv !== null && <circle cx={mid(hover)} cy={sy(hv)} r={4} fill={p.colour} stroke="var(--fg)" strokeWidth={1} />}
+        {hover !== null && hv !== null && (
+          <circle cx={mid(hover)} cy={sy(hv)} r={4} fill={p.colour} stroke="var(--fg)" strokeWidth={1} />
+        )}
       </svg>
       {hover !== null && (
         <p className={styles.timeReadout} aria-hidden="true">
           {hv !== null
-            ? t('timePanel.readout', { bucket: p.bucketLabel(p.starts[hover]!), value: p.valueLabel(hv), batches: t('batches', { count: p.counts[hover]!, countText: f.count(p.counts[hover]!) }) })
-            : t(p.gaps[hover] ? 'timePanel.readoutNotLoaded' : 'timePanel.readoutEmpty', { bucket: p.bucketLabel(p.starts[hover]!) })}
-          {p.compare && (p.compare[hover] == null ? t('timePanel.comparedNone') : t('timePanel.compared', { value: p.valueLabel(p.compare[hover]!) }))}
+            ? t('timePanel.readout', {
+                bucket: p.bucketLabel(p.starts[hover]!),
+                value: p.valueLabel(hv),
+                batches: t('batches', { count: p.counts[hover]!, countText: f.count(p.counts[hover]!) }),
+              })
+            : t(p.gaps[hover] ? 'timePanel.readoutNotLoaded' : 'timePanel.readoutEmpty', {
+                bucket: p.bucketLabel(p.starts[hover]!),
+              })}
+          {p.compare &&
+            (p.compare[hover] == null
+              ? t('timePanel.comparedNone')
+              : t('timePanel.compared', { value: p.valueLabel(p.compare[hover]!) }))}
         </p>
       )}
     </div>

@@ -26,11 +26,14 @@ export function useRangeLabel(): (ends: { from: string; to: string }, shown: Sho
       const name = preset
         ? t(`preset.${preset}`)
         : n !== null && to === NOW
-          ? n === 1 ? t('today') : t('lastDays', { count: f.count(n) })
+          ? n === 1
+            ? t('today')
+            : t('lastDays', { count: f.count(n) })
           : parseDay(from) && to === NOW
             ? t('upToToday')
             : t('custom');
-      if (days.from === undefined) return { name, days: t('allTimeDays', { today: describeDays({ from: today, to: today }, f) }) };
+      if (days.from === undefined)
+        return { name, days: t('allTimeDays', { today: describeDays({ from: today, to: today }, f) }) };
       return { name, days: describeDays({ from: days.from, to: days.to ?? today }, f) };
     },
     [t, f],

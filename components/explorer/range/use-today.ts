@@ -24,10 +24,13 @@ export function useToday(zone: Zone): string {
         clearTimeout(timer);
         // A second past midnight (a timer may fire a little early); at most a day ahead.
         const wait = Math.min(nextMidnight(zone, Date.now()) - Date.now() + 1000, 86_400_000);
-        timer = setTimeout(() => {
-          changed();
-          arm();
-        }, Math.max(wait, 1000));
+        timer = setTimeout(
+          () => {
+            changed();
+            arm();
+          },
+          Math.max(wait, 1000),
+        );
       };
       const shown = () => {
         if (document.visibilityState === 'visible') {

@@ -4,7 +4,8 @@
 export function eachWhenIdle(jobs: (() => unknown)[]): () => void {
   let cancelled = false;
   let handle: number | undefined;
-  const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : (f: () => void) => window.setTimeout(f, 50);
+  const idle =
+    typeof requestIdleCallback === 'function' ? requestIdleCallback : (f: () => void) => window.setTimeout(f, 50);
   const stop = typeof cancelIdleCallback === 'function' ? cancelIdleCallback : window.clearTimeout;
   const next = (i: number) => {
     if (cancelled || i >= jobs.length) return;

@@ -9,7 +9,10 @@ import { PENDING } from '../print/printing';
  * renders the report synchronously in `beforeprint`: with the code preloaded (`preload`, in an idle moment) the
  * charts are in it. Until the code arrives: `fallback`, marked as not drawn for Print report to wait on.
  */
-export function lazyPart<P extends object>(load: () => Promise<{ default: ComponentType<P> }>, fallback: ReactNode = null) {
+export function lazyPart<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  fallback: ReactNode = null,
+) {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<ComponentType<P>> | null = null;
   const preload = () => (loading ??= load().then((m) => (loaded = m.default)));

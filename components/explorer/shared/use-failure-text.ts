@@ -20,4 +20,3 @@ export function useFailureText(): (error: ApiFailure) => string {
     [t],
   );
 }
-

@@ -26,34 +26,71 @@ type Props = {
 };
 
 const share = (v: number | null) => (v === null ? null : v * 100);
-const belowText = (f: Formats, s: Summary) => (s.belowShare === null ? f.count(s.below) : `${f.count(s.below)} (${f.percent(s.belowShare * 100)})`);
+const belowText = (f: Formats, s: Summary) =>
+  s.belowShare === null ? f.count(s.below) : `${f.count(s.below)} (${f.percent(s.belowShare * 100)})`;
 
 type CardKey = 'batches' | 'germination' | 'usable' | 'below' | 'warnings';
 
 /** The batches missing each kind of target the batches are judged by: `germination 12 · usable 23 · CV 4`. */
 function belowByKind(t: ExplorerT, f: Formats, s: Summary): string[] | undefined {
   const kinds = MISS_KINDS.filter((k) => s.judgedBy[k] > 0);
-  return kinds.length ? kinds.map((k) => t('summary.belowCount', { kind: t(`targetKinds.${k}`), count: f.count(s.belowBy[k]) })) : undefined;
+  return kinds.length
+    ? kinds.map((k) => t('summary.belowCount', { kind: t(`targetKinds.${k}`), count: f.count(s.belowBy[k]) }))
+    : undefined;
 }
 
 /** Each card: title (its message's key), value, under it what it is made of, and (comparing) the change and the earlier value. */
-function cardsOf(say: Speech, te: ExplorerT, s: Summary, judged: boolean, before: Summary | null): { key: CardKey; value: string; parts?: string[]; change?: string; was?: string }[] {
+function cardsOf(
+  say: Speech,
+  te: ExplorerT,
+  s: Summary,
+  judged: boolean,
+  before: Summary | null,
+): { key: CardKey; value: string; parts?: string[]; change?: string; was?: string }[] {
   const { f } = say;
   const changes = (...parts: (string | null)[]) => parts.filter((p) => p !== null).join(', ') || DASH;
   return [
-    { key: 'batches', value: f.count(s.count), ...(before && { change: changes(countChange(s.count, before.count, say)), was: f.count(before.count) }) },
-    { key: 'germination', value: f.percent(s.germination), ...(before && { change: changes(ppChange(s.germination, before.germination, say)), was: f.percent(before.germination) }) },
-    { key: 'usable', value: f.percent(s.usable), ...(before && { change: changes(ppChange(s.usable, before.usable, say)), was: f.percent(before.usable) }) },
+    {
+      key: 'batches',
+      value: f.count(s.count),
+      ...(before && { change: changes(countChange(s.count, before.count, say)), was: f.count(before.count) }),
+    },
+    {
+      key: 'germination',
+      value: f.percent(s.germination),
+      ...(before && {
+        change: changes(ppChange(s.germination, before.germination, say)),
+        was: f.percent(before.germination),
+      }),
+    },
+    {
+      key: 'usable',
+      value: f.percent(s.usable),
+      ...(before && { change: changes(ppChange(s.usable, before.usable, say)), was: f.percent(before.usable) }),
+    },
     {
       key: 'below',
       value: !judged ? '…' : belowText(f, s),
       parts: judged ? belowByKind(te, f, s) : undefined,
-      ...(before && judged && { change: changes(countChange(s.below, before.below, say), ppChange(share(s.belowShare), share(before.belowShare), say)), was: before.belowShare === null ? f.count(before.below) : `${f.count(before.below)}, ${f.percent(before.belowShare * 100)}` }),
+      ...(before &&
+        judged && {
+          change: changes(
+            countChange(s.below, before.below, say),
+            ppChange(share(s.belowShare), share(before.belowShare), say),
+          ),
+          was:
+            before.belowShare === null
+              ? f.count(before.below)
+              : `${f.count(before.below)}, ${f.percent(before.belowShare * 100)}`,
+        }),
     },
     {
       key: 'warnings',
       value: s.warningShare === null ? DASH : f.percent(s.warningShare * 100),
-      ...(before && { change: changes(ppChange(share(s.warningShare), share(before.warningShare), say)), was: f.percent(share(before.warningShare)) }),
+      ...(before && {
+        change: changes(ppChange(share(s.warningShare), share(before.warningShare), say)),
+        was: f.percent(share(before.warningShare)),
+      }),
     },
   ];
 }
@@ -68,7 +105,9 @@ function ComparisonCaption({ of }: { of: CardComparison }) {
   return (
     <p className={own.caption}>
       <strong className={styles.incompleteTag}>{t('incompleteTag')}</strong>{' '}
-      {of.stopped ? t('summary.comparisonStopped', { period: of.label, count }) : t('summary.comparisonLoading', { period: of.label, count })}
+      {of.stopped
+        ? t('summary.comparisonStopped', { period: of.label, count })
+        : t('summary.comparisonLoading', { period: of.label, count })}
       {of.stopped && (
         <>
           {' '}

@@ -43,8 +43,11 @@ export function useComparison(
   const t = useTranslations('analysis.comparison');
   // "Now" is read when the range or the comparison changes, not per render: the comparison's end (and so its
   // query) must stay put while someone looks at it.
-  // eslint-disable-next-line react-hooks/purity -- read once per change of these inputs, on purpose
-  const span = useMemo(() => (compare ? comparisonWindow(compare, from, to, tz, Date.now()) : null), [compare, from, to, tz]);
+  const span = useMemo(
+    // eslint-disable-next-line react-hooks/purity -- read once per change of these inputs, on purpose
+    () => (compare ? comparisonWindow(compare, from, to, tz, Date.now()) : null),
+    [compare, from, to, tz],
+  );
   const query = useRangeRows(span?.range ?? null, enabled);
   const filter = useDeferredValue(filterNow);
   const rows = useMemo<readonly Row[]>(() => {
@@ -67,7 +70,18 @@ export function useComparison(
       loaded: query.rows.length,
       onRetry: query.retry,
     };
-  }, [compare, span, allTime, label, query.complete, query.error, query.rows.length, query.retry, currentComplete, summary]);
+  }, [
+    compare,
+    span,
+    allTime,
+    label,
+    query.complete,
+    query.error,
+    query.rows.length,
+    query.retry,
+    currentComplete,
+    summary,
+  ]);
   const chart = useMemo<AnalysisInput['comparison']>(
     () => (span ? { rows, shiftMs: span.shiftMs, label, complete: query.complete } : undefined),
     [span, rows, label, query.complete],

@@ -65,12 +65,24 @@ export function BatchDetail({ row, missing, rows, zone, targets, onShow, onClose
   const goNext = () => step(1);
   function onKeyDown(e: KeyboardEvent<HTMLDialogElement>) {
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    if (e.key === 'ArrowLeft' && prev) { e.preventDefault(); goPrev(); }
-    if (e.key === 'ArrowRight' && next) { e.preventDefault(); goNext(); }
+    if (e.key === 'ArrowLeft' && prev) {
+      e.preventDefault();
+      goPrev();
+    }
+    if (e.key === 'ArrowRight' && next) {
+      e.preventDefault();
+      goNext();
+    }
   }
 
   return (
-    <dialog ref={dialog} className={styles.dialog} onClose={onClose} onKeyDown={onKeyDown} aria-labelledby="batch-detail-title">
+    <dialog
+      ref={dialog}
+      className={styles.dialog}
+      onClose={onClose}
+      onKeyDown={onKeyDown}
+      aria-labelledby="batch-detail-title"
+    >
       {row ? (
         <>
           <h2 id="batch-detail-title" className={styles.dialogTitle}>
@@ -107,10 +119,24 @@ export function BatchDetail({ row, missing, rows, zone, targets, onShow, onClose
       <form method="dialog" className={styles.dialogActions}>
         {row && (
           <>
-            <button ref={prevButton} className="button" type="button" onClick={goPrev} disabled={!prev} aria-keyshortcuts="ArrowLeft">
+            <button
+              ref={prevButton}
+              className="button"
+              type="button"
+              onClick={goPrev}
+              disabled={!prev}
+              aria-keyshortcuts="ArrowLeft"
+            >
               {t('previous')}
             </button>
-            <button ref={nextButton} className="button" type="button" onClick={goNext} disabled={!next} aria-keyshortcuts="ArrowRight">
+            <button
+              ref={nextButton}
+              className="button"
+              type="button"
+              onClick={goNext}
+              disabled={!next}
+              aria-keyshortcuts="ArrowRight"
+            >
               {t('next')}
             </button>
           </>
@@ -127,7 +153,9 @@ function Verdicts({ row, targets }: { row: Row; targets: Targets }) {
   const say = useTranslations('explorer.verdict');
   const f = useFormats();
   // The germination verdict always; the usable-seedling target and the CV threshold are optional: said when set.
-  const verdicts = TARGET_METRICS.map((m) => verdict(row, targets, m)).filter((v) => v.metric === 'germination' || v.target !== null);
+  const verdicts = TARGET_METRICS.map((m) => verdict(row, targets, m)).filter(
+    (v) => v.metric === 'germination' || v.target !== null,
+  );
   return (
     <ul className={styles.verdicts}>
       {verdicts.map((v) => (
@@ -166,10 +194,17 @@ function BatchFields({ row, zone }: { row: Row; zone: Zone }) {
       <Section
         title={t('batch')}
         fields={[
-          [t('created'), <>
-            {localZone && <>{f.dateTime(row.time, localZone)} ({localZone})<br /></>}
-            {f.dateTime(row.time, 'UTC')}
-          </>],
+          [
+            t('created'),
+            <>
+              {localZone && (
+                <>
+                  {f.dateTime(row.time, localZone)} ({localZone})<br />
+                </>
+              )}
+              {f.dateTime(row.time, 'UTC')}
+            </>,
+          ],
           [t('crop'), b.crop_type || DASH],
           [t('batchId'), b.batch_id],
         ]}
@@ -204,7 +239,10 @@ function BatchFields({ row, zone }: { row: Row; zone: Zone }) {
         fields={[
           [t('warnings'), b.warnings ? t('warningYes') : t('warningNo')],
           [t('comment'), b.comment || DASH],
-          [t('scannedBy'), b.scanned_by_email ? <a href={`mailto:${b.scanned_by_email}`}>{b.scanned_by_email}</a> : DASH],
+          [
+            t('scannedBy'),
+            b.scanned_by_email ? <a href={`mailto:${b.scanned_by_email}`}>{b.scanned_by_email}</a> : DASH,
+          ],
           [t('analysis'), <AnalysisLink key="a" link={b.analysis_link} />],
         ]}
       />

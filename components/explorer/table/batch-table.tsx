@@ -27,7 +27,20 @@ type Props = {
 
 /** Where each key moves the focused row, given the row count and the rows one screen holds. */
 function moveTo(key: string, from: number, count: number, page: number): number | null {
-  const to = key === 'ArrowDown' ? from + 1 : key === 'ArrowUp' ? from - 1 : key === 'PageDown' ? from + page : key === 'PageUp' ? from - page : key === 'Home' ? 0 : key === 'End' ? count - 1 : null;
+  const to =
+    key === 'ArrowDown'
+      ? from + 1
+      : key === 'ArrowUp'
+        ? from - 1
+        : key === 'PageDown'
+          ? from + page
+          : key === 'PageUp'
+            ? from - page
+            : key === 'Home'
+              ? 0
+              : key === 'End'
+                ? count - 1
+                : null;
   return to === null ? null : Math.max(0, Math.min(count - 1, to));
 }
 
@@ -70,7 +83,8 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
   const width = columns.reduce((w, c) => w + widthOf(c), 0);
   // The sticky column's width keeps what scrolls under it clear of it when focus or a key scrolls a cell into view.
   const stickyWidth = columns.reduce((w, c) => w + (c.sticky ? widthOf(c) : 0), 0);
-  const classOf = (c: Column, ...own: (string | false | undefined)[]) => [...own, c.sticky && styles.sticky].filter(Boolean).join(' ') || undefined;
+  const classOf = (c: Column, ...own: (string | false | undefined)[]) =>
+    [...own, c.sticky && styles.sticky].filter(Boolean).join(' ') || undefined;
 
   // A row moved to by key may not be rendered yet: scroll it into the virtual window, then focus it once it is.
   useEffect(() => {
@@ -105,7 +119,14 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
       <a href="#charts" className={styles.skipLink}>
         {t('table.skip')}
       </a>
-      <div ref={scroller} className={styles.tableBox} style={{ scrollPaddingLeft: stickyWidth }} tabIndex={rows.length ? undefined : 0} role="region" aria-label={t('table.label')}>
+      <div
+        ref={scroller}
+        className={styles.tableBox}
+        style={{ scrollPaddingLeft: stickyWidth }}
+        tabIndex={rows.length ? undefined : 0}
+        role="region"
+        aria-label={t('table.label')}
+      >
         <table className={styles.table} style={{ width }} aria-rowcount={rows.length + 1}>
           <colgroup>
             {columns.map((c) => (
@@ -161,7 +182,11 @@ export function BatchTable({ rows, columns, zone, targets, sort, dir, onSort, on
                   }}
                 >
                   {columns.map((c) => (
-                    <td key={c.id} className={classOf(c, c.numeric ? styles.num : c.id === 'date' && styles.date)} title={c.full?.(row) ?? undefined}>
+                    <td
+                      key={c.id}
+                      className={classOf(c, c.numeric ? styles.num : c.id === 'date' && styles.date)}
+                      title={c.full?.(row) ?? undefined}
+                    >
                       {c.full ? <div className={styles.unfold}>{c.render(row, cell)}</div> : c.render(row, cell)}
                     </td>
                   ))}

@@ -17,7 +17,14 @@ import styles from '../view/explorer.module.css';
  * only then, so Tab leaves the table instead of walking every link of every row), and the reader's
  * formatters and the explorer's messages.
  */
-export type CellContext = { zone: Zone; targets: Targets; onOpen: (row: Row) => void; tabbable: boolean; f: Formats; t: ExplorerT };
+export type CellContext = {
+  zone: Zone;
+  targets: Targets;
+  onOpen: (row: Row) => void;
+  tabbable: boolean;
+  f: Formats;
+  t: ExplorerT;
+};
 
 /** A column's id, which also names its header in the messages (`explorer.columns.<id>`). */
 export type ColumnId = keyof Messages['explorer']['columns'];
@@ -65,7 +72,10 @@ function misses(row: Row, { targets, f, t }: CellContext): ReactNode {
   return kinds.map((k, i) => (
     <Fragment key={k}>
       {i > 0 && ' '}
-      <span className={styles.missBadge} title={sayVerdict(verdict(row, targets, k), (key, values) => t(`verdict.${key}`, values), f.percentUpTo)}>
+      <span
+        className={styles.missBadge}
+        title={sayVerdict(verdict(row, targets, k), (key, values) => t(`verdict.${key}`, values), f.percentUpTo)}
+      >
         {t(`targetKinds.${k}`)}
       </span>
     </Fragment>
@@ -86,7 +96,11 @@ const text = (v: string | null) => (v === null || v === '' ? DASH : v);
 export const COLUMNS: Column[] = [
   { id: 'date', sort: 'batch_creation_date', width: 170, render: (r, { zone, f }) => f.dateTime(r.time, zone) },
   {
-    id: 'name', sort: 'batch_name', width: 260, sticky: true, full: (r) => r.name,
+    id: 'name',
+    sort: 'batch_name',
+    width: 260,
+    sticky: true,
+    full: (r) => r.name,
     render: (r, { onOpen }) => (
       // Not a Tab stop of its own: the row is (Enter opens it), so Tab does not stop twice on each batch.
       <button type="button" tabIndex={-1} className={styles.linkButton} onClick={() => onOpen(r)}>
@@ -95,23 +109,66 @@ export const COLUMNS: Column[] = [
     ),
   },
   { id: 'crop', sort: 'crop_type', width: 120, full: (r) => r.crop, render: (r) => text(r.crop) },
-  { id: 'germination', sort: 'avg_germination_rate', numeric: true, width: 120, render: (r, ctx) => judged(r, 'germination', ctx) },
-  { id: 'target', sort: 'target', numeric: true, width: 80, render: (r, { targets, f }) => f.percent(germinationTarget(r, targets)) },
+  {
+    id: 'germination',
+    sort: 'avg_germination_rate',
+    numeric: true,
+    width: 120,
+    render: (r, ctx) => judged(r, 'germination', ctx),
+  },
+  {
+    id: 'target',
+    sort: 'target',
+    numeric: true,
+    width: 80,
+    render: (r, { targets, f }) => f.percent(germinationTarget(r, targets)),
+  },
   // On paper the same words as a comma list (lib/print/print-cells.ts).
   { id: 'below', sort: 'below', width: 240, render: misses },
-  { id: 'usable', sort: 'avg_usable_seedling_rate', numeric: true, width: 110, render: (r, ctx) => judged(r, 'usable', ctx) },
+  {
+    id: 'usable',
+    sort: 'avg_usable_seedling_rate',
+    numeric: true,
+    width: 110,
+    render: (r, ctx) => judged(r, 'usable', ctx),
+  },
   { id: 'cells', sort: 'total_cells_per_tray', numeric: true, width: 105, render: (r, { f }) => f.int(r.cells) },
-  { id: 'cv', sort: 'avg_coefficient_of_variation', numeric: true, width: 110, render: (r, ctx) => judged(r, 'cv', ctx) },
-  { id: 'size', sort: 'avg_median_seedling_size_mm2', numeric: true, width: 140, render: (r, { f }) => f.area(r.field('avg_median_seedling_size_mm2')) },
-  { id: 'images', sort: 'number_of_images', numeric: true, width: 80, render: (r, { f }) => f.int(r.field('number_of_images')) },
+  {
+    id: 'cv',
+    sort: 'avg_coefficient_of_variation',
+    numeric: true,
+    width: 110,
+    render: (r, ctx) => judged(r, 'cv', ctx),
+  },
+  {
+    id: 'size',
+    sort: 'avg_median_seedling_size_mm2',
+    numeric: true,
+    width: 140,
+    render: (r, { f }) => f.area(r.field('avg_median_seedling_size_mm2')),
+  },
+  {
+    id: 'images',
+    sort: 'number_of_images',
+    numeric: true,
+    width: 80,
+    render: (r, { f }) => f.int(r.field('number_of_images')),
+  },
   {
     // What the warning is, where the scan's comment says (cut to the column; whole on hover, in the focused row
     // and in the detail). On paper the comment has its own column: the word alone (lib/print/print-cells.ts).
-    id: 'warnings', sort: 'warnings', width: 260, full: (r) => (r.warnings ? r.field('comment') : null),
+    id: 'warnings',
+    sort: 'warnings',
+    width: 260,
+    full: (r) => (r.warnings ? r.field('comment') : null),
     render: (r, { t }) => (r.warnings ? <Warning comment={r.field('comment')} word={t('table.warning')} /> : DASH),
   },
   { id: 'germinated', numeric: true, width: 150, render: (r, { f }) => f.decimal(r.field('avg_germinated_seedlings')) },
   { id: 'scanner', width: 200, full: (r) => r.scanner, render: (r) => text(r.scanner) },
-  { id: 'analysis', width: 130, render: (r, { tabbable }) => <AnalysisLink link={r.field('analysis_link')} tabbable={tabbable} /> },
+  {
+    id: 'analysis',
+    width: 130,
+    render: (r, { tabbable }) => <AnalysisLink link={r.field('analysis_link')} tabbable={tabbable} />,
+  },
   { id: 'comment', width: 240, full: (r) => r.field('comment'), render: (r) => text(r.field('comment')) },
 ];

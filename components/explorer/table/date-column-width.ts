@@ -20,7 +20,11 @@ export function dateColumnWidth(zone: Zone, fallback: number, f: Formats): numbe
   ctx.font = font;
   let widest = 0;
   for (let month = 0; month < 12; month++) {
-    for (const [day, hour] of [[28, 23], [30, 20], [8, 8]] as const) {
+    for (const [day, hour] of [
+      [28, 23],
+      [30, 20],
+      [8, 8],
+    ] as const) {
       widest = Math.max(widest, ctx.measureText(f.dateTime(Date.UTC(2028, month, day, hour, 58), zone)).width);
     }
   }

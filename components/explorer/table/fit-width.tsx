@@ -9,7 +9,15 @@ import { PRINT_WIDTH, usePrinting } from '../print/printing';
  * charts only) the width of its box on screen, and PRINT_WIDTH on paper: a ResponsiveContainer measures
  * after layout, which a print does not wait for.
  */
-export function FitWidth({ height, onWidth, children }: { height: number; onWidth?: (width: number) => void; children: ReactElement<{ width?: number; height?: number }> }) {
+export function FitWidth({
+  height,
+  onWidth,
+  children,
+}: {
+  height: number;
+  onWidth?: (width: number) => void;
+  children: ReactElement<{ width?: number; height?: number }>;
+}) {
   const printing = usePrinting();
   if (printing) return cloneElement(children, { width: PRINT_WIDTH, height });
   return (

@@ -26,7 +26,10 @@ export function useOpenBatch(batchId: string | undefined, rows: readonly Row[], 
     setStepped(null);
   }
   const shownId = stepped ?? batchId;
-  const row = useMemo(() => (shownId === undefined ? null : (rows.find((r) => r.id === shownId) ?? null)), [rows, shownId]);
+  const row = useMemo(
+    () => (shownId === undefined ? null : (rows.find((r) => r.id === shownId) ?? null)),
+    [rows, shownId],
+  );
   // Said only once the range has loaded completely: until then the batch may still be on its way.
   const missing = shownId !== undefined && row === null && complete ? shownId : null;
   const pushed = useRef(false);

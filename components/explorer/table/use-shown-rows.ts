@@ -23,7 +23,13 @@ export type ChartRows = {
  * filtering them feeds what does not depend on the order (summary, charts: sorting must not redraw them);
  * sorting runs once per new rows or new order, and typing only narrows the sorted list.
  */
-export function useShownRows(rows: readonly Row[], filterNow: RowFilter, sort: ExplorerState['sort'], dir: ExplorerState['dir'], metric: Metric) {
+export function useShownRows(
+  rows: readonly Row[],
+  filterNow: RowFilter,
+  sort: ExplorerState['sort'],
+  dir: ExplorerState['dir'],
+  metric: Metric,
+) {
   // Typing stays responsive: the table catches up with the filter in a lower-priority render.
   const filter = useDeferredValue(filterNow);
   const matching = useMemo(() => filterRows(rows, filter), [rows, filter]);
@@ -38,7 +44,10 @@ export function useShownRows(rows: readonly Row[], filterNow: RowFilter, sort: E
   // Only a bin of the metric shown depends on the metric: switching it must not hand the charts new row sets.
   const binOfMetric = drill.bins.find((b) => b.metric === metric);
   const allBins = useMemo(
-    () => (binOfMetric ? filterRows(rows, { ...filter, drill: { ...drill, bins: drill.bins.filter((b) => b !== binOfMetric) } }) : matching),
+    () =>
+      binOfMetric
+        ? filterRows(rows, { ...filter, drill: { ...drill, bins: drill.bins.filter((b) => b !== binOfMetric) } })
+        : matching,
     [rows, filter, drill, binOfMetric, matching],
   );
   const chartSets = useMemo<ChartRows>(
@@ -48,7 +57,10 @@ export function useShownRows(rows: readonly Row[], filterNow: RowFilter, sort: E
       allBins,
       allDays: drill.within ? filterRows(rows, { ...filter, drill: { ...drill, within: null } }) : matching,
       allUniformity: drill.bins.some((b) => b.metric === 'germination' || b.metric === 'cv')
-        ? filterRows(rows, { ...filter, drill: { ...drill, bins: drill.bins.filter((b) => b.metric !== 'germination' && b.metric !== 'cv') } })
+        ? filterRows(rows, {
+            ...filter,
+            drill: { ...drill, bins: drill.bins.filter((b) => b.metric !== 'germination' && b.metric !== 'cv') },
+          })
         : matching,
     }),
     [rows, filter, drill, matching, allBins],

@@ -39,7 +39,9 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
   // Crops of the data first, then crops with saved targets that this range does not show.
   const rows = useMemo(() => {
     const seen = crops.filter((c) => c !== NO_CROP);
-    const others = Object.keys(targets.crops).filter((c) => !seen.includes(c)).sort((a, b) => a.localeCompare(b));
+    const others = Object.keys(targets.crops)
+      .filter((c) => !seen.includes(c))
+      .sort((a, b) => a.localeCompare(b));
     return [...seen.map((c) => ({ crop: c, inRange: true })), ...others.map((c) => ({ crop: c, inRange: false }))];
   }, [crops, targets.crops]);
 
@@ -51,24 +53,41 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
       return { ...now, crops: { ...now.crops, [crop]: pair } };
     });
   const applyLegal = () => {
-    const result = withLegalMinimums(targets, rows.map((r) => r.crop));
+    const result = withLegalMinimums(
+      targets,
+      rows.map((r) => r.crop),
+    );
     t.change(() => result.targets);
-    const values = { n: result.applied.length, count: f.count(result.applied.length), crops: result.unlisted.join(', ') };
-    const note = result.unlisted.length === 0 ? 'presetAll' : result.unlisted.length === 1 ? 'presetOneUnlisted' : 'presetUnlisted';
+    const values = {
+      n: result.applied.length,
+      count: f.count(result.applied.length),
+      crops: result.unlisted.join(', '),
+    };
+    const note =
+      result.unlisted.length === 0
+        ? 'presetAll'
+        : result.unlisted.length === 1
+          ? 'presetOneUnlisted'
+          : 'presetUnlisted';
     setPresetNote(say(note, values));
   };
 
   return (
     <section className={styles.panel} aria-labelledby="targets-title">
       <div className={styles.head}>
-        <h2 id="targets-title" tabIndex={-1}>{say('title')}</h2>
+        <h2 id="targets-title" tabIndex={-1}>
+          {say('title')}
+        </h2>
         <p className={styles.changed}>
           {saved === null
             ? t.loadError
               ? say('loadFailed', { detail: failureText(t.loadError) })
               : say('loading')
             : saved.updatedAt && saved.updatedBy
-              ? history('lastChangedBy', { name: saved.updatedBy.name || saved.updatedBy.email, when: f.dateTime(Date.parse(saved.updatedAt), zone) })
+              ? history('lastChangedBy', {
+                  name: saved.updatedBy.name || saved.updatedBy.email,
+                  when: f.dateTime(Date.parse(saved.updatedAt), zone),
+                })
               : saved.updatedAt
                 ? say('savedAt', { when: f.dateTime(Date.parse(saved.updatedAt), zone) })
                 : say('neverSaved')}
@@ -93,7 +112,12 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
             <th scope="row">{say('general')}</th>
             {TARGET_METRICS.map((metric) => (
               <td key={metric}>
-                <TargetInput label={say(`generalInput.${metric}`)} value={targets.general[metric]} fallback={say('none')} onChange={(v) => setGeneral(metric, v)} />
+                <TargetInput
+                  label={say(`generalInput.${metric}`)}
+                  value={targets.general[metric]}
+                  fallback={say('none')}
+                  onChange={(v) => setGeneral(metric, v)}
+                />
               </td>
             ))}
             <td />
@@ -128,7 +152,13 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
         </button>
         <RoleGate action="saveTargets">
           {(gate) => (
-            <button type="button" className="button" disabled={!gate && (!t.unsaved || t.save.isPending)} onClick={t.saveDraft} {...gate}>
+            <button
+              type="button"
+              className="button"
+              disabled={!gate && (!t.unsaved || t.save.isPending)}
+              onClick={t.saveDraft}
+              {...gate}
+            >
               {t.save.isPending ? say('saving') : say('save')}
             </button>
           )}
@@ -150,16 +180,19 @@ export function TargetsPanel({ crops, zone, t, onClose }: Props) {
         )
       )}
       <div>
-        <button type="button" className="button" aria-expanded={showHistory} aria-controls="targets-history" onClick={() => setShowHistory((v) => !v)}>
+        <button
+          type="button"
+          className="button"
+          aria-expanded={showHistory}
+          aria-controls="targets-history"
+          onClick={() => setShowHistory((v) => !v)}
+        >
           {showHistory ? history('hideHistory') : history('history')}
         </button>
       </div>
       {showHistory && (
         <div id="targets-history">
-          <TargetsHistory
-            zone={zone}
-            onRestored={t.reload}
-          />
+          <TargetsHistory zone={zone} onRestored={t.reload} />
         </div>
       )}
       <p className={styles.source}>

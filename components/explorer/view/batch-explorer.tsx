@@ -9,7 +9,13 @@ import { getQueryClient } from '../range/range-query';
  * `organisation` names whose batches they are (the printed report says so), `defaultView` the organisation's
  * default view when this page load opened it.
  */
-export function BatchExplorer({ organisation, defaultView = null }: { organisation: string; defaultView?: string | null }) {
+export function BatchExplorer({
+  organisation,
+  defaultView = null,
+}: {
+  organisation: string;
+  defaultView?: string | null;
+}) {
   return (
     <QueryClientProvider client={getQueryClient()}>
       <ExplorerView organisation={organisation} defaultView={defaultView} />

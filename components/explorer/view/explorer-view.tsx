@@ -48,7 +48,10 @@ import styles from './explorer.module.css';
 /** The range's instants, or null for All time (an open end: up to now). */
 function rangeWindow(range: DateRange): { from: number; to: number } | null {
   if (!range.start_date) return null;
-  return { from: Date.parse(range.start_date), to: range.end_date ? Math.floor(Date.parse(range.end_date)) + 1 : Date.now() };
+  return {
+    from: Date.parse(range.start_date),
+    to: range.end_date ? Math.floor(Date.parse(range.end_date)) + 1 : Date.now(),
+  };
 }
 
 /** What a chart module still on its way shows meanwhile; on paper, should the browser's own print come first, how to get them. */
@@ -69,14 +72,20 @@ const UniformityChart = lazyPart(() => import('../charts/uniformity-chart'));
 /*
  * What only some visits use loads on first use, and otherwise in an idle moment after the charts' code (so the
  * browser's own print finds the report's parts): the printed report's header and table, the grouped summary,
- * the targets editor, the detail dialog. The first screen's JavaScript stays within its budget (issue 16).
+ * the targets editor, the detail dialog. The first screen's JavaScript stays within its budget.
  */
 const PrintHeader = lazyNamed(() => import('../print/print-header').then((m) => m.PrintHeader));
 const PrintTable = lazyNamed(() => import('../print/print-table').then((m) => m.PrintTable));
 const GroupedSummary = lazyNamed(() => import('../analysis/grouped-summary').then((m) => m.GroupedSummary));
 const TargetsPanel = lazyNamed(() => import('../targets/targets-panel').then((m) => m.TargetsPanel));
 const BatchDetail = lazyNamed(() => import('../table/batch-detail').then((m) => m.BatchDetail));
-const LATER_PARTS = [PrintHeader.preload, PrintTable.preload, GroupedSummary.preload, TargetsPanel.preload, BatchDetail.preload];
+const LATER_PARTS = [
+  PrintHeader.preload,
+  PrintTable.preload,
+  GroupedSummary.preload,
+  TargetsPanel.preload,
+  BatchDetail.preload,
+];
 
 /** What is wrong with the URL's days, in the reader's words. */
 function InvalidDate({ error }: { error: DateError }) {
@@ -115,14 +124,21 @@ export function ExplorerView({ organisation, defaultView }: Props) {
   const { days: rangeDays } = shown;
   const dateError = urlError ?? shown.reversed;
   const rangeLabel = useRangeLabel()(state, shown);
-  const range = useMemo(() => rangeToQuery(rangeDays.from, rangeDays.to, state.tz), [rangeDays.from, rangeDays.to, state.tz]);
+  const range = useMemo(
+    () => rangeToQuery(rangeDays.from, rangeDays.to, state.tz),
+    [rangeDays.from, rangeDays.to, state.tz],
+  );
   // The default view's notice stays until dismissed or until the view is changed.
   const [notice, setNotice] = useState(defaultView);
   const [openedAs] = useState(() => writeState(state));
   if (notice !== null && writeState(state) !== openedAs) setNotice(null);
-  const { rows, complete, pending, error, loading, retry, asOf, refreshing, refreshFailed } = useRangeRows(range, !dateError);
+  const { rows, complete, pending, error, loading, retry, asOf, refreshing, refreshFailed } = useRangeRows(
+    range,
+    !dateError,
+  );
   const copy = useMemo(
-    () => (asOf === undefined ? undefined : { asOf, refreshing, failed: refreshFailed, zone: state.tz, onRefresh: retry }),
+    () =>
+      asOf === undefined ? undefined : { asOf, refreshing, failed: refreshFailed, zone: state.tz, onRefresh: retry },
     [asOf, refreshing, refreshFailed, state.tz, retry],
   );
   useSignInOnExpiry(error);
@@ -137,7 +153,10 @@ export function ExplorerView({ organisation, defaultView }: Props) {
   );
 
   const [search, setSearch] = useSearchText(state.q, update);
-  const drill = useMemo<RowDrill>(() => rowDrillOf({ bins: state.bins, days: state.days, tz: state.tz, scanner: state.scanner }), [state.bins, state.days, state.tz, state.scanner]);
+  const drill = useMemo<RowDrill>(
+    () => rowDrillOf({ bins: state.bins, days: state.days, tz: state.tz, scanner: state.scanner }),
+    [state.bins, state.days, state.tz, state.scanner],
+  );
   const filterNow = useMemo(
     () => ({ q: search, crop: state.crop, warn: state.warn, below: state.below, targets, drill }),
     [search, state.crop, state.warn, state.below, targets, drill],
@@ -154,14 +173,46 @@ export function ExplorerView({ organisation, defaultView }: Props) {
   );
   // Once per range (an open end reads the clock): the charts key their cached aggregations by it.
   const rangeSpan = useMemo(() => rangeWindow(range), [range]);
-  const filtersActive = !!(search || state.crop || state.warn || state.below || state.bins || state.days || state.scanner);
+  const filtersActive = !!(
+    search ||
+    state.crop ||
+    state.warn ||
+    state.below ||
+    state.bins ||
+    state.days ||
+    state.scanner
+  );
   const noMatch = search.trim() ? 'search' : filtersActive ? 'filters' : null;
   const analysis = useMemo<AnalysisInput>(
     () => ({
-      rows: chartRows.rows, cross: chartRows, window: rangeSpan, zone: state.tz, targets, metric: state.metric, colours, completeness,
-      drill: drillTo, openBatch: detail.open, noMatch, view, comparison: comparison.chart,
+      rows: chartRows.rows,
+      cross: chartRows,
+      window: rangeSpan,
+      zone: state.tz,
+      targets,
+      metric: state.metric,
+      colours,
+      completeness,
+      drill: drillTo,
+      openBatch: detail.open,
+      noMatch,
+      view,
+      comparison: comparison.chart,
     }),
-    [chartRows, rangeSpan, state.tz, state.metric, targets, colours, completeness, drillTo, detail.open, noMatch, view, comparison.chart],
+    [
+      chartRows,
+      rangeSpan,
+      state.tz,
+      state.metric,
+      targets,
+      colours,
+      completeness,
+      drillTo,
+      detail.open,
+      noMatch,
+      view,
+      comparison.chart,
+    ],
   );
   const hidden = useMemo(() => new Set(state.hide.split(',').filter(Boolean)), [state.hide]);
   const columns = useMemo(() => COLUMNS.filter((c) => !hidden.has(c.id)), [hidden]);
@@ -173,7 +224,8 @@ export function ExplorerView({ organisation, defaultView }: Props) {
   // print (which cannot wait for code) finds them. (Fetching it a few seconds later kept recharts' evaluation out
   // of Lighthouse's blocking time, but a Ctrl+P right after the load then printed without charts.)
   useEffect(() => {
-    if (chartsShown) return eachWhenIdle([Charts.preload, ControlCharts.preload, UniformityChart.preload, ...LATER_PARTS]);
+    if (chartsShown)
+      return eachWhenIdle([Charts.preload, ControlCharts.preload, UniformityChart.preload, ...LATER_PARTS]);
   }, [chartsShown]);
   // The dialog's code comes with its first opening (a link may open it at once); it then stays mounted.
   const [detailUsed, setDetailUsed] = useState(false);
@@ -186,7 +238,10 @@ export function ExplorerView({ organisation, defaultView }: Props) {
   const tp = useTranslations('print');
   // An export of a view whose batches have not all arrived says so in its name and its first line.
   const exportRows = async (format: ExportFormat) => {
-    const [{ exportTable }, { viewSheetOf }] = await Promise.all([import('../export/exports'), import('@/lib/export/view-table')]);
+    const [{ exportTable }, { viewSheetOf }] = await Promise.all([
+      import('../export/exports'),
+      import('@/lib/export/view-table'),
+    ]);
     return exportTable(format, {
       rows: sorted,
       hidden,
@@ -200,115 +255,176 @@ export function ExplorerView({ organisation, defaultView }: Props) {
   };
   const clearFilters = () => {
     setSearch('');
-    update({ q: '', crop: undefined, warn: undefined, below: undefined, bins: undefined, days: undefined, scanner: undefined });
+    update({
+      q: '',
+      crop: undefined,
+      warn: undefined,
+      below: undefined,
+      bins: undefined,
+      days: undefined,
+      scanner: undefined,
+    });
   };
 
   return (
     <PrintingContext value={report.printing}>
-    <div className={styles.explorer}>
-      {report.madeAt !== null && (
-        <PrintHeader organisation={organisation} state={state} days={rangeDays} rangeLabel={rangeLabel} search={search} targets={targets} crops={crops}
-          targetsUnsaved={targetSet.unsaved}
-          comparison={comparison.cards} columns={COLUMNS} hiddenColumns={COLUMNS.filter((c) => hidden.has(c.id))} madeAt={report.madeAt} />
-      )}
-      {notice !== null && <DefaultViewNotice name={notice} zone={state.tz} onDone={() => setNotice(null)} />}
-      <RangePicker state={state} shown={shown} update={update} />
-      <SavedViews />
-      {dateError ? (
-        <InvalidDate error={dateError} />
-      ) : (
-        <>
-          <FiltersBar
+      <div className={styles.explorer}>
+        {report.madeAt !== null && (
+          <PrintHeader
+            organisation={organisation}
             state={state}
+            days={rangeDays}
+            rangeLabel={rangeLabel}
             search={search}
-            onSearch={setSearch}
+            targets={targets}
             crops={crops}
-            hidden={hidden}
-            update={update}
-            onExport={exportRows}
-            canExport={sorted.length > 0}
-            targetsOpen={targetsOpen}
             targetsUnsaved={targetSet.unsaved}
-            onTargets={() => setTargetsOpen((o) => !o)}
+            comparison={comparison.cards}
+            columns={COLUMNS}
+            hiddenColumns={COLUMNS.filter((c) => hidden.has(c.id))}
+            madeAt={report.madeAt}
           />
-          {targetsOpen && (
-            <div id="targets-panel">
-              <TargetsPanel crops={crops} zone={state.tz} t={targetSet} onClose={() => setTargetsOpen(false)} />
-            </div>
-          )}
-          <AnalysisBar state={state} update={update} />
-          <DrillChips state={state} update={update} />
-          <div className={styles.statusBar}>
-            <LoadStatus loaded={rows.length} shown={sorted.length} complete={complete} stopped={error !== null} copy={copy} />
-            <PrintReportButton preparing={report.preparing} onPrint={report.print} disabled={loading} />
-          </div>
-          <div className="print-part">
-            {copy && <AsOfPrintNote copy={copy} />}
-            <SummaryCards
-              summary={summary}
-              completeness={completeness}
-              zone={state.tz}
-              judged={targetSet.ready}
-              comparison={comparison.cards}
-              problem={error && <LoadProblem error={error} loaded={rows.length} onRetry={retry} />}
+        )}
+        {notice !== null && <DefaultViewNotice name={notice} zone={state.tz} onDone={() => setNotice(null)} />}
+        <RangePicker state={state} shown={shown} update={update} />
+        <SavedViews />
+        {dateError ? (
+          <InvalidDate error={dateError} />
+        ) : (
+          <>
+            <FiltersBar
+              state={state}
+              search={search}
+              onSearch={setSearch}
+              crops={crops}
+              hidden={hidden}
+              update={update}
+              onExport={exportRows}
+              canExport={sorted.length > 0}
+              targetsOpen={targetsOpen}
+              targetsUnsaved={targetSet.unsaved}
+              onTargets={() => setTargetsOpen((o) => !o)}
             />
-          </div>
-          {loading ? (
-            <div className={styles.skeleton} aria-hidden="true">
-              {Array.from({ length: 8 }, (_, i) => (
-                <div key={i} />
-              ))}
+            {targetsOpen && (
+              <div id="targets-panel">
+                <TargetsPanel crops={crops} zone={state.tz} t={targetSet} onClose={() => setTargetsOpen(false)} />
+              </div>
+            )}
+            <AnalysisBar state={state} update={update} />
+            <DrillChips state={state} update={update} />
+            <div className={styles.statusBar}>
+              <LoadStatus
+                loaded={rows.length}
+                shown={sorted.length}
+                complete={complete}
+                stopped={error !== null}
+                copy={copy}
+              />
+              <PrintReportButton preparing={report.preparing} onPrint={report.print} disabled={loading} />
             </div>
-          ) : complete && rows.length === 0 ? (
-            <div className={`${styles.empty} print-part`}>
-              <h2>{t('view.emptyRange')}</h2>
-              <p>{t('view.emptyRangeHint')}</p>
+            <div className="print-part">
+              {copy && <AsOfPrintNote copy={copy} />}
+              <SummaryCards
+                summary={summary}
+                completeness={completeness}
+                zone={state.tz}
+                judged={targetSet.ready}
+                comparison={comparison.cards}
+                problem={error && <LoadProblem error={error} loaded={rows.length} onRetry={retry} />}
+              />
             </div>
-          ) : complete && sorted.length === 0 && filtersActive ? (
-            <div className={`${styles.empty} print-part`}>
-              <h2>{t('view.noMatch')}</h2>
-              <button type="button" className="button" onClick={clearFilters}>
-                {t('view.clearFilters')}
-              </button>
-            </div>
-          ) : (
-            <>
-              {state.group && (
-                <div className={`${styles.printGrouped} print-part`}>
-                  <GroupedSummary input={analysis} grouping={state.group} update={update} fileName={exportFileName({ organisation, from: rangeDays.from, to: rangeDays.to, crop: state.crop }, 'csv')} />
-                </div>
-              )}
-              <BatchTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} onSort={onSort} onOpen={detail.open} />
-              {report.printing && <PrintTable rows={sorted} columns={columns} zone={state.tz} targets={targets} sort={state.sort} dir={state.dir} />}
-            </>
-          )}
-          {/* Charts wait for the load to end (parts arrive side by side, so a chart drawn midway would show gaps
-              that are not in the data; a stopped load is drawn with its gaps marked) and for someone to scroll to
-              them: the heaviest code and drawing. */}
-          {rows.length > 0 && (
-            <h2 id="charts" tabIndex={-1} className={`${styles.sectionTitle} print-part`}>
-              {t('view.charts')}
-            </h2>
-          )}
-          {rows.length > 0 &&
-            (chartsShown ? (
-              <div className="print-part">
-                <WhenVisible placeholder={<p className={styles.muted}>{t('view.chartsOnScroll')}</p>}>
-                  <Charts input={analysis} />
-                  <ControlCharts input={analysis} />
-                  <UniformityChart input={analysis} />
-                </WhenVisible>
+            {loading ? (
+              <div className={styles.skeleton} aria-hidden="true">
+                {Array.from({ length: 8 }, (_, i) => (
+                  <div key={i} />
+                ))}
+              </div>
+            ) : complete && rows.length === 0 ? (
+              <div className={`${styles.empty} print-part`}>
+                <h2>{t('view.emptyRange')}</h2>
+                <p>{t('view.emptyRangeHint')}</p>
+              </div>
+            ) : complete && sorted.length === 0 && filtersActive ? (
+              <div className={`${styles.empty} print-part`}>
+                <h2>{t('view.noMatch')}</h2>
+                <button type="button" className="button" onClick={clearFilters}>
+                  {t('view.clearFilters')}
+                </button>
               </div>
             ) : (
-              <p className={`${styles.incomplete} print-part`}>
-                <strong className={styles.incompleteTag}>{t('incompleteTag')}</strong>&nbsp;{t('view.chartsWait')}
-                {missing.length > 0 && ` ${t('view.stillLoading', { spans: describeSpans(missing, state.tz) })}`}
-              </p>
-            ))}
-        </>
-      )}
-      {detailUsed && <BatchDetail row={detail.row} missing={detail.missing} rows={sorted} zone={state.tz} targets={targets} onShow={detail.show} onClose={detail.close} />}
-    </div>
+              <>
+                {state.group && (
+                  <div className={`${styles.printGrouped} print-part`}>
+                    <GroupedSummary
+                      input={analysis}
+                      grouping={state.group}
+                      update={update}
+                      fileName={exportFileName(
+                        { organisation, from: rangeDays.from, to: rangeDays.to, crop: state.crop },
+                        'csv',
+                      )}
+                    />
+                  </div>
+                )}
+                <BatchTable
+                  rows={sorted}
+                  columns={columns}
+                  zone={state.tz}
+                  targets={targets}
+                  sort={state.sort}
+                  dir={state.dir}
+                  onSort={onSort}
+                  onOpen={detail.open}
+                />
+                {report.printing && (
+                  <PrintTable
+                    rows={sorted}
+                    columns={columns}
+                    zone={state.tz}
+                    targets={targets}
+                    sort={state.sort}
+                    dir={state.dir}
+                  />
+                )}
+              </>
+            )}
+            {/* Charts wait for the load to end (parts arrive side by side, so a chart drawn midway would show gaps
+              that are not in the data; a stopped load is drawn with its gaps marked) and for someone to scroll to
+              them: the heaviest code and drawing. */}
+            {rows.length > 0 && (
+              <h2 id="charts" tabIndex={-1} className={`${styles.sectionTitle} print-part`}>
+                {t('view.charts')}
+              </h2>
+            )}
+            {rows.length > 0 &&
+              (chartsShown ? (
+                <div className="print-part">
+                  <WhenVisible placeholder={<p className={styles.muted}>{t('view.chartsOnScroll')}</p>}>
+                    <Charts input={analysis} />
+                    <ControlCharts input={analysis} />
+                    <UniformityChart input={analysis} />
+                  </WhenVisible>
+                </div>
+              ) : (
+                <p className={`${styles.incomplete} print-part`}>
+                  <strong className={styles.incompleteTag}>{t('incompleteTag')}</strong>&nbsp;{t('view.chartsWait')}
+                  {missing.length > 0 && ` ${t('view.stillLoading', { spans: describeSpans(missing, state.tz) })}`}
+                </p>
+              ))}
+          </>
+        )}
+        {detailUsed && (
+          <BatchDetail
+            row={detail.row}
+            missing={detail.missing}
+            rows={sorted}
+            zone={state.tz}
+            targets={targets}
+            onShow={detail.show}
+            onClose={detail.close}
+          />
+        )}
+      </div>
     </PrintingContext>
   );
 }

@@ -20,17 +20,16 @@ export function useExplorerState() {
     const query = explicitQuery(new URLSearchParams(window.location.search), { from, to, tz });
     if (query !== null) window.history.replaceState(null, '', `${window.location.pathname}?${query}`);
   }, [from, to, tz, params]);
-  const update = useCallback(
-    (patch: Partial<ExplorerState>, mode: 'push' | 'replace' = 'replace') => {
-      // Read the address bar itself, not this render's copy: two quick changes must not undo each other.
-      const current = readState(new URLSearchParams(window.location.search)).state;
-      // The organisation the page is for stays: it is no part of the view, but the page's data is its.
-      const next = [pageOrg() && `org=${encodeURIComponent(pageOrg()!)}`, writeState({ ...current, ...patch })].filter(Boolean).join('&');
-      const url = `${window.location.pathname}${next ? `?${next}` : ''}`;
-      if (mode === 'push') window.history.pushState(null, '', url);
-      else window.history.replaceState(null, '', url);
-    },
-    [],
-  );
+  const update = useCallback((patch: Partial<ExplorerState>, mode: 'push' | 'replace' = 'replace') => {
+    // Read the address bar itself, not this render's copy: two quick changes must not undo each other.
+    const current = readState(new URLSearchParams(window.location.search)).state;
+    // The organisation the page is for stays: it is no part of the view, but the page's data is its.
+    const next = [pageOrg() && `org=${encodeURIComponent(pageOrg()!)}`, writeState({ ...current, ...patch })]
+      .filter(Boolean)
+      .join('&');
+    const url = `${window.location.pathname}${next ? `?${next}` : ''}`;
+    if (mode === 'push') window.history.pushState(null, '', url);
+    else window.history.replaceState(null, '', url);
+  }, []);
   return { ...parsed, update };
 }

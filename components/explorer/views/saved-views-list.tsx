@@ -58,7 +58,9 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
   const reports = useTranslations('reports.schedule');
   // A shared view is the organisation's: changing it needs an editor; the person's own view is theirs to change.
   const gated = (action: GatedAction, render: (gate: GateProps | null) => ReactNode) =>
-    action === 'changeShared' && !view.shared ? render(null) : (
+    action === 'changeShared' && !view.shared ? (
+      render(null)
+    ) : (
       <RoleGate action={action} inline>
         {render}
       </RoleGate>
@@ -72,8 +74,14 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
     window.history.pushState(null, '', href);
     onOpen();
   };
-  const mine = (variables: unknown) => variables === view.id || (variables as { id?: string } | undefined)?.id === view.id;
-  const problem = change.isError && mine(change.variables) ? change.error : remove.isError && mine(remove.variables) ? remove.error : null;
+  const mine = (variables: unknown) =>
+    variables === view.id || (variables as { id?: string } | undefined)?.id === view.id;
+  const problem =
+    change.isError && mine(change.variables)
+      ? change.error
+      : remove.isError && mine(remove.variables)
+        ? remove.error
+        : null;
 
   return (
     <li className={styles.row}>
@@ -86,16 +94,27 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
           </a>
           {view.isDefault && <span className={styles.badge}>{t('default')}</span>}
           <span className={styles.owner}>
-            {view.shared ? (view.mine || !view.owner ? people('shared') : people('sharedBy', { name: view.owner.name || view.owner.email })) : people('onlyYou')}
+            {view.shared
+              ? view.mine || !view.owner
+                ? people('shared')
+                : people('sharedBy', { name: view.owner.name || view.owner.email })
+              : people('onlyYou')}
           </span>
           <span className={styles.actions}>
             {gated('makeDefault', (gate) => (
               <button
                 type="button"
                 className="button"
-                aria-label={view.isDefault ? t('unsetDefaultOf', { name: view.name }) : t('makeDefaultOf', { name: view.name })}
+                aria-label={
+                  view.isDefault ? t('unsetDefaultOf', { name: view.name }) : t('makeDefaultOf', { name: view.name })
+                }
                 disabled={!gate && change.isPending}
-                onClick={() => change.mutate({ id: view.id, isDefault: !view.isDefault }, { onSuccess: (v) => onSaid(v.isDefault ? t('nowDefault', { name: v.name }) : t('noDefault')) })}
+                onClick={() =>
+                  change.mutate(
+                    { id: view.id, isDefault: !view.isDefault },
+                    { onSuccess: (v) => onSaid(v.isDefault ? t('nowDefault', { name: v.name }) : t('noDefault')) },
+                  )
+                }
                 {...gate}
               >
                 {view.isDefault ? t('unsetDefault') : t('makeDefault')}
@@ -105,9 +124,19 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
               <button
                 type="button"
                 className="button"
-                aria-label={view.shared ? people('unshareOf', { name: view.name }) : people('shareOf', { name: view.name })}
+                aria-label={
+                  view.shared ? people('unshareOf', { name: view.name }) : people('shareOf', { name: view.name })
+                }
                 disabled={!gate && change.isPending}
-                onClick={() => change.mutate({ id: view.id, shared: !view.shared }, { onSuccess: (v) => onSaid(v.shared ? people('nowShared', { name: v.name }) : people('nowOwn', { name: v.name })) })}
+                onClick={() =>
+                  change.mutate(
+                    { id: view.id, shared: !view.shared },
+                    {
+                      onSuccess: (v) =>
+                        onSaid(v.shared ? people('nowShared', { name: v.name }) : people('nowOwn', { name: v.name })),
+                    },
+                  )
+                }
                 {...gate}
               >
                 {view.shared ? people('unshare') : people('share')}
@@ -144,7 +173,12 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
             {mode === 'delete' ? (
               <span role="group" aria-label={t('deleteQuestion', { name: view.name })} className={styles.confirm}>
                 {view.shared ? t('deleteForEveryone') : people('deleteOwn')}
-                <button type="button" className="button" disabled={remove.isPending} onClick={() => remove.mutate(view.id, { onSuccess: () => onSaid(t('deleted', { name: view.name })) })}>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate(view.id, { onSuccess: () => onSaid(t('deleted', { name: view.name })) })}
+                >
                   {t('delete')}
                 </button>
                 <button type="button" className="button" onClick={() => setMode('show')}>
@@ -153,7 +187,13 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
               </span>
             ) : (
               gated('changeShared', (gate) => (
-                <button type="button" className="button" aria-label={t('deleteOf', { name: view.name })} onClick={() => setMode('delete')} {...gate}>
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={t('deleteOf', { name: view.name })}
+                  onClick={() => setMode('delete')}
+                  {...gate}
+                >
                   {t('delete')}
                 </button>
               ))
@@ -171,7 +211,17 @@ function ViewRow({ view, views, onOpen, onSaid }: RowProps) {
   );
 }
 
-function RenameForm({ view, views, onDone, onSaid }: { view: SavedView; views: Views; onDone: () => void; onSaid: (text: string) => void }) {
+function RenameForm({
+  view,
+  views,
+  onDone,
+  onSaid,
+}: {
+  view: SavedView;
+  views: Views;
+  onDone: () => void;
+  onSaid: (text: string) => void;
+}) {
   const t = useTranslations('explorer.views');
   const problemText = useViewProblem();
   const [name, setName] = useState(view.name);
@@ -191,7 +241,13 @@ function RenameForm({ view, views, onDone, onSaid }: { view: SavedView; views: V
     >
       <label className={styles.field}>
         {t('newName')}
-        <input ref={input} value={name} maxLength={MAX_VIEW_NAME} aria-invalid={!!error} onChange={(e) => setName(e.target.value)} />
+        <input
+          ref={input}
+          value={name}
+          maxLength={MAX_VIEW_NAME}
+          aria-invalid={!!error}
+          onChange={(e) => setName(e.target.value)}
+        />
       </label>
       <button type="submit" className="button" disabled={name.trim() === '' || change.isPending}>
         {t('save')}

@@ -33,10 +33,23 @@ export function SavedViews() {
   return (
     <div className={styles.views}>
       <div className={styles.buttons}>
-        <button type="button" className="button" aria-expanded={open === 'save'} aria-controls="save-view-form" onClick={() => toggle('save')}>
+        <button
+          type="button"
+          className="button"
+          aria-expanded={open === 'save'}
+          aria-controls="save-view-form"
+          onClick={() => toggle('save')}
+        >
           {t('saveView')}
         </button>
-        <button ref={listButton} type="button" className="button" aria-expanded={open === 'list'} aria-controls="saved-views-list" onClick={() => toggle('list')}>
+        <button
+          ref={listButton}
+          type="button"
+          className="button"
+          aria-expanded={open === 'list'}
+          aria-controls="saved-views-list"
+          onClick={() => toggle('list')}
+        >
           {t('savedViews')}
         </button>
         <span aria-live="polite" className={styles.said}>
@@ -78,7 +91,10 @@ function SaveViewForm({ views, onCancel, onSaved }: FormProps) {
       onSubmit={(e) => {
         e.preventDefault();
         // The address bar itself: the whole view, the zone included, as a colleague's link would carry it.
-        create.mutate({ name, query: window.location.search.slice(1), shared }, { onSuccess: (view) => onSaved(view.name) });
+        create.mutate(
+          { name, query: window.location.search.slice(1), shared },
+          { onSuccess: (view) => onSaved(view.name) },
+        );
       }}
     >
       <label className={styles.field}>

@@ -5,7 +5,13 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslations } from 'use-intl';
 import { useFormats } from '@/components/i18n/use-formats';
 import { usePeople } from '@/components/people/use-people';
-import { REPORT_CADENCES, type PersonRef, type ReportCadence, type ReportSchedule, type ReportScheduleInput } from '@/lib/contract/alerts';
+import {
+  REPORT_CADENCES,
+  type PersonRef,
+  type ReportCadence,
+  type ReportSchedule,
+  type ReportScheduleInput,
+} from '@/lib/contract/alerts';
 import type { AccountInfo } from '@/lib/contract/people';
 import type { SavedView } from '@/lib/contract/views';
 import { ApiFailure } from '@/lib/explorer/api-failure';
@@ -40,9 +46,17 @@ export function ScheduleForm({ view, onDone, onSaid }: Props) {
   const failureText = useFailureText();
   const client = useQueryClient();
   const key = ['settings', 'views', view.id, 'schedule'];
-  const schedule = useQuery<ReportSchedule | null, ApiFailure>({ queryKey: key, queryFn: ({ signal }) => fetchSchedule(view.id, signal), retry: false });
+  const schedule = useQuery<ReportSchedule | null, ApiFailure>({
+    queryKey: key,
+    queryFn: ({ signal }) => fetchSchedule(view.id, signal),
+    retry: false,
+  });
   const people = usePeople();
-  const account = useQuery<AccountInfo, ApiFailure>({ queryKey: ['account'], queryFn: ({ signal }) => callApi('/api/account', { signal }), retry: false });
+  const account = useQuery<AccountInfo, ApiFailure>({
+    queryKey: ['account'],
+    queryFn: ({ signal }) => callApi('/api/account', { signal }),
+    retry: false,
+  });
   const save = useMutation<ReportSchedule, ApiFailure, ReportScheduleInput>({
     mutationFn: (body) => callApi(path(view.id), { method: 'PUT', body }),
     onSuccess: (saved) => client.setQueryData(key, saved),
@@ -82,7 +96,9 @@ export function ScheduleForm({ view, onDone, onSaid }: Props) {
               onSuccess: (saved) => onSaid(t('saved', { name: view.name, when: nextRun(saved) })),
             })
           }
-          onRemove={() => remove.mutate(undefined, { onSuccess: () => (onSaid(t('removed', { name: view.name })), onDone()) })}
+          onRemove={() =>
+            remove.mutate(undefined, { onSuccess: () => (onSaid(t('removed', { name: view.name })), onDone()) })
+          }
           onCancel={onDone}
         />
       )}
@@ -92,7 +108,10 @@ export function ScheduleForm({ view, onDone, onSaid }: Props) {
           {schedule.data.lastRunAt && schedule.data.lastResult && (
             <>
               <br />
-              {t('lastRun', { when: f.dateTime(Date.parse(schedule.data.lastRunAt), schedule.data.timeZone), result: schedule.data.lastResult })}
+              {t('lastRun', {
+                when: f.dateTime(Date.parse(schedule.data.lastRunAt), schedule.data.timeZone),
+                result: schedule.data.lastResult,
+              })}
             </>
           )}
         </p>
@@ -129,7 +148,8 @@ function ScheduleFields({ saved, people, me, zone, pending, onSave, onRemove, on
   const zones = useMemo(() => zoneChoices(zone), [zone]);
   const first = useRef<HTMLSelectElement>(null);
   useEffect(() => first.current?.focus(), []);
-  const toggle = (email: string, on: boolean) => setRecipients((now) => (on ? [...now, email] : now.filter((r) => r !== email)));
+  const toggle = (email: string, on: boolean) =>
+    setRecipients((now) => (on ? [...now, email] : now.filter((r) => r !== email)));
   const submit = () =>
     onSave({
       cadence,
@@ -184,7 +204,12 @@ function ScheduleFields({ saved, people, me, zone, pending, onSave, onRemove, on
         </label>
         <label className={styles.field}>
           {t('zone')}
-          <input list={`${id}-zones`} value={timeZone} onChange={(e) => setTimeZone(e.target.value)} className={styles.zone} />
+          <input
+            list={`${id}-zones`}
+            value={timeZone}
+            onChange={(e) => setTimeZone(e.target.value)}
+            className={styles.zone}
+          />
           <datalist id={`${id}-zones`}>
             {zones.map((z) => (
               <option key={z} value={z} />
@@ -201,7 +226,11 @@ function ScheduleFields({ saved, people, me, zone, pending, onSave, onRemove, on
             const email = p.email.toLowerCase();
             return (
               <label key={email} className={styles.person}>
-                <input type="checkbox" checked={recipients.includes(email)} onChange={(e) => toggle(email, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={recipients.includes(email)}
+                  onChange={(e) => toggle(email, e.target.checked)}
+                />
                 {p.name ? `${p.name} <${p.email}>` : p.email}
               </label>
             );
@@ -209,7 +238,12 @@ function ScheduleFields({ saved, people, me, zone, pending, onSave, onRemove, on
         )}
       </fieldset>
       <span className={styles.actions}>
-        <button type="button" className="button" disabled={pending || recipients.length === 0 || !/^\d\d:\d\d$/.test(time)} onClick={submit}>
+        <button
+          type="button"
+          className="button"
+          disabled={pending || recipients.length === 0 || !/^\d\d:\d\d$/.test(time)}
+          onClick={submit}
+        >
           {pending ? t('saving') : t('save')}
         </button>
         {saved && (

@@ -26,7 +26,22 @@ import { RUN, type Rules } from './rules';
 export function normalCdf(x: number): number {
   const z = Math.abs(x) / Math.SQRT2;
   const t = 1 / (1 + 0.5 * z);
-  const erfc = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+  const erfc =
+    t *
+    Math.exp(
+      -z * z -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
   return x >= 0 ? 1 - erfc / 2 : erfc / 2;
 }
 
@@ -46,26 +61,41 @@ export type FalseAlarms = {
 
 /** Step 1 and 2 above for limits at `centre` ± 3 × `sigma` (in units of the process's σ around its mean 0). */
 export function falseAlarmsGiven(centre: number, sigma: number, rules: Rules): FalseAlarms {
-  const upBeyond = 1 - normalCdf(centre + 3 * sigma), downBeyond = normalCdf(centre - 3 * sigma);
+  const upBeyond = 1 - normalCdf(centre + 3 * sigma),
+    downBeyond = normalCdf(centre - 3 * sigma);
   if (rules === 'limits') {
     const q = upBeyond + downBeyond;
     return { perHundred: 100 * q, inHundred: 1 - (1 - q) ** 100 };
   }
-  const up = 1 - normalCdf(centre), down = 1 - up;
-  const marked = (side: number, beyond: number) => (side > 0 ? side * (beyond / side + (1 - beyond / side) * inRun(side)) : 0);
+  const up = 1 - normalCdf(centre),
+    down = 1 - up;
+  const marked = (side: number, beyond: number) =>
+    side > 0 ? side * (beyond / side + (1 - beyond / side) * inRun(side)) : 0;
   // The chain: probability of no alarm yet with the current run above (index 0..6 = length 1..7) or below.
-  let above = new Float64Array(RUN - 1), under = new Float64Array(RUN - 1);
+  let above = new Float64Array(RUN - 1),
+    under = new Float64Array(RUN - 1);
   let fresh = 1;
-  const stayUp = up - upBeyond, stayDown = down - downBeyond;
+  const stayUp = up - upBeyond,
+    stayDown = down - downBeyond;
   for (let step = 0; step < 100; step++) {
-    const a = new Float64Array(RUN - 1), b = new Float64Array(RUN - 1);
-    let sumUp = fresh, sumDown = fresh;
-    for (let k = 0; k < RUN - 1; k++) { sumUp += under[k]!; sumDown += above[k]!; }
+    const a = new Float64Array(RUN - 1),
+      b = new Float64Array(RUN - 1);
+    let sumUp = fresh,
+      sumDown = fresh;
+    for (let k = 0; k < RUN - 1; k++) {
+      sumUp += under[k]!;
+      sumDown += above[k]!;
+    }
     // A batch on the other side (or the first) starts a run of 1; on the same side it extends the run.
     a[0] = sumUp * stayUp;
     b[0] = sumDown * stayDown;
-    for (let k = 1; k < RUN - 1; k++) { a[k] = above[k - 1]! * stayUp; b[k] = under[k - 1]! * stayDown; }
-    above = a; under = b; fresh = 0;
+    for (let k = 1; k < RUN - 1; k++) {
+      a[k] = above[k - 1]! * stayUp;
+      b[k] = under[k - 1]! * stayDown;
+    }
+    above = a;
+    under = b;
+    fresh = 0;
   }
   let none = 0;
   for (let k = 0; k < RUN - 1; k++) none += above[k]! + under[k]!;
@@ -74,7 +104,8 @@ export function falseAlarmsGiven(centre: number, sigma: number, rules: Rules): F
 
 /** A seeded generator of N(0, 1) draws (mulberry32 and the polar method): the same seed, the same table. */
 export function normals(seed: number): () => number {
-  let s = seed >>> 0, spare: number | null = null;
+  let s = seed >>> 0,
+    spare: number | null = null;
   const uniform = () => {
     s = (s + 0x6d2b79f5) >>> 0;
     let t = s;
@@ -83,9 +114,17 @@ export function normals(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   return () => {
-    if (spare !== null) { const v = spare; spare = null; return v; }
+    if (spare !== null) {
+      const v = spare;
+      spare = null;
+      return v;
+    }
     let u: number, v: number, q: number;
-    do { u = 2 * uniform() - 1; v = 2 * uniform() - 1; q = u * u + v * v; } while (q >= 1 || q === 0);
+    do {
+      u = 2 * uniform() - 1;
+      v = 2 * uniform() - 1;
+      q = u * u + v * v;
+    } while (q >= 1 || q === 0);
     const f = Math.sqrt((-2 * Math.log(q)) / q);
     spare = v * f;
     return u * f;
@@ -95,9 +134,12 @@ export function normals(seed: number): () => number {
 /** Step 3: the average over `runs` baselines of `m` batches. */
 export function simulateFalseAlarms(m: number, rules: Rules, runs: number, seed = 1): FalseAlarms {
   const draw = normals(seed + m);
-  let perHundred = 0, inHundred = 0;
+  let perHundred = 0,
+    inHundred = 0;
   for (let r = 0; r < runs; r++) {
-    let sum = 0, ranges = 0, last = 0;
+    let sum = 0,
+      ranges = 0,
+      last = 0;
     for (let i = 0; i < m; i++) {
       const x = draw();
       sum += x;
@@ -139,11 +181,15 @@ export const TABLE: readonly (readonly [number, number, number, number, number])
 export function falseAlarms(rules: Rules, m: number): FalseAlarms {
   const exact = falseAlarmsGiven(0, 1, rules);
   const col = rules === 'limits' ? 1 : 3;
-  const rows: (readonly [number, number, number])[] = [...TABLE.map((r) => [1 / r[0], r[col]!, r[col + 1]!] as const), [0, exact.perHundred, exact.inHundred] as const];
+  const rows: (readonly [number, number, number])[] = [
+    ...TABLE.map((r) => [1 / r[0], r[col]!, r[col + 1]!] as const),
+    [0, exact.perHundred, exact.inHundred] as const,
+  ];
   const x = 1 / Math.max(m, 1);
   if (x >= rows[0]![0]) return { perHundred: rows[0]![1], inHundred: rows[0]![2] };
   for (let i = 1; i < rows.length; i++) {
-    const [x0, p0, c0] = rows[i - 1]!, [x1, p1, c1] = rows[i]!;
+    const [x0, p0, c0] = rows[i - 1]!,
+      [x1, p1, c1] = rows[i]!;
     if (x >= x1) {
       const w = (x - x1) / (x0 - x1);
       return { perHundred: p1 + w * (p0 - p1), inHundred: c1 + w * (c0 - c1) };

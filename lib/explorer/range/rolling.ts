@@ -38,12 +38,14 @@ export function lastDaysOf(from: string): number | null {
 }
 
 /** A `from` as the URL may write it (see above). */
-export const isRangeStart = (raw: string): boolean => raw === ALL || raw === THIS_YEAR || lastDaysOf(raw) !== null || parseDay(raw) !== null;
+export const isRangeStart = (raw: string): boolean =>
+  raw === ALL || raw === THIS_YEAR || lastDaysOf(raw) !== null || parseDay(raw) !== null;
 /** A `to` as the URL may write it: a day or `now`. */
 export const isRangeEnd = (raw: string): boolean => raw === NOW || parseDay(raw) !== null;
 
 /** The range follows the calendar: one of its ends moves with today. */
-export const isRolling = (from: string, to: string): boolean => to === NOW || from === THIS_YEAR || lastDaysOf(from) !== null;
+export const isRolling = (from: string, to: string): boolean =>
+  to === NOW || from === THIS_YEAR || lastDaysOf(from) !== null;
 
 /** The preset whose ends these are, or null (a range of days, or a rolling one of no preset). */
 export function presetOf(from: string, to: string): Preset | null {

@@ -2,7 +2,15 @@
 const rounders = new Map<number, Intl.NumberFormat>();
 function roundedAsShown(value: number, digits: number): number {
   let r = rounders.get(digits);
-  if (!r) rounders.set(digits, (r = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false })));
+  if (!r)
+    rounders.set(
+      digits,
+      (r = new Intl.NumberFormat('en-US', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+        useGrouping: false,
+      })),
+    );
   return Number(r.format(value));
 }
 
@@ -12,7 +20,12 @@ function roundedAsShown(value: number, digits: number): number {
  * 92.48. `better` says which side of the target is good ('higher' for a rate's floor, 'lower' for the CV
  * threshold, a ceiling); `digits` is how many decimals the figure is written with otherwise. At most six.
  */
-export function digitsBesideTarget(value: number, target: number | null, better: 'higher' | 'lower', digits = 1): number {
+export function digitsBesideTarget(
+  value: number,
+  target: number | null,
+  better: 'higher' | 'lower',
+  digits = 1,
+): number {
   if (target === null || !Number.isFinite(value)) return digits;
   const misses = (v: number) => (better === 'higher' ? v < target : v > target);
   const missed = misses(value);

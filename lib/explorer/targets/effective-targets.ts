@@ -19,6 +19,8 @@ export function effectiveTargets(targets: Targets, crop: string | null): Record<
  * once, in the crop list's order. `skip` is the key of batches without a crop (judged by the general targets).
  */
 export function cropsToList(targets: Targets, crops: readonly string[], skip: string): string[] {
-  const own = Object.entries(targets.crops).filter(([, p]) => p.germination !== null || p.usable !== null || p.cv !== null).map(([c]) => c);
+  const own = Object.entries(targets.crops)
+    .filter(([, p]) => p.germination !== null || p.usable !== null || p.cv !== null)
+    .map(([c]) => c);
   return [...new Set([...crops.filter((c) => c !== skip), ...own])].sort((a, b) => a.localeCompare(b));
 }

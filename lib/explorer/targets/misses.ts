@@ -9,7 +9,8 @@ import { TARGET_METRICS, targetFor, type TargetMetric, type Targets } from '../.
 import { NULL as STORE_NULL, ODD as STORE_ODD, type RowStore, type StoredRow } from '../row-store';
 
 // The store's markers as local constants: an imported binding may be read through a getter on every use.
-const NULL = STORE_NULL, ODD = STORE_ODD;
+const NULL = STORE_NULL,
+  ODD = STORE_ODD;
 
 /** The kinds of target, in the order the page names them. */
 export const MISS_KINDS = TARGET_METRICS;
@@ -40,7 +41,11 @@ export function missesOf(g: number | null, u: number | null, cv: number | null, 
 
 /** The targets a batch of `crop` is judged by (null: none set, here or in general). */
 export function cropTargets(targets: Targets, crop: string | null): CropTargets {
-  return { germination: targetFor(targets, crop, 'germination'), usable: targetFor(targets, crop, 'usable'), cv: targetFor(targets, crop, 'cv') };
+  return {
+    germination: targetFor(targets, crop, 'germination'),
+    usable: targetFor(targets, crop, 'usable'),
+    cv: targetFor(targets, crop, 'cv'),
+  };
 }
 type CropTargets = { germination: number | null; usable: number | null; cv: number | null };
 
@@ -82,22 +87,36 @@ function judgeRows(store: RowStore, targets: Targets, from: number, to: number, 
   const ofCrop = (name: string | null) => cropTargets(targets, name);
   // By crop id + 1 (0: no crop), NaN where no target is set.
   const n = crops.length + 1;
-  const gt = new Float64Array(n), ut = new Float64Array(n), ct = new Float64Array(n);
+  const gt = new Float64Array(n),
+    ut = new Float64Array(n),
+    ct = new Float64Array(n);
   const cents = (v: number | null) => (v === null ? NaN : Math.round(v * 100));
   for (let k = 0; k < n; k++) {
     const t = ofCrop(k === 0 ? null : crops[k - 1]!);
-    gt[k] = cents(t.germination); ut[k] = cents(t.usable); ct[k] = cents(t.cv);
+    gt[k] = cents(t.germination);
+    ut[k] = cents(t.usable);
+    ct[k] = cents(t.cv);
   }
   for (let i = from; i < to; i++) {
     const id = crop[i]! + 1;
-    const gi = g[i]!, ui = u[i]!, ci = c[i]!;
+    const gi = g[i]!,
+      ui = u[i]!,
+      ci = c[i]!;
     if (id < 0 || gi === ODD || ui === ODD || ci === ODD) {
-      const figure = (field: 'avg_germination_rate' | 'avg_usable_seedling_rate' | 'avg_coefficient_of_variation') => store.number(i, field);
-      out[i] = missesOf(figure('avg_germination_rate'), figure('avg_usable_seedling_rate'), figure('avg_coefficient_of_variation'), ofCrop(store.cropOf(i)));
+      const figure = (field: 'avg_germination_rate' | 'avg_usable_seedling_rate' | 'avg_coefficient_of_variation') =>
+        store.number(i, field);
+      out[i] = missesOf(
+        figure('avg_germination_rate'),
+        figure('avg_usable_seedling_rate'),
+        figure('avg_coefficient_of_variation'),
+        ofCrop(store.cropOf(i)),
+      );
       continue;
     }
     // missesOf in hundredths, its bits written out (NaN: no target, `x === x` false).
-    const tg = gt[id]!, tu = ut[id]!, tc = ct[id]!;
+    const tg = gt[id]!,
+      tu = ut[id]!,
+      tc = ct[id]!;
     let bits = 0;
     if (gi !== NULL && tg === tg) bits |= gi < tg ? 9 : 8;
     if (ui !== NULL && tu === tu) bits |= ui < tu ? 18 : 16;
@@ -109,7 +128,8 @@ function judgeRows(store: RowStore, targets: Targets, from: number, to: number, 
 /** `missesOf` for rows (of any stores), read from their store's judged rows: nothing worked out twice, nothing allocated per row. */
 export function missLookup(targets: Targets): (r: StoredRow) => number {
   let store: RowStore | null = null;
-  let bits: Uint8Array = new Uint8Array(0), length = 0;
+  let bits: Uint8Array = new Uint8Array(0),
+    length = 0;
   return (r) => {
     const i = r.index;
     if (r.store !== store || i >= length) ({ bits, length } = storeMisses((store = r.store), targets));
@@ -126,12 +146,23 @@ export function missedKinds(bits: number): MissKind[] {
 export const missCount = (bits: number): number => (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1);
 
 /** From rows counted by their bits (64 combinations): the batches missing and judged by each kind, and by any. */
-export function missTally(counts: Float64Array): { below: number; judged: number; belowBy: Record<MissKind, number>; judgedBy: Record<MissKind, number> } {
+export function missTally(counts: Float64Array): {
+  below: number;
+  judged: number;
+  belowBy: Record<MissKind, number>;
+  judgedBy: Record<MissKind, number>;
+} {
   const count = (test: (bits: number) => boolean) => {
     let n = 0;
     for (let bits = 0; bits < 64; bits++) if (test(bits)) n += counts[bits]!;
     return n;
   };
-  const by = (bit: Record<MissKind, number>) => Object.fromEntries(MISS_KINDS.map((k) => [k, count((bits) => (bits & bit[k]) !== 0)])) as Record<MissKind, number>;
-  return { below: count((bits) => (bits & ANY_MISS) !== 0), judged: count((bits) => (bits & JUDGED) !== 0), belowBy: by(MISSED), judgedBy: by(JUDGED_BY) };
+  const by = (bit: Record<MissKind, number>) =>
+    Object.fromEntries(MISS_KINDS.map((k) => [k, count((bits) => (bits & bit[k]) !== 0)])) as Record<MissKind, number>;
+  return {
+    below: count((bits) => (bits & ANY_MISS) !== 0),
+    judged: count((bits) => (bits & JUDGED) !== 0),
+    belowBy: by(MISSED),
+    judgedBy: by(JUDGED_BY),
+  };
 }

@@ -16,9 +16,16 @@ export type PrintT = ReturnType<typeof createTranslator<Messages, 'print'>>;
  */
 export function targetLines(targets: Targets, crops: readonly string[], t: PrintT, f: Formats): string[] {
   const pct = (v: number | null) => (v === null ? t('none') : f.percent(v));
-  const said = ({ value, source }: EffectiveTarget) => (source === 'own' ? t('own', { value: pct(value) }) : source === 'general' ? t('fromGeneral', { value: pct(value) }) : pct(value));
+  const said = ({ value, source }: EffectiveTarget) =>
+    source === 'own'
+      ? t('own', { value: pct(value) })
+      : source === 'general'
+        ? t('fromGeneral', { value: pct(value) })
+        : pct(value);
   const general = targets.general;
-  const lines = [`${t('general')}: ${t('targetPair', { germination: pct(general.germination), usable: pct(general.usable), cv: pct(general.cv) })}`];
+  const lines = [
+    `${t('general')}: ${t('targetPair', { germination: pct(general.germination), usable: pct(general.usable), cv: pct(general.cv) })}`,
+  ];
   const byText = new Map<string, string[]>();
   for (const crop of cropsToList(targets, crops, NO_CROP)) {
     const e = effectiveTargets(targets, crop);

@@ -23,12 +23,16 @@ const CV_COLUMNS = 40;
 export const MIXED = '(mixed)';
 
 /** A batch's verdict as bits: BELOW its crop's germination target, OVER its crop's CV threshold. */
-export const BELOW = 1, OVER = 2;
+export const BELOW = 1,
+  OVER = 2;
 
 export type ScatterPoint = { row: Row; germination: number; cv: number; crop: string; verdict: number };
 export type ScatterCell = {
   /** Germination bin [g0, g1) (the top one holds 100 %), CV bin [c0, c1): as `bins=` writes them. */
-  g0: number; g1: number; c0: number; c1: number;
+  g0: number;
+  g1: number;
+  c0: number;
+  c1: number;
   count: number;
   /** The crop of over half of its batches, or MIXED. */
   crop: string;
@@ -92,7 +96,9 @@ function judge(targets: Targets) {
 
 /** The marks of `rows` (see above); points when at most `limit` batches are drawn. O(n). */
 export function scatterOf(rows: readonly Row[], targets: Targets, limit = POINT_LIMIT): Scatter {
-  let cvTop = 0, gMin = Infinity, drawn = 0;
+  let cvTop = 0,
+    gMin = Infinity,
+    drawn = 0;
   const cropsDrawn = new Set<string | null>();
   for (const r of rows) {
     if (r.germination === null || r.cv === null) continue;
@@ -130,12 +136,21 @@ export function scatterOf(rows: readonly Row[], targets: Targets, limit = POINT_
  * Flat typed arrays throughout (a cell key per batch, crop tallies per cell, sizes sorted cell by cell): 100,000
  * row objects are read once.
  */
-export function cellsOf(rows: readonly Row[], verdictOf: (r: Row) => number, cvWidth: number, cvMax: number): ScatterCell[] {
-  const gCols = Math.round(100 / GERMINATION_WIDTH), cRows = Math.round(cvMax / cvWidth);
+export function cellsOf(
+  rows: readonly Row[],
+  verdictOf: (r: Row) => number,
+  cvWidth: number,
+  cvMax: number,
+): ScatterCell[] {
+  const gCols = Math.round(100 / GERMINATION_WIDTH),
+    cRows = Math.round(cvMax / cvWidth);
   const keys = gCols * cRows;
   const keyOf = new Int32Array(rows.length).fill(-1);
   const cropOf = new Uint16Array(rows.length);
-  const counts = new Uint32Array(keys), below = new Uint32Array(keys), over = new Uint32Array(keys), sized = new Uint32Array(keys + 1);
+  const counts = new Uint32Array(keys),
+    below = new Uint32Array(keys),
+    over = new Uint32Array(keys),
+    sized = new Uint32Array(keys + 1);
   const cropIds = new Map<string, number>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
@@ -169,12 +184,20 @@ export function cellsOf(rows: readonly Row[], verdictOf: (r: Row) => number, cvW
   for (let key = 0; key < keys; key++) {
     const count = counts[key]!;
     if (count === 0) continue;
-    const gi = Math.floor(key / cRows), ci = key % cRows;
+    const gi = Math.floor(key / cRows),
+      ci = key % cRows;
     let crop = MIXED;
     for (let c = 0; c < crops.length; c++) if (tally[key * crops.length + c]! * 2 > count) crop = crops[c]!;
     cells.push({
-      g0: edge(gi, GERMINATION_WIDTH), g1: edge(gi + 1, GERMINATION_WIDTH), c0: edge(ci, cvWidth), c1: edge(ci + 1, cvWidth),
-      count, crop, below: below[key]!, over: over[key]!, size: median(sizes.subarray(sized[key]!, sized[key + 1]!)),
+      g0: edge(gi, GERMINATION_WIDTH),
+      g1: edge(gi + 1, GERMINATION_WIDTH),
+      c0: edge(ci, cvWidth),
+      c1: edge(ci + 1, cvWidth),
+      count,
+      crop,
+      below: below[key]!,
+      over: over[key]!,
+      size: median(sizes.subarray(sized[key]!, sized[key + 1]!)),
     });
   }
   return cells;

@@ -1,6 +1,13 @@
 import 'server-only';
 import { sql, type Transaction } from 'kysely';
-import type { AlertChannel, AlertDelivery, AlertDeliveryState, AlertHistory, AlertHistoryEntry, AlertWhat } from '../../contract/alerts';
+import type {
+  AlertChannel,
+  AlertDelivery,
+  AlertDeliveryState,
+  AlertHistory,
+  AlertHistoryEntry,
+  AlertWhat,
+} from '../../contract/alerts';
 import type { Role } from '../people/roles';
 import { NOW, UUID, type Guard, type SettingsDb, type SettingsTables } from '../settings/database';
 import type { AlertMessage } from './message';
@@ -30,7 +37,14 @@ export type NewDelivery =
   | { channel: 'in-app'; recipient: string; personId: string };
 
 /** An event to record: a rule's finding (its message) and where it goes. */
-export type NewEvent = { message: AlertMessage; ruleId: string | null; ruleName: string; batchIds: string[]; summary: string; deliveries: NewDelivery[] };
+export type NewEvent = {
+  message: AlertMessage;
+  ruleId: string | null;
+  ruleName: string;
+  batchIds: string[];
+  summary: string;
+  deliveries: NewDelivery[];
+};
 
 /** A delivery claimed for sending: its row, and the message(s) it carries. */
 export type ClaimedDelivery = {
@@ -45,10 +59,26 @@ export type ClaimedDelivery = {
 };
 
 /** A digest due: every waiting e-mail of one recipient and cadence in one organisation. */
-export type DueDigest = { organisationId: string; recipient: string; personId: string | null; ruleId: string | null; cadence: Exclude<AlertDelivery, 'immediate'>; ids: string[]; messages: AlertMessage[]; since: Date };
+export type DueDigest = {
+  organisationId: string;
+  recipient: string;
+  personId: string | null;
+  ruleId: string | null;
+  cadence: Exclude<AlertDelivery, 'immediate'>;
+  ids: string[];
+  messages: AlertMessage[];
+  since: Date;
+};
 
 /** A member of an organisation as the watcher addresses them. */
-export type Addressee = { id: string; email: string; name: string; role: Role; language: string | null; timeZone: string | null };
+export type Addressee = {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  language: string | null;
+  timeZone: string | null;
+};
 
 export type HistoryFilter = { limit: number; ruleId?: string; mine?: boolean };
 
@@ -68,20 +98,38 @@ export class AlertLogStore {
   ) {}
 
   async watchState(organisationId: string): Promise<WatchState | null> {
-    const row = await this.guard(() => this.db.selectFrom('alert_watch').selectAll().where('organisation_id', '=', organisationId).executeTakeFirst());
+    const row = await this.guard(() =>
+      this.db.selectFrom('alert_watch').selectAll().where('organisation_id', '=', organisationId).executeTakeFirst(),
+    );
     if (!row) return null;
-    return { watermark: row.watermark, lastSuccessAt: row.last_success_at, failingSince: row.failing_since, failureReportedAt: row.failure_reported_at, lastError: row.last_error };
+    return {
+      watermark: row.watermark,
+      lastSuccessAt: row.last_success_at,
+      failingSince: row.failing_since,
+      failureReportedAt: row.failure_reported_at,
+      lastError: row.last_error,
+    };
   }
 
   /** A check that read the service: the watermark moves on, any failure is over. */
   async checkSucceeded(organisationId: string, watermark: Date): Promise<void> {
-    const values = { last_check_at: NOW, last_success_at: NOW, failing_since: null, failure_reported_at: null, last_error: null };
+    const values = {
+      last_check_at: NOW,
+      last_success_at: NOW,
+      failing_since: null,
+      failure_reported_at: null,
+      last_error: null,
+    };
     await this.guard(() =>
       this.db
         .insertInto('alert_watch')
         .values({ organisation_id: organisationId, watermark, ...values })
         // Never backwards: a slow check finishing after a later one keeps the later one's watermark.
-        .onConflict((oc) => oc.column('organisation_id').doUpdateSet({ ...values, watermark: sql`greatest(alert_watch.watermark, excluded.watermark)` }))
+        .onConflict((oc) =>
+          oc
+            .column('organisation_id')
+            .doUpdateSet({ ...values, watermark: sql`greatest(alert_watch.watermark, excluded.watermark)` }),
+        )
         .execute(),
     );
   }
@@ -98,7 +146,15 @@ export class AlertLogStore {
         .set({ watermark: sql`greatest(alert_watch.watermark, ${NOW} + ${`${overlapMs} milliseconds`}::interval)` })
         .where('organisation_id', '=', organisationId)
         .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('alert_rules').select('id').where('organisation_id', '=', organisationId).where('paused', '=', false).where('id', '<>', ruleId))),
+          not(
+            exists(
+              selectFrom('alert_rules')
+                .select('id')
+                .where('organisation_id', '=', organisationId)
+                .where('paused', '=', false)
+                .where('id', '<>', ruleId),
+            ),
+          ),
         )
         .execute(),
     );
@@ -109,9 +165,18 @@ export class AlertLogStore {
     await this.guard(() =>
       this.db
         .insertInto('alert_watch')
-        .values({ organisation_id: organisationId, last_check_at: NOW, failing_since: NOW, last_error: problem.slice(0, 500) })
+        .values({
+          organisation_id: organisationId,
+          last_check_at: NOW,
+          failing_since: NOW,
+          last_error: problem.slice(0, 500),
+        })
         .onConflict((oc) =>
-          oc.column('organisation_id').doUpdateSet({ last_check_at: NOW, failing_since: sql`coalesce(alert_watch.failing_since, ${NOW})`, last_error: problem.slice(0, 500) }),
+          oc.column('organisation_id').doUpdateSet({
+            last_check_at: NOW,
+            failing_since: sql`coalesce(alert_watch.failing_since, ${NOW})`,
+            last_error: problem.slice(0, 500),
+          }),
         )
         .execute(),
     );
@@ -137,7 +202,12 @@ export class AlertLogStore {
    * Records what a rule found, once: `keys` not reported by this rule before are claimed, and `build` makes the
    * event of those alone (null: nothing to send), all in one transaction (a crash leaves neither).
    */
-  async fire(organisationId: string, ruleId: string, keys: readonly string[], build: (fresh: ReadonlySet<string>) => NewEvent | null): Promise<NewEvent | null> {
+  async fire(
+    organisationId: string,
+    ruleId: string,
+    keys: readonly string[],
+    build: (fresh: ReadonlySet<string>) => NewEvent | null,
+  ): Promise<NewEvent | null> {
     if (keys.length === 0) return null;
     return this.guard(() =>
       this.db.transaction().execute(async (trx) => {
@@ -194,7 +264,19 @@ export class AlertLogStore {
       const key = `${r.organisation_id}\n${r.recipient}\n${cadence}\n${r.person_id ? '' : r.rule_id}`;
       let digest = digests.get(key);
       if (!digest) {
-        digests.set(key, (digest = { organisationId: r.organisation_id, recipient: r.recipient, personId: r.person_id, ruleId: r.rule_id, cadence, ids: [], messages: [], since: r.at }));
+        digests.set(
+          key,
+          (digest = {
+            organisationId: r.organisation_id,
+            recipient: r.recipient,
+            personId: r.person_id,
+            ruleId: r.rule_id,
+            cadence,
+            ids: [],
+            messages: [],
+            since: r.at,
+          }),
+        );
       }
       digest.ids.push(String(r.id));
       digest.messages.push(parsed<AlertMessage>(r.message));
@@ -204,7 +286,13 @@ export class AlertLogStore {
 
   async delivered(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.guard(() => this.db.updateTable('alert_deliveries').set({ state: 'delivered', delivered_at: NOW, detail: null }).where('id', 'in', [...ids]).execute());
+    await this.guard(() =>
+      this.db
+        .updateTable('alert_deliveries')
+        .set({ state: 'delivered', delivered_at: NOW, detail: null })
+        .where('id', 'in', [...ids])
+        .execute(),
+    );
   }
 
   /** A failed attempt: tried again at `retryAt` (kept in its state: pending, or waiting digest), or given up (null). */
@@ -238,14 +326,29 @@ export class AlertLogStore {
         return trx
           .updateTable('alert_deliveries as d')
           .from('alert_events as e')
-          .set({ due_at: sql`clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval`, attempts: sql`d.attempts + 1` })
+          .set({
+            due_at: sql`clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval`,
+            attempts: sql`d.attempts + 1`,
+          })
           .whereRef('e.id', '=', 'd.event_id')
           .where(
             'd.id',
             'in',
             due.map((r) => r.id),
           )
-          .returning(['d.id', 'd.organisation_id', 'd.channel', 'd.recipient', 'd.person_id', 'd.webhook', 'd.attempts', 'd.digest', 'e.message', 'e.at', 'e.rule_id'])
+          .returning([
+            'd.id',
+            'd.organisation_id',
+            'd.channel',
+            'd.recipient',
+            'd.person_id',
+            'd.webhook',
+            'd.attempts',
+            'd.digest',
+            'e.message',
+            'e.at',
+            'e.rule_id',
+          ])
           .execute();
       }),
     );
@@ -258,11 +361,28 @@ export class AlertLogStore {
       let query = this.db
         .selectFrom('alert_deliveries as d')
         .innerJoin('alert_events as e', 'e.id', 'd.event_id')
-        .select(['d.id', 'e.at', 'e.rule_id', 'e.rule_name', 'e.batch_ids', 'e.summary', 'd.channel', 'd.recipient', 'd.person_id', 'd.state', 'd.digest', 'd.detail', 'd.read_at', 'd.attempts'])
+        .select([
+          'd.id',
+          'e.at',
+          'e.rule_id',
+          'e.rule_name',
+          'e.batch_ids',
+          'e.summary',
+          'd.channel',
+          'd.recipient',
+          'd.person_id',
+          'd.state',
+          'd.digest',
+          'd.detail',
+          'd.read_at',
+          'd.attempts',
+        ])
         // The finding's facts without its batches' data: the kind and figures, the first five batches' names.
         .select(
           sql<unknown>`case when e.message -> 'outage' is not null then jsonb_build_object('kind', 'outage', 'since', e.message #> '{outage,since}')
-            else ((e.message -> 'finding') - 'batches' - 'limits' - 'lastAt') || jsonb_build_object('names', jsonb_path_query_array(e.message, '$.finding.batches[0 to 4].batch.batch_name')) end`.as('what'),
+            else ((e.message -> 'finding') - 'batches' - 'limits' - 'lastAt') || jsonb_build_object('names', jsonb_path_query_array(e.message, '$.finding.batches[0 to 4].batch.batch_name')) end`.as(
+            'what',
+          ),
         )
         .where('d.organisation_id', '=', organisationId);
       if (filter.ruleId) query = query.where('e.rule_id', '=', filter.ruleId);
@@ -339,7 +459,14 @@ export class AlertLogStore {
         .where('p.disabled_at', 'is', null)
         .execute(),
     );
-    return rows.map((r) => ({ id: r.id, email: r.email.toLowerCase(), name: r.name, role: r.role, language: r.language, timeZone: r.time_zone }));
+    return rows.map((r) => ({
+      id: r.id,
+      email: r.email.toLowerCase(),
+      name: r.name,
+      role: r.role,
+      language: r.language,
+      timeZone: r.time_zone,
+    }));
   }
 }
 
@@ -400,13 +527,17 @@ function whatOf(w: Record<string, unknown> | null): AlertWhat | null {
       return total === null ? null : { kind: 'batches', total, names };
     }
     case 'control-signal': {
-      const crop = text(w.crop), total = count(w.total);
+      const crop = text(w.crop),
+        total = count(w.total);
       const metric = w.metric === 'germination' || w.metric === 'usable' || w.metric === 'cv' ? w.metric : null;
       const signal = w.signal === 'limits' || w.signal === 'run' ? w.signal : null;
-      return crop === null || total === null || !metric || !signal ? null : { kind: 'control-signal', crop, metric, signal, total };
+      return crop === null || total === null || !metric || !signal
+        ? null
+        : { kind: 'control-signal', crop, metric, signal, total };
     }
     case 'silent': {
-      const who = text(w.who), days = count(w.days);
+      const who = text(w.who),
+        days = count(w.days);
       const by = w.by === 'crop' || w.by === 'scanner' ? w.by : null;
       return who === null || days === null || !by ? null : { kind: 'silent', by, who, days };
     }
@@ -420,7 +551,11 @@ function whatOf(w: Record<string, unknown> | null): AlertWhat | null {
 }
 
 function detailOf(state: string, digest: string | null, detail: string | null, attempts: number): string | null {
-  if (state === 'digest') return detail ? `waits for the ${digest} digest; the last attempt failed: ${detail}` : `waits for the ${digest} digest`;
-  if (state === 'pending') return detail ? `retrying after ${attempts} failed attempt${attempts === 1 ? '' : 's'}: ${detail}` : 'sending';
+  if (state === 'digest')
+    return detail
+      ? `waits for the ${digest} digest; the last attempt failed: ${detail}`
+      : `waits for the ${digest} digest`;
+  if (state === 'pending')
+    return detail ? `retrying after ${attempts} failed attempt${attempts === 1 ? '' : 's'}: ${detail}` : 'sending';
   return detail;
 }

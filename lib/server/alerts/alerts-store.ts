@@ -14,7 +14,14 @@ import { logLine } from '../logging';
 import type { CredentialsCipher } from '../org/credentials-crypto';
 import { webhookTarget } from '../notify/webhook-target';
 import { roleAtLeast, type Role } from '../people/roles';
-import { NOW, UUID, type AlertRulesTable, type Guard, type SettingsDb, type SettingsTables } from '../settings/database';
+import {
+  NOW,
+  UUID,
+  type AlertRulesTable,
+  type Guard,
+  type SettingsDb,
+  type SettingsTables,
+} from '../settings/database';
 import { changedDefinition, definitionOf, type RuleDefinition } from './rule-input';
 
 /** Who asks: their own subscription shows, and what they may set depends on their role. */
@@ -33,10 +40,18 @@ export type StoredRule = Omit<RuleDefinition, 'webhooks'> & {
   updatedAt: Date;
 };
 
-type RuleRow = Selectable<AlertRulesTable> & { creator_email: string | null; creator_name: string | null; own_state: string | null; own_email: string | null };
+type RuleRow = Selectable<AlertRulesTable> & {
+  creator_email: string | null;
+  creator_name: string | null;
+  own_state: string | null;
+  own_email: string | null;
+};
 
 const notFound = () => new AppError('not_found', 'no alert rule with this id in your organisation', { field: 'id' });
-const nameTaken = (name: string) => new AppError('conflict', `a rule named "${name}" already exists in your organisation; choose another name`, { field: 'name' });
+const nameTaken = (name: string) =>
+  new AppError('conflict', `a rule named "${name}" already exists in your organisation; choose another name`, {
+    field: 'name',
+  });
 
 /**
  * The organisations' alert rules and each person's subscription to them (subscribed, or muted for themselves).
@@ -51,22 +66,36 @@ export class AlertsStore {
   ) {}
 
   async list(organisationId: string, asker: Asker): Promise<AlertRule[]> {
-    const rows = await this.guard(() => this.#select(this.db, organisationId, asker.personId).orderBy(sql`lower(r.name)`).execute());
+    const rows = await this.guard(() =>
+      this.#select(this.db, organisationId, asker.personId)
+        .orderBy(sql`lower(r.name)`)
+        .execute(),
+    );
     return rows.map(ruleOf);
   }
 
   async get(organisationId: string, asker: Asker, id: string): Promise<AlertRule> {
     if (!UUID.test(id)) throw notFound();
-    const row = await this.guard(() => this.#select(this.db, organisationId, asker.personId).where('r.id', '=', id).executeTakeFirst());
+    const row = await this.guard(() =>
+      this.#select(this.db, organisationId, asker.personId).where('r.id', '=', id).executeTakeFirst(),
+    );
     if (!row) throw notFound();
     return ruleOf(row);
   }
 
   /** A new rule (201); 409 when its name is taken or the organisation keeps MAX_ALERT_RULES already. */
-  async create(organisationId: string, asker: Asker, input: AlertRuleCreate, options: { allowPrivate: boolean }): Promise<AlertRule> {
+  async create(
+    organisationId: string,
+    asker: Asker,
+    input: AlertRuleCreate,
+    options: { allowPrivate: boolean },
+  ): Promise<AlertRule> {
     const definition = definitionOf(input);
     definition.webhooks.forEach((hook, i) => {
-      if (!hook.secret) throw new AppError('invalid_input', 'a webhook needs a secret (16 characters or more) to sign its requests', { field: `webhooks[${i}].secret` });
+      if (!hook.secret)
+        throw new AppError('invalid_input', 'a webhook needs a secret (16 characters or more) to sign its requests', {
+          field: `webhooks[${i}].secret`,
+        });
     });
     await checkWebhookTargets(definition.webhooks, options.allowPrivate);
     const id = await this.guard(() =>
@@ -77,10 +106,19 @@ export class AlertsStore {
           .select((eb) => eb.fn.countAll<string>().as('count'))
           .where('organisation_id', '=', organisationId)
           .executeTakeFirstOrThrow();
-        if (Number(count) >= MAX_ALERT_RULES) throw new AppError('conflict', `an organisation keeps at most ${MAX_ALERT_RULES} alert rules; delete one first`, { field: 'rules' });
+        if (Number(count) >= MAX_ALERT_RULES)
+          throw new AppError(
+            'conflict',
+            `an organisation keeps at most ${MAX_ALERT_RULES} alert rules; delete one first`,
+            { field: 'rules' },
+          );
         await this.#nameFree(trx, organisationId, definition.name, null);
         await checkRecipients(trx, organisationId, asker, definition.recipients, []);
-        const webhooks = definition.webhooks.map((hook) => ({ url: hook.url, format: hook.format, secret: this.cipher().encrypt(hook.secret!, organisationId) }));
+        const webhooks = definition.webhooks.map((hook) => ({
+          url: hook.url,
+          format: hook.format,
+          secret: this.cipher().encrypt(hook.secret!, organisationId),
+        }));
         const row = await trx
           .insertInto('alert_rules')
           .values({
@@ -101,11 +139,20 @@ export class AlertsStore {
   }
 
   /** Changes the rule; a webhook sent without a secret keeps the one the rule holds for the same URL. */
-  async change(organisationId: string, asker: Asker, id: string, change: AlertRuleChange, options: { allowPrivate: boolean }): Promise<{ before: AlertRule; after: AlertRule }> {
+  async change(
+    organisationId: string,
+    asker: Asker,
+    id: string,
+    change: AlertRuleChange,
+    options: { allowPrivate: boolean },
+  ): Promise<{ before: AlertRule; after: AlertRule }> {
     const before = await this.get(organisationId, asker, id);
     const current = await this.rule(organisationId, id);
     if (!current) throw notFound();
-    const definition = changedDefinition({ ...current, webhooks: current.webhooks.map(({ url, format }) => ({ url, format })) }, change);
+    const definition = changedDefinition(
+      { ...current, webhooks: current.webhooks.map(({ url, format }) => ({ url, format })) },
+      change,
+    );
     if (change.webhooks !== undefined) await checkWebhookTargets(definition.webhooks, options.allowPrivate);
     await this.guard(() =>
       this.db.transaction().execute(async (trx) => {
@@ -115,7 +162,12 @@ export class AlertsStore {
         const held = new Map(current.webhooks.map((hook) => [hook.url, hook.secret]));
         const webhooks = definition.webhooks.map((hook, i) => {
           const secret = hook.secret ? this.cipher().encrypt(hook.secret, organisationId) : held.get(hook.url);
-          if (!secret) throw new AppError('invalid_input', 'a new webhook needs a secret (16 characters or more) to sign its requests', { field: `webhooks[${i}].secret` });
+          if (!secret)
+            throw new AppError(
+              'invalid_input',
+              'a new webhook needs a secret (16 characters or more) to sign its requests',
+              { field: `webhooks[${i}].secret` },
+            );
           return { url: hook.url, format: hook.format, secret };
         });
         const { numUpdatedRows } = await trx
@@ -133,7 +185,9 @@ export class AlertsStore {
   /** Deletes the rule (what it sent stays in the history); the rule as it was, for the log. */
   async delete(organisationId: string, asker: Asker, id: string): Promise<AlertRule> {
     const before = await this.get(organisationId, asker, id);
-    await this.guard(() => this.db.deleteFrom('alert_rules').where('organisation_id', '=', organisationId).where('id', '=', id).execute());
+    await this.guard(() =>
+      this.db.deleteFrom('alert_rules').where('organisation_id', '=', organisationId).where('id', '=', id).execute(),
+    );
     return before;
   }
 
@@ -142,7 +196,11 @@ export class AlertsStore {
     await this.get(organisationId, asker, id);
     await this.guard<unknown>(() =>
       state === 'none'
-        ? this.db.deleteFrom('alert_subscriptions').where('rule_id', '=', id).where('person_id', '=', asker.personId).execute()
+        ? this.db
+            .deleteFrom('alert_subscriptions')
+            .where('rule_id', '=', id)
+            .where('person_id', '=', asker.personId)
+            .execute()
         : this.db
             .insertInto('alert_subscriptions')
             .values({ rule_id: id, person_id: asker.personId, state })
@@ -155,27 +213,44 @@ export class AlertsStore {
   /** One rule as the watcher reads it, or null. */
   async rule(organisationId: string, id: string): Promise<StoredRule | null> {
     if (!UUID.test(id)) return null;
-    const row = await this.guard(() => this.db.selectFrom('alert_rules').selectAll().where('organisation_id', '=', organisationId).where('id', '=', id).executeTakeFirst());
+    const row = await this.guard(() =>
+      this.db
+        .selectFrom('alert_rules')
+        .selectAll()
+        .where('organisation_id', '=', organisationId)
+        .where('id', '=', id)
+        .executeTakeFirst(),
+    );
     return row ? storedOf(row) : null;
   }
 
   /** The rules the watcher checks for an organisation: every one not paused. */
   async activeRules(organisationId: string): Promise<StoredRule[]> {
     const rows = await this.guard(() =>
-      this.db.selectFrom('alert_rules').selectAll().where('organisation_id', '=', organisationId).where('paused', '=', false).orderBy('created_at').execute(),
+      this.db
+        .selectFrom('alert_rules')
+        .selectAll()
+        .where('organisation_id', '=', organisationId)
+        .where('paused', '=', false)
+        .orderBy('created_at')
+        .execute(),
     );
     return rows.map(storedOf);
   }
 
   /** The organisations with at least one rule not paused: the ones the watcher polls. */
   async watchedOrganisations(): Promise<string[]> {
-    const rows = await this.guard(() => this.db.selectFrom('alert_rules').select('organisation_id').where('paused', '=', false).distinct().execute());
+    const rows = await this.guard(() =>
+      this.db.selectFrom('alert_rules').select('organisation_id').where('paused', '=', false).distinct().execute(),
+    );
     return rows.map((r) => r.organisation_id);
   }
 
   /** People's own choices for a rule, by person. */
   async subscriptions(ruleId: string): Promise<Map<string, 'subscribed' | 'muted'>> {
-    const rows = await this.guard(() => this.db.selectFrom('alert_subscriptions').select(['person_id', 'state']).where('rule_id', '=', ruleId).execute());
+    const rows = await this.guard(() =>
+      this.db.selectFrom('alert_subscriptions').select(['person_id', 'state']).where('rule_id', '=', ruleId).execute(),
+    );
     return new Map(rows.map((r) => [r.person_id, r.state]));
   }
 
@@ -186,7 +261,9 @@ export class AlertsStore {
    */
   async reencryptStale(): Promise<number> {
     const cipher = this.cipher();
-    const rows = await this.guard(() => this.db.selectFrom('alert_rules').select(['id', 'organisation_id', 'webhooks']).execute());
+    const rows = await this.guard(() =>
+      this.db.selectFrom('alert_rules').select(['id', 'organisation_id', 'webhooks']).execute(),
+    );
     let count = 0;
     for (const row of rows) {
       const hooks = parsed<StoredWebhook[]>(row.webhooks);
@@ -194,9 +271,17 @@ export class AlertsStore {
       if (stale.length === 0) continue;
       let fresh: StoredWebhook[];
       try {
-        fresh = hooks.map((hook) => (cipher.isStale(hook.secret) ? { ...hook, secret: cipher.encrypt(cipher.decrypt(hook.secret, row.organisation_id), row.organisation_id) } : hook));
+        fresh = hooks.map((hook) =>
+          cipher.isStale(hook.secret)
+            ? { ...hook, secret: cipher.encrypt(cipher.decrypt(hook.secret, row.organisation_id), row.organisation_id) }
+            : hook,
+        );
       } catch {
-        logLine('warn', 'credentials: a webhook secret is under a key neither CREDENTIALS_KEY nor CREDENTIALS_KEY_PREVIOUS holds', { organisation_id: row.organisation_id, rule_id: row.id });
+        logLine(
+          'warn',
+          'credentials: a webhook secret is under a key neither CREDENTIALS_KEY nor CREDENTIALS_KEY_PREVIOUS holds',
+          { organisation_id: row.organisation_id, rule_id: row.id },
+        );
         continue;
       }
       const { numUpdatedRows } = await this.guard(() =>
@@ -224,16 +309,30 @@ export class AlertsStore {
   }
 
   /** The rule and address an unsubscribe token names, when its signature holds; else null. */
-  async unsubscribeTarget(token: string): Promise<{ organisationId: string; ruleId: string; ruleName: string; email: string; subscribed: boolean } | null> {
+  async unsubscribeTarget(
+    token: string,
+  ): Promise<{ organisationId: string; ruleId: string; ruleName: string; email: string; subscribed: boolean } | null> {
     const [ruleId, address, mac, ...rest] = token.split('.');
     if (!ruleId || !address || !mac || rest.length > 0 || !UUID.test(ruleId)) return null;
-    const row = await this.guard(() => this.db.selectFrom('alert_rules').select(['organisation_id', 'name', 'unsubscribe_key', 'recipients']).where('id', '=', ruleId).executeTakeFirst());
+    const row = await this.guard(() =>
+      this.db
+        .selectFrom('alert_rules')
+        .select(['organisation_id', 'name', 'unsubscribe_key', 'recipients'])
+        .where('id', '=', ruleId)
+        .executeTakeFirst(),
+    );
     if (!row) return null;
     const email = Buffer.from(address, 'base64url').toString('utf8');
     const expected = Buffer.from(tokenMac(row.unsubscribe_key, ruleId, email));
     const given = Buffer.from(mac);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-    return { organisationId: row.organisation_id, ruleId, ruleName: row.name, email, subscribed: (row.recipients as string[]).includes(email) };
+    return {
+      organisationId: row.organisation_id,
+      ruleId,
+      ruleName: row.name,
+      email,
+      subscribed: (row.recipients as string[]).includes(email),
+    };
   }
 
   /** Takes an outside address off a rule's recipients (its unsubscribe link); the recipients before, for the log. */
@@ -241,7 +340,12 @@ export class AlertsStore {
     return this.guard(() =>
       this.db.transaction().execute(async (trx) => {
         await lockRules(trx, organisationId);
-        const row = await trx.selectFrom('alert_rules').select('recipients').where('id', '=', ruleId).where('organisation_id', '=', organisationId).executeTakeFirst();
+        const row = await trx
+          .selectFrom('alert_rules')
+          .select('recipients')
+          .where('id', '=', ruleId)
+          .where('organisation_id', '=', organisationId)
+          .executeTakeFirst();
         if (!row) return false;
         const recipients = row.recipients as string[];
         if (!recipients.includes(email)) return false;
@@ -259,15 +363,25 @@ export class AlertsStore {
     return db
       .selectFrom('alert_rules as r')
       .leftJoin('people as c', 'c.id', 'r.created_by')
-      .leftJoin('alert_subscriptions as s', (join) => join.onRef('s.rule_id', '=', 'r.id').on('s.person_id', '=', UUID.test(personId) ? personId : null))
+      .leftJoin('alert_subscriptions as s', (join) =>
+        join.onRef('s.rule_id', '=', 'r.id').on('s.person_id', '=', UUID.test(personId) ? personId : null),
+      )
       .selectAll('r')
       .select(['c.email as creator_email', 'c.name as creator_name', 's.state as own_state'])
-      .select(sql<string | null>`(select lower(p.email) from people p where p.id = ${UUID.test(personId) ? personId : null})`.as('own_email'))
+      .select(
+        sql<
+          string | null
+        >`(select lower(p.email) from people p where p.id = ${UUID.test(personId) ? personId : null})`.as('own_email'),
+      )
       .where('r.organisation_id', '=', organisationId);
   }
 
   async #nameFree(trx: Transaction<SettingsTables>, organisationId: string, name: string, except: string | null) {
-    let query = trx.selectFrom('alert_rules').select('id').where('organisation_id', '=', organisationId).where(sql<boolean>`lower(name) = lower(${name})`);
+    let query = trx
+      .selectFrom('alert_rules')
+      .select('id')
+      .where('organisation_id', '=', organisationId)
+      .where(sql<boolean>`lower(name) = lower(${name})`);
     if (except) query = query.where('id', '<>', except);
     if (await query.executeTakeFirst()) throw nameTaken(name);
   }
@@ -282,7 +396,13 @@ async function lockRules(trx: Transaction<SettingsTables>, organisationId: strin
  * Recipients an editor may name: people of the organisation. An administrator may add any address; an editor
  * keeps the outside addresses the rule had (an administrator added them) but adds none.
  */
-async function checkRecipients(trx: Transaction<SettingsTables>, organisationId: string, asker: Asker, recipients: readonly string[], had: readonly string[]) {
+async function checkRecipients(
+  trx: Transaction<SettingsTables>,
+  organisationId: string,
+  asker: Asker,
+  recipients: readonly string[],
+  had: readonly string[],
+) {
   if (roleAtLeast(asker.role, 'admin')) return;
   const members = await trx
     .selectFrom('memberships as m')
@@ -293,9 +413,13 @@ async function checkRecipients(trx: Transaction<SettingsTables>, organisationId:
   const known = new Set([...members.map((m) => m.email), ...had]);
   const outside = recipients.findIndex((r) => !known.has(r));
   if (outside >= 0) {
-    throw new AppError('forbidden_role', `${recipients[outside]} is not a person of this organisation; only an administrator may add an outside address`, {
-      field: `recipients[${outside}]`,
-    });
+    throw new AppError(
+      'forbidden_role',
+      `${recipients[outside]} is not a person of this organisation; only an administrator may add an outside address`,
+      {
+        field: `recipients[${outside}]`,
+      },
+    );
   }
 }
 
@@ -307,7 +431,8 @@ async function checkWebhookTargets(hooks: readonly { url: string }[], allowPriva
   }
 }
 
-const tokenMac = (key: string, ruleId: string, email: string) => createHmac('sha256', key).update(`${ruleId}\n${email}`).digest('base64url');
+const tokenMac = (key: string, ruleId: string, email: string) =>
+  createHmac('sha256', key).update(`${ruleId}\n${email}`).digest('base64url');
 
 function columnsOf(d: RuleDefinition) {
   return {
@@ -354,7 +479,8 @@ function storedOf(row: Selectable<AlertRulesTable>): StoredRule & { unsubscribeK
 
 function ruleOf(row: RuleRow): AlertRule {
   const rule = storedOf(row);
-  const subscription: SubscriptionState = row.own_state === 'subscribed' || row.own_state === 'muted' ? row.own_state : 'none';
+  const subscription: SubscriptionState =
+    row.own_state === 'subscribed' || row.own_state === 'muted' ? row.own_state : 'none';
   const recipient = row.own_email !== null && rule.recipients.includes(row.own_email);
   return {
     id: rule.id,

@@ -4,9 +4,21 @@ import 'server-only';
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function localTime(ms: number, zone: string): { hour: number; minute: number } {
   let format = formatters.get(zone);
-  if (!format) formatters.set(zone, (format = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })));
+  if (!format)
+    formatters.set(
+      zone,
+      (format = new Intl.DateTimeFormat('en-GB', {
+        timeZone: zone,
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })),
+    );
   const parts = format.formatToParts(ms);
-  return { hour: Number(parts.find((p) => p.type === 'hour')!.value), minute: Number(parts.find((p) => p.type === 'minute')!.value) };
+  return {
+    hour: Number(parts.find((p) => p.type === 'hour')!.value),
+    minute: Number(parts.find((p) => p.type === 'minute')!.value),
+  };
 }
 
 const QUARTER_MS = 15 * 60_000;

@@ -23,7 +23,10 @@ export const CONTROL_WINDOW_DAYS = 90;
 export const SILENT_LOOKBACK_DAYS = 60;
 
 /** One finding to send if any of its keys is new; `make` builds it of the new keys alone. */
-export type Draft = { keys: string[]; make(fresh: ReadonlySet<string>): { finding: Finding; batchIds: string[]; viewQuery: URLSearchParams } | null };
+export type Draft = {
+  keys: string[];
+  make(fresh: ReadonlySet<string>): { finding: Finding; batchIds: string[]; viewQuery: URLSearchParams } | null;
+};
 
 /** How far back a rule needs batches, from `now` (ms); null: only those since the watermark. */
 export function lookbackOf(rule: StoredRule, now: number): number | null {
@@ -36,7 +39,13 @@ export function lookbackOf(rule: StoredRule, now: number): number | null {
  * The rule's findings in `rows` (every batch loaded for the organisation, in any order): of the batches created
  * since `since` (ms: the watermark less the overlap) and after the rule; a silence whenever it holds.
  */
-export function evaluate(rule: StoredRule, rows: readonly Row[], targets: Targets, now: number, since = -Infinity): Draft[] {
+export function evaluate(
+  rule: StoredRule,
+  rows: readonly Row[],
+  targets: Targets,
+  now: number,
+  since = -Infinity,
+): Draft[] {
   const after = Math.max(rule.createdAt.getTime(), since - 1);
   switch (rule.when) {
     case 'misses-target':
@@ -50,7 +59,12 @@ export function evaluate(rule: StoredRule, rows: readonly Row[], targets: Target
 }
 
 /** The rows the rule's crop and search text leave, as the explorer's filter does. */
-function narrowed(rule: StoredRule, rows: readonly Row[], targets: Targets, extra: { warn?: '1'; below?: '1' | TargetMetric } = {}): readonly Row[] {
+function narrowed(
+  rule: StoredRule,
+  rows: readonly Row[],
+  targets: Targets,
+  extra: { warn?: '1'; below?: '1' | TargetMetric } = {},
+): readonly Row[] {
   return filterRows(rows, { q: rule.search ?? '', crop: rule.crop ?? undefined, targets, ...extra });
 }
 
@@ -73,7 +87,8 @@ function baseQuery(rule: StoredRule, from: string): URLSearchParams {
 }
 
 function batchDrafts(rule: StoredRule, rows: readonly Row[], targets: Targets, after: number): Draft[] {
-  const below = rule.when === 'misses-target' ? (rule.target === 'any' || rule.target === null ? '1' : rule.target) : undefined;
+  const below =
+    rule.when === 'misses-target' ? (rule.target === 'any' || rule.target === null ? '1' : rule.target) : undefined;
   const hits = narrowed(rule, rows, targets, rule.when === 'warnings' ? { warn: '1' } : { below })
     .filter((r) => r.time > after)
     .slice()
@@ -90,7 +105,11 @@ function batchDrafts(rule: StoredRule, rows: readonly Row[], targets: Targets, a
         if (below) query.set('below', below);
         else query.set('warn', '1');
         return {
-          finding: { kind: 'batches', batches: found.slice(0, MAX_LISTED_BATCHES).map((r) => firedBatch(r, targets)), total: found.length },
+          finding: {
+            kind: 'batches',
+            batches: found.slice(0, MAX_LISTED_BATCHES).map((r) => firedBatch(r, targets)),
+            total: found.length,
+          },
           batchIds: found.map((r) => r.id),
           viewQuery: query,
         };
@@ -100,7 +119,8 @@ function batchDrafts(rule: StoredRule, rows: readonly Row[], targets: Targets, a
 }
 
 /** The metrics a control-signal rule charts: its target's, or the three the targets judge. */
-const chartedMetrics = (rule: StoredRule): TargetMetric[] => (rule.target && rule.target !== 'any' ? [rule.target] : [...TARGET_METRICS]);
+const chartedMetrics = (rule: StoredRule): TargetMetric[] =>
+  rule.target && rule.target !== 'any' ? [rule.target] : [...TARGET_METRICS];
 
 function signalDrafts(rule: StoredRule, rows: readonly Row[], targets: Targets, now: number, after: number): Draft[] {
   const signal: AlertSignal = rule.signal ?? 'any';
@@ -184,7 +204,13 @@ function silentDrafts(rule: StoredRule, rows: readonly Row[], now: number): Draf
         if (by === 'crop') query.set('crop', who);
         else query.set('scanner', who);
         return {
-          finding: { kind: 'silent', by, who, days: known ? Math.floor(silentFor / DAY_MS) : days, lastAt: known ? new Date(lastAt).toISOString() : null },
+          finding: {
+            kind: 'silent',
+            by,
+            who,
+            days: known ? Math.floor(silentFor / DAY_MS) : days,
+            lastAt: known ? new Date(lastAt).toISOString() : null,
+          },
           batchIds: [],
           viewQuery: query,
         };

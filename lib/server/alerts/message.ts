@@ -36,7 +36,15 @@ export type AlertMessage = {
   /** The event's id: a webhook's payload carries it, so a receiver can drop a retried delivery it already has. */
   id: string;
   organisation: { id: string; name: string; slug: string };
-  rule: { id: string; name: string; when: AlertWhen; target: AlertTarget | null; crop: string | null; search: string | null; delivery: AlertDelivery };
+  rule: {
+    id: string;
+    name: string;
+    when: AlertWhen;
+    target: AlertTarget | null;
+    crop: string | null;
+    search: string | null;
+    delivery: AlertDelivery;
+  };
   /** The organisation's targets when it fired (the message shows each batch's crop's targets). */
   targets: Targets;
   firedAt: string;
@@ -58,7 +66,14 @@ export type Recipient = {
 /** The channels the watcher sends through; each throws when the message was not delivered (the watcher retries). */
 export interface AlertChannels {
   /** One e-mail: a single message (immediate), or a digest of everything since the last one (grouped by crop). */
-  email(to: Recipient, messages: readonly AlertMessage[], digest: null | { cadence: Exclude<AlertDelivery, 'immediate'>; since: string }): Promise<void>;
+  email(
+    to: Recipient,
+    messages: readonly AlertMessage[],
+    digest: null | { cadence: Exclude<AlertDelivery, 'immediate'>; since: string },
+  ): Promise<void>;
   /** One signed POST of one message in the webhook's format. */
-  webhook(hook: { url: string; format: 'json' | 'slack' | 'teams'; secret: string }, message: AlertMessage): Promise<void>;
+  webhook(
+    hook: { url: string; format: 'json' | 'slack' | 'teams'; secret: string },
+    message: AlertMessage,
+  ): Promise<void>;
 }

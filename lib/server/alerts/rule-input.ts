@@ -5,7 +5,18 @@ import { AppError } from '../http/app-error';
 /** A rule's definition as stored, every optional field settled (the defaults a rule gets when it does not say). */
 export type RuleDefinition = Pick<
   AlertRule,
-  'name' | 'when' | 'target' | 'signal' | 'crop' | 'search' | 'silentDays' | 'silentBy' | 'recipients' | 'delivery' | 'digestHour' | 'paused'
+  | 'name'
+  | 'when'
+  | 'target'
+  | 'signal'
+  | 'crop'
+  | 'search'
+  | 'silentDays'
+  | 'silentBy'
+  | 'recipients'
+  | 'delivery'
+  | 'digestHour'
+  | 'paused'
 > & { webhooks: WebhookInput[] };
 
 /** The hour a daily digest goes out when the rule does not say, in each recipient's zone. */
@@ -20,7 +31,8 @@ const invalid = (field: string, message: string) => new AppError('invalid_input'
  */
 function checkKind(d: RuleDefinition, given: Partial<Record<keyof RuleDefinition, unknown>>): void {
   const refuse = (field: 'target' | 'signal' | 'silentDays' | 'silentBy', kinds: string) => {
-    if (given[field] !== undefined && given[field] !== null) throw invalid(field, `only a ${kinds} rule takes ${field}`);
+    if (given[field] !== undefined && given[field] !== null)
+      throw invalid(field, `only a ${kinds} rule takes ${field}`);
   };
   if (d.when !== 'misses-target' && d.when !== 'control-signal') refuse('target', 'misses-target or control-signal');
   if (d.when !== 'control-signal') refuse('signal', 'control-signal');
@@ -30,10 +42,12 @@ function checkKind(d: RuleDefinition, given: Partial<Record<keyof RuleDefinition
   } else if (d.silentDays === null) {
     throw invalid('silentDays', 'a silent rule needs the number of days without a batch (1 to 365)');
   }
-  if (d.when === 'silent' && d.search !== null) throw invalid('search', 'a silent rule counts every batch; it takes no search text');
+  if (d.when === 'silent' && d.search !== null)
+    throw invalid('search', 'a silent rule counts every batch; it takes no search text');
 }
 
-const blankToNull = (text: string | null | undefined) => (text === undefined || text === null || text.trim() === '' ? null : text.trim());
+const blankToNull = (text: string | null | undefined) =>
+  text === undefined || text === null || text.trim() === '' ? null : text.trim();
 
 /** A new rule's definition from `POST /api/alerts` (already through AlertRuleCreateSchema). */
 export function definitionOf(input: AlertRuleCreate): RuleDefinition {

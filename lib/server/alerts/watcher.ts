@@ -53,7 +53,9 @@ export async function runChecks(now = Date.now()): Promise<void> {
   await Promise.all(
     Array.from({ length: Math.min(ORGANISATIONS_AT_ONCE, queue.length) }, async () => {
       for (let org = queue.shift(); org; org = queue.shift()) {
-        await checkOrganisation(org, now).catch((error: unknown) => logLine('error', 'alerts: a check failed', { organisation_id: org!.id, ...errorFields(error) }));
+        await checkOrganisation(org, now).catch((error: unknown) =>
+          logLine('error', 'alerts: a check failed', { organisation_id: org!.id, ...errorFields(error) }),
+        );
       }
     }),
   );
@@ -61,7 +63,10 @@ export async function runChecks(now = Date.now()): Promise<void> {
 }
 
 /** One organisation's check: what is new since its watermark, each rule judged, events recorded once. */
-export async function checkOrganisation(org: Organisation, now = Date.now()): Promise<{ events: number; batches: number } | { failed: string }> {
+export async function checkOrganisation(
+  org: Organisation,
+  now = Date.now(),
+): Promise<{ events: number; batches: number } | { failed: string }> {
   const store = settingsStore();
   const rules = await store.alerts.activeRules(org.id);
   if (rules.length === 0) return { events: 0, batches: 0 };
@@ -79,8 +84,15 @@ export async function checkOrganisation(org: Organisation, now = Date.now()): Pr
   } catch (error) {
     const problem = problemOf(error).detail;
     const failing = await store.alertLog.checkFailed(org.id, problem);
-    logLine('warn', 'alerts: the Batch Data Service could not be read; the next check catches up', { organisation_id: org.id, problem });
-    if (failing.failingSince && now - failing.failingSince.getTime() >= FAILURE_REPORT_AFTER_MS && (await store.alertLog.claimFailureReport(org.id))) {
+    logLine('warn', 'alerts: the Batch Data Service could not be read; the next check catches up', {
+      organisation_id: org.id,
+      problem,
+    });
+    if (
+      failing.failingSince &&
+      now - failing.failingSince.getTime() >= FAILURE_REPORT_AFTER_MS &&
+      (await store.alertLog.claimFailureReport(org.id))
+    ) {
       await tellAdministrators(org, failing, now);
     }
     return { failed: problem };
@@ -93,7 +105,9 @@ export async function checkOrganisation(org: Organisation, now = Date.now()): Pr
   for (const rule of rules) {
     const subscriptions = await store.alerts.subscriptions(rule.id);
     for (const draft of evaluate(rule, rows, targets, now, since)) {
-      const fired = await store.alertLog.fire(org.id, rule.id, draft.keys, (fresh) => eventOf(org, rule, draft, fresh, targets, { people, subscriptions, defaults, now }));
+      const fired = await store.alertLog.fire(org.id, rule.id, draft.keys, (fresh) =>
+        eventOf(org, rule, draft, fresh, targets, { people, subscriptions, defaults, now }),
+      );
       if (fired) events++;
     }
   }
@@ -104,17 +118,33 @@ export async function checkOrganisation(org: Organisation, now = Date.now()): Pr
 /** Every batch created since `from` (ms), within the service's limits (the range loader's adaptive concurrency). */
 async function loadSince(org: Organisation, from: number): Promise<Row[]> {
   const { concurrency, maxConcurrency } = getConfig();
-  const load = new RangeLoad(await upstreamFor(org), { start_date: formatUtcDate(from) }, { concurrency, maxConcurrency });
+  const load = new RangeLoad(
+    await upstreamFor(org),
+    { start_date: formatUtcDate(from) },
+    { concurrency, maxConcurrency },
+  );
   const rows: Row[] = [];
   const make = rowMaker(rows);
   for await (const chunk of load.chunks()) for (const batch of chunk) rows.push(make(batch));
   return rows;
 }
 
-type Audience = { people: Addressee[]; subscriptions: Map<string, 'subscribed' | 'muted'>; defaults: Defaults; now: number };
+type Audience = {
+  people: Addressee[];
+  subscriptions: Map<string, 'subscribed' | 'muted'>;
+  defaults: Defaults;
+  now: number;
+};
 
 /** The event a draft makes of its new keys, and where it goes: recipients and subscribers less the muted, and the webhooks. */
-function eventOf(org: Organisation, rule: StoredRule, draft: Draft, fresh: ReadonlySet<string>, targets: AlertMessage['targets'], audience: Audience) {
+function eventOf(
+  org: Organisation,
+  rule: StoredRule,
+  draft: Draft,
+  fresh: ReadonlySet<string>,
+  targets: AlertMessage['targets'],
+  audience: Audience,
+) {
   const made = draft.make(fresh);
   if (!made) return null;
   const query = made.viewQuery;
@@ -122,7 +152,15 @@ function eventOf(org: Organisation, rule: StoredRule, draft: Draft, fresh: Reado
   const message: AlertMessage = {
     id: randomUUID(),
     organisation: { id: org.id, name: org.name, slug: org.slug },
-    rule: { id: rule.id, name: rule.name, when: rule.when, target: rule.target, crop: rule.crop, search: rule.search, delivery: rule.delivery },
+    rule: {
+      id: rule.id,
+      name: rule.name,
+      when: rule.when,
+      target: rule.target,
+      crop: rule.crop,
+      search: rule.search,
+      delivery: rule.delivery,
+    },
     targets,
     firedAt: new Date(audience.now).toISOString(),
     finding: made.finding,
@@ -134,15 +172,39 @@ function eventOf(org: Organisation, rule: StoredRule, draft: Draft, fresh: Reado
   const dueAt = (zone: string) => (digest ? nextDigestAt(audience.now, zone, digest, rule.digestHour) : null);
   for (const person of people) {
     deliveries.push({ channel: 'in-app', recipient: person.email, personId: person.id });
-    deliveries.push({ channel: 'email', recipient: person.email, personId: person.id, digest, dueAt: dueAt(zoneOf(person, audience.defaults)) });
+    deliveries.push({
+      channel: 'email',
+      recipient: person.email,
+      personId: person.id,
+      digest,
+      dueAt: dueAt(zoneOf(person, audience.defaults)),
+    });
   }
-  for (const email of outside) deliveries.push({ channel: 'email', recipient: email, personId: null, digest, dueAt: dueAt(audience.defaults.timeZone) });
-  for (const hook of rule.webhooks) deliveries.push({ channel: 'webhook', recipient: new URL(hook.url).host, webhook: hook });
-  return { message, ruleId: rule.id, ruleName: rule.name, batchIds: made.batchIds, summary: summaryOf(made.finding), deliveries };
+  for (const email of outside)
+    deliveries.push({
+      channel: 'email',
+      recipient: email,
+      personId: null,
+      digest,
+      dueAt: dueAt(audience.defaults.timeZone),
+    });
+  for (const hook of rule.webhooks)
+    deliveries.push({ channel: 'webhook', recipient: new URL(hook.url).host, webhook: hook });
+  return {
+    message,
+    ruleId: rule.id,
+    ruleName: rule.name,
+    batchIds: made.batchIds,
+    summary: summaryOf(made.finding),
+    deliveries,
+  };
 }
 
 /** The people a rule reaches (named as recipients or subscribed, not muted, not disabled) and its outside addresses. */
-export function recipientsOf(rule: Pick<StoredRule, 'recipients'>, audience: Pick<Audience, 'people' | 'subscriptions'>): { people: Addressee[]; outside: string[] } {
+export function recipientsOf(
+  rule: Pick<StoredRule, 'recipients'>,
+  audience: Pick<Audience, 'people' | 'subscriptions'>,
+): { people: Addressee[]; outside: string[] } {
   const byEmail = new Map(audience.people.map((p) => [p.email, p]));
   const byId = new Map(audience.people.map((p) => [p.id, p]));
   const chosen = new Map<string, Addressee>();
@@ -175,13 +237,17 @@ export function organisationDefaults(people: readonly Pick<Addressee, 'language'
   return { language: isLanguage(language) ? language : 'en', timeZone: zone ?? 'UTC' };
 }
 
-const zoneOf = (person: Pick<Addressee, 'timeZone'>, defaults: Defaults) => (knownZone(person.timeZone) ? person.timeZone : defaults.timeZone);
+const zoneOf = (person: Pick<Addressee, 'timeZone'>, defaults: Defaults) =>
+  knownZone(person.timeZone) ? person.timeZone : defaults.timeZone;
 
 /** What fired, in a line for the history (the page puts it in words of its own from the entry's rule and batches). */
 function summaryOf(finding: Finding): string {
   switch (finding.kind) {
     case 'batches':
-      return `${finding.total} ${finding.total === 1 ? 'batch' : 'batches'}: ${finding.batches.slice(0, 5).map((b) => b.batch.batch_name).join(', ')}${finding.total > 5 ? ', …' : ''}`;
+      return `${finding.total} ${finding.total === 1 ? 'batch' : 'batches'}: ${finding.batches
+        .slice(0, 5)
+        .map((b) => b.batch.batch_name)
+        .join(', ')}${finding.total > 5 ? ', …' : ''}`;
     case 'control-signal':
       return `${finding.crop}, ${finding.metric}: ${finding.total} ${finding.signal === 'limits' ? 'beyond the control limits' : 'in a run on one side of the centre line'}`;
     case 'silent':
@@ -194,7 +260,8 @@ export async function deliverDue(): Promise<{ delivered: number; failed: number 
   const store = settingsStore();
   const channels = alertChannels();
   const context = new DeliveryContext();
-  let delivered = 0, failed = 0;
+  let delivered = 0,
+    failed = 0;
   const settle = async (ids: string[], attempts: number, work: () => Promise<void>) => {
     try {
       await work();
@@ -202,7 +269,11 @@ export async function deliverDue(): Promise<{ delivered: number; failed: number 
       delivered += ids.length;
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      await store.alertLog.attemptFailed(ids, detail, attempts >= MAX_ATTEMPTS ? null : new Date(Date.now() + retryDelayMs(attempts)));
+      await store.alertLog.attemptFailed(
+        ids,
+        detail,
+        attempts >= MAX_ATTEMPTS ? null : new Date(Date.now() + retryDelayMs(attempts)),
+      );
       failed += ids.length;
     }
   };
@@ -217,17 +288,25 @@ export async function deliverDue(): Promise<{ delivered: number; failed: number 
     if (digests.length === 0) break;
     for (const digest of digests) {
       await settle(digest.ids, 1, async () =>
-        channels.email(await context.recipient(digest.organisationId, digest.recipient, digest.ruleId), digest.messages, {
-          cadence: digest.cadence,
-          since: digest.since.toISOString(),
-        }),
+        channels.email(
+          await context.recipient(digest.organisationId, digest.recipient, digest.ruleId),
+          digest.messages,
+          {
+            cadence: digest.cadence,
+            since: digest.since.toISOString(),
+          },
+        ),
       );
     }
   }
   return { delivered, failed };
 }
 
-async function sendOne(d: ClaimedDelivery, context: DeliveryContext, channels: ReturnType<typeof alertChannels>): Promise<void> {
+async function sendOne(
+  d: ClaimedDelivery,
+  context: DeliveryContext,
+  channels: ReturnType<typeof alertChannels>,
+): Promise<void> {
   if (d.channel === 'webhook') {
     const hook = d.webhook!;
     const secret = settingsStore().alerts.webhookSecret(d.organisationId, hook);
@@ -250,7 +329,14 @@ class DeliveryContext {
     const all = await people;
     const person = all.find((p) => p.email === email.toLowerCase());
     const defaults = organisationDefaults(all);
-    if (person) return { email, language: isLanguage(person.language) ? person.language : defaults.language, timeZone: zoneOf(person, defaults), personId: person.id, unsubscribePath: null };
+    if (person)
+      return {
+        email,
+        language: isLanguage(person.language) ? person.language : defaults.language,
+        timeZone: zoneOf(person, defaults),
+        personId: person.id,
+        unsubscribePath: null,
+      };
     let rule = ruleId ? this.#rules.get(ruleId) : undefined;
     if (ruleId && !rule) this.#rules.set(ruleId, (rule = store.alerts.rule(organisationId, ruleId)));
     const found = await rule;
@@ -272,10 +358,26 @@ async function tellAdministrators(org: Organisation, failing: WatchState, now: n
   for (const admin of admins) {
     const language = isLanguage(admin.language) ? admin.language : defaults.language;
     const words = MESSAGES[language].people.alertOutage;
-    const when = new Intl.DateTimeFormat(language, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: zoneOf(admin, defaults), timeZoneName: 'short' }).format(since);
-    const fill = (text: string) => text.replace(/\{(org|since|problem)\}/g, (_, k: string) => (k === 'org' ? org.name : k === 'since' ? when : (failing.lastError ?? '')));
+    const when = new Intl.DateTimeFormat(language, {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: zoneOf(admin, defaults),
+      timeZoneName: 'short',
+    }).format(since);
+    const fill = (text: string) =>
+      text.replace(/\{(org|since|problem)\}/g, (_, k: string) =>
+        k === 'org' ? org.name : k === 'since' ? when : (failing.lastError ?? ''),
+      );
     const text = fill(words.body);
-    const sent = await sendMail({ to: admin.email, subject: fill(words.subject), text, html: `<p>${escapeHtml(text)}</p>` }).then(
+    const sent = await sendMail({
+      to: admin.email,
+      subject: fill(words.subject),
+      text,
+      html: `<p>${escapeHtml(text)}</p>`,
+    }).then(
       () => ({ delivered: true, detail: null }),
       (error: unknown) => ({ delivered: false, detail: error instanceof Error ? error.message : String(error) }),
     );
@@ -283,7 +385,12 @@ async function tellAdministrators(org: Organisation, failing: WatchState, now: n
     deliveries.push({ channel: 'email', recipient: admin.email, personId: admin.id, digest: null, dueAt: null, sent });
   }
   // Kept as the history shows it; no channel ever sends this message, so it carries the outage in place of a finding.
-  const notice = { id: randomUUID(), firedAt: new Date(now).toISOString(), organisation: { id: org.id, name: org.name, slug: org.slug }, outage: { since: since.toISOString(), problem: failing.lastError } };
+  const notice = {
+    id: randomUUID(),
+    firedAt: new Date(now).toISOString(),
+    organisation: { id: org.id, name: org.name, slug: org.slug },
+    outage: { since: since.toISOString(), problem: failing.lastError },
+  };
   await store.alertLog.record(org.id, {
     message: notice as unknown as AlertMessage,
     ruleId: null,
@@ -292,13 +399,18 @@ async function tellAdministrators(org: Organisation, failing: WatchState, now: n
     summary: `the Batch Data Service has not answered since ${since.toISOString()}: ${failing.lastError ?? ''}`,
     deliveries,
   });
-  logLine('error', 'alerts: the Batch Data Service has failed for an hour; the administrators were told', { organisation_id: org.id, failing_since: since.toISOString() });
+  logLine('error', 'alerts: the Batch Data Service has failed for an hour; the administrators were told', {
+    organisation_id: org.id,
+    failing_since: since.toISOString(),
+  });
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Starts the periodic check on the job runner (one instance runs each). */
-export async function startWatching(runner: { every(name: string, everySeconds: number, handler: () => Promise<void>): Promise<void> }): Promise<void> {
+export async function startWatching(runner: {
+  every(name: string, everySeconds: number, handler: () => Promise<void>): Promise<void>;
+}): Promise<void> {
   const { watchIntervalS } = getConfig().alerts;
   await runner.every('alerts-check', watchIntervalS, () => runChecks());
   logLine('info', 'alerts: watching', { interval_s: watchIntervalS });

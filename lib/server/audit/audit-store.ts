@@ -95,13 +95,30 @@ export class AuditStore {
     const rows = await this.guard(() => {
       let query = this.db
         .selectFrom('audit_log as a')
-        .select(['a.id', 'a.at', 'a.actor_email', 'a.actor_name', 'a.action', 'a.subject', 'a.before', 'a.after', 'a.address', 'a.method'])
+        .select([
+          'a.id',
+          'a.at',
+          'a.actor_email',
+          'a.actor_name',
+          'a.action',
+          'a.subject',
+          'a.before',
+          'a.after',
+          'a.address',
+          'a.method',
+        ])
         .where((eb) =>
           eb.or([
             eb('a.organisation_id', '=', organisationId),
             eb.and([
               eb('a.organisation_id', 'is', null),
-              eb.exists(eb.selectFrom('memberships as m').select('m.person_id').whereRef('m.person_id', '=', 'a.actor_id').where('m.organisation_id', '=', organisationId)),
+              eb.exists(
+                eb
+                  .selectFrom('memberships as m')
+                  .select('m.person_id')
+                  .whereRef('m.person_id', '=', 'a.actor_id')
+                  .where('m.organisation_id', '=', organisationId),
+              ),
             ]),
           ]),
         );

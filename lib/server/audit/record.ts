@@ -14,7 +14,12 @@ export type ActivityDetail = { subject: string; before?: unknown; after?: unknow
  * happened already: an entry that cannot be written is logged as an error (with the action, never its
  * contents) rather than turning a done change into a failed answer.
  */
-export async function recordActivity(source: ActivitySource, action: AuditAction, detail: ActivityDetail, organisationId: string | null = source.actor.organisation.id): Promise<void> {
+export async function recordActivity(
+  source: ActivitySource,
+  action: AuditAction,
+  detail: ActivityDetail,
+  organisationId: string | null = source.actor.organisation.id,
+): Promise<void> {
   const { person, session } = source.actor;
   await recordEntry({
     organisationId,
@@ -31,6 +36,10 @@ export async function recordEntry(entry: AuditRecord): Promise<void> {
   try {
     await settingsStore().audit.record(entry);
   } catch (error) {
-    logLine('error', 'activity log: an entry was not written', { action: entry.action, organisation_id: entry.organisationId, ...errorFields(error) });
+    logLine('error', 'activity log: an entry was not written', {
+      action: entry.action,
+      organisation_id: entry.organisationId,
+      ...errorFields(error),
+    });
   }
 }

@@ -34,11 +34,19 @@ export function actorOf(loaded: LoadedSession, slug: string | undefined): Actor 
   if (!chosen) {
     throw slug !== undefined
       ? new AppError('not_member', 'you are not a member of this organisation', { field: 'org' })
-      : new AppError('not_member', 'you are not a member of any organisation; ask an administrator to add you', { field: 'org' });
+      : new AppError('not_member', 'you are not a member of any organisation; ask an administrator to add you', {
+          field: 'org',
+        });
   }
   const { id, email, name, language, timeZone } = loaded.person;
   return {
-    session: { id: loaded.id, createdAt: loaded.createdAt, lastSeenAt: loaded.lastSeenAt, expiresAt: loaded.expiresAt, method: loaded.method },
+    session: {
+      id: loaded.id,
+      createdAt: loaded.createdAt,
+      lastSeenAt: loaded.lastSeenAt,
+      expiresAt: loaded.expiresAt,
+      method: loaded.method,
+    },
     person: { id, email, name, language, timeZone },
     organisation: chosen.organisation,
     role: chosen.role,

@@ -33,7 +33,16 @@ export function canonicalSealExpiry(seal: string, passwordIds: ReadonlySet<strin
   if (seal.length > MAX_SEAL_LENGTH || !seal.endsWith(VERSION)) return null;
   const parts = seal.slice(0, -VERSION.length).split('*');
   if (parts.length !== 8) return null;
-  const [prefix, passwordId, salt, iv, encrypted, expiry, hmacSalt, hmac] = parts as [string, string, string, string, string, string, string, string];
+  const [prefix, passwordId, salt, iv, encrypted, expiry, hmacSalt, hmac] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (prefix !== PREFIX || !PASSWORD_ID.test(passwordId) || !passwordIds.has(passwordId)) return null;
   if (!SALT.test(salt) || !SALT.test(hmacSalt) || !EXPIRY.test(expiry)) return null;
   if (base64urlBytes(iv) !== 16 || base64urlBytes(hmac) !== 32) return null;

@@ -8,14 +8,21 @@ import { startSession } from './start-session';
 import type { SessionCookies } from './sessions';
 
 /** The one answer to a wrong password and to an unknown e-mail address alike. */
-export const wrongCredentials = () => new AppError('credentials_refused', 'the e-mail or password is not right', { field: 'email' });
+export const wrongCredentials = () =>
+  new AppError('credentials_refused', 'the e-mail or password is not right', { field: 'email' });
 
 /**
  * A sign-in with e-mail and password, throttled per e-mail and address (lib/server/auth/sign-in-throttle.ts).
  * An unknown address is checked against a dummy hash, so that it takes the time a real one takes; a refused
  * password of a real person is in the activity log.
  */
-export async function signInWithPassword(input: { email: string; password: string; request: Request; cookies: SessionCookies; address: string }): Promise<void> {
+export async function signInWithPassword(input: {
+  email: string;
+  password: string;
+  request: Request;
+  cookies: SessionCookies;
+  address: string;
+}): Promise<void> {
   const { email, password, request, cookies, address } = input;
   const people = settingsStore().people;
   let personId: string | null = null;
@@ -23,7 +30,15 @@ export async function signInWithPassword(input: { email: string; password: strin
     const person = await people.byEmail(email);
     const ok = await passwordMatches(person?.passwordHash, password);
     if (person && !ok) {
-      await recordEntry({ organisationId: null, actor: { id: person.id, email: person.email, name: person.name }, action: 'sign_in', subject: person.email, after: { method: 'password', result: 'refused' }, address, method: 'password' });
+      await recordEntry({
+        organisationId: null,
+        actor: { id: person.id, email: person.email, name: person.name },
+        action: 'sign_in',
+        subject: person.email,
+        after: { method: 'password', result: 'refused' },
+        address,
+        method: 'password',
+      });
     }
     if (ok) personId = person!.id;
     return ok;

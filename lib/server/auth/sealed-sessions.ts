@@ -13,7 +13,10 @@ import { logLine } from '../logging';
 const MAX_ENTRIES = 1000;
 
 type Entry = { data: Readonly<Record<string, unknown>>; expiresAt: number };
-type Unseal = (seal: string, options: { password: Record<string, string>; ttl: number }) => Promise<Record<string, unknown>>;
+type Unseal = (
+  seal: string,
+  options: { password: Record<string, string>; ttl: number },
+) => Promise<Record<string, unknown>>;
 
 export class SealedSessionCache {
   private entries = new Map<string, Entry>();
@@ -55,7 +58,9 @@ export class SealedSessionCache {
     } catch (error) {
       // iron-session answers a bad HMAC or an expired seal with {} itself; anything thrown past the form check is
       // unexpected, so it is logged, by its kind only (a message could quote decrypted text).
-      logLine('warn', 'a session cookie in seal form did not open', { error: error instanceof Error ? error.name : typeof error });
+      logLine('warn', 'a session cookie in seal form did not open', {
+        error: error instanceof Error ? error.name : typeof error,
+      });
       return {};
     }
   }

@@ -51,7 +51,13 @@ export function isSeal(data: Partial<SessionSeal>): data is SessionSeal {
 export type SessionVerdict = 'live' | 'missing' | 'expired' | 'idle' | 'revoked' | 'disabled';
 
 /** What the server knows of a session (lib/server/auth/session-store.ts), as far as judging it goes. */
-export type SessionFacts = { createdAt: number; lastSeenAt: number; expiresAt: number; revoked: boolean; disabled: boolean };
+export type SessionFacts = {
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  revoked: boolean;
+  disabled: boolean;
+};
 
 /**
  * The server's record decides: the person disabled (said as such: they should know why), revoked (signed

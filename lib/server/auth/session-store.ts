@@ -37,7 +37,8 @@ export type SessionEntry = {
 };
 
 /** Names a session in pages and URLs: the session id itself only ever travels sealed in its own cookie. */
-export const sessionHandle = (sid: string) => createHash('sha256').update(`tsb-session-handle:${sid}`).digest('base64url').slice(0, 22);
+export const sessionHandle = (sid: string) =>
+  createHash('sha256').update(`tsb-session-handle:${sid}`).digest('base64url').slice(0, 22);
 
 /** The server's record of sessions: the one truth every instance sharing the database reads. */
 export class SessionStore {
@@ -46,7 +47,15 @@ export class SessionStore {
     private readonly guard: Guard,
   ) {}
 
-  async create(row: { id: string; personId: string; createdAt: number; expiresAt: number; method: SessionMethod; userAgent: string; address: string }): Promise<void> {
+  async create(row: {
+    id: string;
+    personId: string;
+    createdAt: number;
+    expiresAt: number;
+    method: SessionMethod;
+    userAgent: string;
+    address: string;
+  }): Promise<void> {
     await this.guard(
       () =>
         this.db
@@ -89,7 +98,9 @@ export class SessionStore {
             'p.default_organisation_id',
             sql<LoadedSession['memberships'] | string>`coalesce((
               select json_agg(json_build_object('id', o.id, 'slug', o.slug, 'name', o.name, 'clientId', o.client_id, 'role', m.role) order by lower(o.name), o.slug)
-              from memberships m join organisations o on o.id = m.organisation_id where m.person_id = p.id), '[]')`.as('memberships'),
+              from memberships m join organisations o on o.id = m.organisation_id where m.person_id = p.id), '[]')`.as(
+              'memberships',
+            ),
           ])
           .where('s.id', '=', sid)
           .executeTakeFirst(),
@@ -117,17 +128,38 @@ export class SessionStore {
   }
 
   async touch(sid: string, at: number): Promise<void> {
-    await this.guard(() => this.db.updateTable('sessions').set({ last_seen_at: new Date(at) }).where('id', '=', sid).execute(), 'session');
+    await this.guard(
+      () =>
+        this.db
+          .updateTable('sessions')
+          .set({ last_seen_at: new Date(at) })
+          .where('id', '=', sid)
+          .execute(),
+      'session',
+    );
   }
 
   async revoke(sid: string): Promise<void> {
-    await this.guard(() => this.db.updateTable('sessions').set({ revoked_at: sql<Date>`now()` }).where('id', '=', sid).where('revoked_at', 'is', null).execute(), 'session');
+    await this.guard(
+      () =>
+        this.db
+          .updateTable('sessions')
+          .set({ revoked_at: sql<Date>`now()` })
+          .where('id', '=', sid)
+          .where('revoked_at', 'is', null)
+          .execute(),
+      'session',
+    );
   }
 
   /** Revokes every live session of the person but `except`; the number revoked. */
   async revokeAllOf(personId: string, except?: string): Promise<number> {
     const result = await this.guard(() => {
-      let query = this.db.updateTable('sessions').set({ revoked_at: sql<Date>`now()` }).where('person_id', '=', personId).where('revoked_at', 'is', null);
+      let query = this.db
+        .updateTable('sessions')
+        .set({ revoked_at: sql<Date>`now()` })
+        .where('person_id', '=', personId)
+        .where('revoked_at', 'is', null);
       if (except) query = query.where('id', '!=', except);
       return query.executeTakeFirst();
     }, 'session');
@@ -177,7 +209,14 @@ export class SessionStore {
 
   /** Drops what can never be used again: sessions over a day past their end (a signed-out one stays refused by its absence too). */
   async prune(now: number): Promise<number> {
-    const result = await this.guard(() => this.db.deleteFrom('sessions').where('expires_at', '<', new Date(now - 24 * 3600 * 1000)).executeTakeFirst(), 'session');
+    const result = await this.guard(
+      () =>
+        this.db
+          .deleteFrom('sessions')
+          .where('expires_at', '<', new Date(now - 24 * 3600 * 1000))
+          .executeTakeFirst(),
+      'session',
+    );
     return Number(result.numDeletedRows);
   }
 }

@@ -6,7 +6,16 @@ import { getConfig } from '../config';
 import { settingsStore } from '../settings';
 import { SealedSessionCache } from './sealed-sessions';
 import { sealingPassword } from './session-keys';
-import { isSeal, isHttps, judgeSession, needsTouch, SESSION_COOKIE, sessionCookieName, type SessionLimits, type SessionSeal } from './session-rules';
+import {
+  isSeal,
+  isHttps,
+  judgeSession,
+  needsTouch,
+  SESSION_COOKIE,
+  sessionCookieName,
+  type SessionLimits,
+  type SessionSeal,
+} from './session-rules';
 import type { LoadedSession, SessionMethod, SessionStore } from './session-store';
 
 /** The raw value of a cookie in a `Cookie` header (the first of that name), as the browser sent it: not decoded. */
@@ -115,8 +124,14 @@ export class Sessions {
     const now = this.now();
     const sid = randomBytes(18).toString('base64url');
     await this.store().create({ id: sid, createdAt: now, expiresAt: now + this.settings.ttlS * 1000, ...origin });
-    const seal = await sealData({ sid, createdAt: now } satisfies SessionSeal, { password: sealingPassword(this.settings.secret), ttl: this.settings.ttlS });
-    cookies.outgoing.headers.append('set-cookie', this.cookieLine(cookies, sessionCookieName(cookies.request), seal, this.settings.ttlS));
+    const seal = await sealData({ sid, createdAt: now } satisfies SessionSeal, {
+      password: sealingPassword(this.settings.secret),
+      ttl: this.settings.ttlS,
+    });
+    cookies.outgoing.headers.append(
+      'set-cookie',
+      this.cookieLine(cookies, sessionCookieName(cookies.request), seal, this.settings.ttlS),
+    );
     return sid;
   }
 
@@ -173,7 +188,12 @@ const holder = globalThis as unknown as { __sessions?: Sessions };
 export function sessions(): Sessions {
   const config = getConfig();
   holder.__sessions ??= new Sessions(
-    { passwords: config.sessionPasswords, secret: config.sessionSecret, ttlS: config.sessionTtlS, idleS: config.sessionIdleS },
+    {
+      passwords: config.sessionPasswords,
+      secret: config.sessionSecret,
+      ttlS: config.sessionTtlS,
+      idleS: config.sessionIdleS,
+    },
     () => settingsStore().sessions,
   );
   return holder.__sessions;

@@ -25,7 +25,8 @@ export type ThrottleParts = {
 };
 
 /** The e-mail address as a limiter key: lower-case, and hashed, so that no address is kept in clear in Redis. */
-const accountKey = (email: string, address: string) => `${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 24)}_${address}`;
+const accountKey = (email: string, address: string) =>
+  `${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 24)}_${address}`;
 
 /**
  * rate-limiter-flexible's login recipe. Failures count twice: per e-mail address **and** client address in a
@@ -47,7 +48,12 @@ export class SignInThrottle {
     const account = accountKey(email, address);
     await consume(attempts, address, 'too many sign-in attempts from this address');
     const byAddress = [failuresByAddress, address, 'too many failed sign-ins from this address today'] as const;
-    const byAccount = [failuresByAccount, account, 'too many failed sign-ins for this e-mail address from here', 'email'] as const;
+    const byAccount = [
+      failuresByAccount,
+      account,
+      'too many failed sign-ins for this e-mail address from here',
+      'email',
+    ] as const;
     // Refused while either is blocked, before counting anything: a blocked pair's attempts do not spend the address's budget.
     await Promise.all([refuseIfBlocked(...byAddress), refuseIfBlocked(...byAccount)]);
     // The pair first: the attempt that trips its block spends nothing of the address's budget either.
@@ -82,7 +88,12 @@ const tooMany = (res: RateLimiterRes, what: string, field?: string) => {
 };
 
 /** Takes a point; over the limit (or blocked), `too_many_attempts` with the wait. */
-async function consume(limiter: RateLimiterAbstract, key: string, what: string, field?: string): Promise<RateLimiterRes> {
+async function consume(
+  limiter: RateLimiterAbstract,
+  key: string,
+  what: string,
+  field?: string,
+): Promise<RateLimiterRes> {
   try {
     return await limiter.consume(key);
   } catch (rejection) {
@@ -91,15 +102,26 @@ async function consume(limiter: RateLimiterAbstract, key: string, what: string, 
   }
 }
 
-const waitText = (s: number) => (s < 120 ? `${s} s` : s < 7200 ? `${Math.ceil(s / 60)} min` : `${Math.ceil(s / 3600)} h`);
+const waitText = (s: number) =>
+  s < 120 ? `${s} s` : s < 7200 ? `${Math.ceil(s / 60)} min` : `${Math.ceil(s / 3600)} h`;
 
 /** The throttle of one instance, with the limits of the configuration, in Redis when REDIS_URL is set. */
 export function createSignInThrottle(): SignInThrottle {
   const c = getConfig();
   return new SignInThrottle({
     attempts: signInLimiter({ keyPrefix: 'signin-attempts', points: c.signInPerIp, duration: 60 }),
-    failuresByAddress: signInLimiter({ keyPrefix: 'signin-fail-ip', points: c.signInFailuresPerIp, duration: ADDRESS_WINDOW_S, blockDuration: ADDRESS_WINDOW_S }),
-    failuresByAccount: signInLimiter({ keyPrefix: 'signin-fail-account', points: c.signInFailuresPerAccount, duration: ACCOUNT_WINDOW_S, blockDuration: ACCOUNT_BLOCK_S }),
+    failuresByAddress: signInLimiter({
+      keyPrefix: 'signin-fail-ip',
+      points: c.signInFailuresPerIp,
+      duration: ADDRESS_WINDOW_S,
+      blockDuration: ADDRESS_WINDOW_S,
+    }),
+    failuresByAccount: signInLimiter({
+      keyPrefix: 'signin-fail-account',
+      points: c.signInFailuresPerAccount,
+      duration: ACCOUNT_WINDOW_S,
+      blockDuration: ACCOUNT_BLOCK_S,
+    }),
   });
 }
 

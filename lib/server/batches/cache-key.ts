@@ -25,6 +25,9 @@ function currentSecret(): string {
 export function cacheKeyFor(session: { sid: string; organisationId: string }, secret = currentSecret()): CacheKey {
   const key = Buffer.from(hkdfSync('sha256', secret, session.sid, `tsb range cache v2\0${session.organisationId}`, 32));
   const keyId = createHmac('sha256', key).update('key id').digest('base64url').slice(0, 16);
-  const scope = createHmac('sha256', secret).update(`tsb range cache scope\0${session.organisationId}`).digest('base64url').slice(0, 16);
+  const scope = createHmac('sha256', secret)
+    .update(`tsb range cache scope\0${session.organisationId}`)
+    .digest('base64url')
+    .slice(0, 16);
   return { key: key.toString('base64url'), keyId, scope };
 }

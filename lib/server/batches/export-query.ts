@@ -11,14 +11,19 @@ const columnList = z
   .transform((text, ctx) => {
     const ids = text.split(',');
     const unknown = ids.find((id) => !isColumnId(id));
-    if (unknown !== undefined) ctx.addIssue({ code: 'custom', message: `unknown column ${JSON.stringify(unknown.slice(0, 40))}; the columns are ${COLUMN_IDS.join(', ')}` });
+    if (unknown !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown column ${JSON.stringify(unknown.slice(0, 40))}; the columns are ${COLUMN_IDS.join(', ')}`,
+      });
     else if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', message: 'names a column twice' });
     return ids as ColumnId[];
   });
 
 const zone = z.string().transform((text, ctx) => {
   const canonical = canonicalZone(text);
-  if (canonical === null) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(text.slice(0, 64))} is not an IANA time zone` });
+  if (canonical === null)
+    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(text.slice(0, 64))} is not an IANA time zone` });
   return canonical ?? UTC;
 });
 

@@ -21,7 +21,13 @@ type ViewOf = { organisation: string; from?: string; to?: string; targetsText: (
  * batches are asked for before these are written. A failure midway aborts the
  * download, never ending it short with a workbook that looks whole.
  */
-export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx: ExportContext, view: ViewOf, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function xlsxStream(
+  source: Source,
+  columns: readonly ExportColumn[],
+  ctx: ExportContext,
+  view: ViewOf,
+  signal: AbortSignal,
+): ReadableStream<Uint8Array> {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.created = new Date();
@@ -31,7 +37,7 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
     let batches = 0;
     // The crops written, whose targets the View sheet lists (a few dozen, whatever the rows).
     const crops = new Set<string>();
-    for (let chunk: Batch[] | null = source.first; chunk; ) {
+    for (let chunk: Batch[] | null = source.first; chunk;) {
       // Only what the cells need (a table Row also parses numbers and builds a search text).
       for (const batch of chunk) {
         data.add(exportRow(batch));
@@ -49,7 +55,17 @@ export function xlsxStream(source: Source, columns: readonly ExportColumn[], ctx
     data.sheet.commit();
     await links?.write(signal);
     const { organisation, from, to, targetsText } = view;
-    addViewSheet(workbook, { organisation, from, to, ...ctx, targetsText: targetsText([...crops]), columns, batches, made: Date.now(), incomplete: null });
+    addViewSheet(workbook, {
+      organisation,
+      from,
+      to,
+      ...ctx,
+      targetsText: targetsText([...crops]),
+      columns,
+      batches,
+      made: Date.now(),
+      incomplete: null,
+    });
     await workbook.commit();
   };
   write().catch((error) => {

@@ -17,7 +17,10 @@ const port = z.coerce.number().int().min(1).max(65_535);
 /** Where and how the production server (server/main.ts) listens, reports and stops. */
 const ServerEnvSchema = z.object({
   /** The interface the app listens on: loopback unless told otherwise. */
-  HOST: z.string().regex(/^[\w.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
+  HOST: z
+    .string()
+    .regex(/^[\w.:-]+$/, 'must be a host name or an IP address')
+    .default('127.0.0.1'),
   PORT: port.default(3000),
   /** A second listener, on loopback only, serving /metrics without a token. */
   METRICS_PORT: port.optional(),
@@ -29,10 +32,22 @@ const ServerEnvSchema = z.object({
 });
 
 /** The production server's settings (server/main.ts). */
-export type ServerSettings = { host: string; port: number; metricsPort?: number; metricsToken?: string; shutdownGraceS: number };
+export type ServerSettings = {
+  host: string;
+  port: number;
+  metricsPort?: number;
+  metricsToken?: string;
+  shutdownGraceS: number;
+};
 
 function serverSettings(e: z.infer<typeof ServerEnvSchema>): ServerSettings {
-  return { host: e.HOST, port: e.PORT, metricsPort: e.METRICS_PORT, metricsToken: e.METRICS_TOKEN, shutdownGraceS: e.SHUTDOWN_GRACE_S };
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    metricsPort: e.METRICS_PORT,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownGraceS: e.SHUTDOWN_GRACE_S,
+  };
 }
 
 export const EnvSchema = z.object({
@@ -53,7 +68,12 @@ export const EnvSchema = z.object({
   /** How long a range load over either limit waits for a turn before its 429; 0: refused at once. */
   RANGE_LOAD_WAIT_S: z.coerce.number().int().min(0).max(60).default(5),
   /** Upstream requests one organisation may have in flight at once, of the process's UPSTREAM_SOCKETS. */
-  UPSTREAM_REQUESTS_PER_ORGANISATION: z.coerce.number().int().min(1).max(UPSTREAM_SOCKETS).default(UPSTREAM_SOCKETS / 2),
+  UPSTREAM_REQUESTS_PER_ORGANISATION: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(UPSTREAM_SOCKETS)
+    .default(UPSTREAM_SOCKETS / 2),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Comma-separated older secrets still accepted for reading cookies (rotation). */
   SESSION_SECRET_PREVIOUS: z.string().optional(),
@@ -90,7 +110,12 @@ export const EnvSchema = z.object({
   /** A JSON file of organisations and people to create when missing, at every start. */
   PROVISIONING_FILE: z.string().optional(),
   /** How often the alert watcher checks each organisation with a rule, in seconds (at least 5). */
-  WATCH_INTERVAL_S: z.coerce.number().int('must be a whole number of seconds').min(5, 'must be at least 5 (seconds)').max(86_400, 'must be at most 86400 (a day)').default(300),
+  WATCH_INTERVAL_S: z.coerce
+    .number()
+    .int('must be a whole number of seconds')
+    .min(5, 'must be at least 5 (seconds)')
+    .max(86_400, 'must be at most 86400 (a day)')
+    .default(300),
   /** `1`: webhooks may point at loopback and private addresses (a test rig, an intranet); off by default (SSRF). */
   WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1'], { error: 'must be 1 (allow) or 0' }).optional(),
   /** The mail server alerts, reports and invites go through, e.g. smtp://user:pass@mail.example.com:587 */
@@ -100,7 +125,10 @@ export const EnvSchema = z.object({
   /** Without SMTP_URL: the folder e-mails are written to as .eml files (the demo's), relative to the working directory. */
   MAIL_DIR: z.string().optional(),
   /** A Chromium the server may start to print scheduled reports as PDF (e.g. /usr/bin/chromium); without it the e-mail links to Print report. */
-  PDF_CHROMIUM_PATH: z.string().refine(executable, 'must be the path of an executable Chromium (e.g. /usr/bin/chromium)').optional(),
+  PDF_CHROMIUM_PATH: z
+    .string()
+    .refine(executable, 'must be the path of an executable Chromium (e.g. /usr/bin/chromium)')
+    .optional(),
   ...OidcEnvSchema.shape,
   ...ServerEnvSchema.shape,
 });
@@ -115,7 +143,11 @@ function executable(path: string): boolean {
   }
 }
 
-const list = (text: string | undefined) => (text ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+const list = (text: string | undefined) =>
+  (text ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 /** What provisioning creates when it is missing (lib/server/org/provisioning.ts). */
 export type ProvisioningConfig = {
@@ -208,7 +240,9 @@ function load(env: Record<string, string | undefined>): AppConfig {
   return {
     ...core(e, demo, maxConcurrency, secret, passwords),
     credentialsKey: credentialsKeyOf(e, demo),
-    previousCredentialsKeys: list(e.CREDENTIALS_KEY_PREVIOUS).map((k) => parseCredentialsKey(k, 'CREDENTIALS_KEY_PREVIOUS')),
+    previousCredentialsKeys: list(e.CREDENTIALS_KEY_PREVIOUS).map((k) =>
+      parseCredentialsKey(k, 'CREDENTIALS_KEY_PREVIOUS'),
+    ),
     provisioning: provisioningOf(e),
   };
 }
@@ -223,7 +257,11 @@ function core(e: Env, demo: boolean, maxConcurrency: number, secret: string, pas
     timeoutMs: e.BATCH_API_TIMEOUT_MS,
     concurrency: e.BATCH_API_CONCURRENCY,
     maxConcurrency,
-    rangeLoads: { perSession: e.RANGE_LOADS_PER_SESSION, perOrganisation: e.RANGE_LOADS_PER_ORGANISATION, waitMs: e.RANGE_LOAD_WAIT_S * 1000 },
+    rangeLoads: {
+      perSession: e.RANGE_LOADS_PER_SESSION,
+      perOrganisation: e.RANGE_LOADS_PER_ORGANISATION,
+      waitMs: e.RANGE_LOAD_WAIT_S * 1000,
+    },
     upstreamPerOrganisation: e.UPSTREAM_REQUESTS_PER_ORGANISATION,
     signInPerIp: e.SIGNIN_ATTEMPTS_PER_IP,
     redisUrl: e.REDIS_URL,
@@ -254,7 +292,9 @@ function core(e: Env, demo: boolean, maxConcurrency: number, secret: string, pas
 function credentialsKeyOf(e: Env, demo: boolean): CredentialsKey {
   if (e.CREDENTIALS_KEY) return parseCredentialsKey(e.CREDENTIALS_KEY, 'CREDENTIALS_KEY');
   if (e.NODE_ENV === 'production' && !demo) {
-    throw new Error('Invalid configuration: CREDENTIALS_KEY is required in production (32 random bytes in base64, e.g. `openssl rand -base64 32`)');
+    throw new Error(
+      'Invalid configuration: CREDENTIALS_KEY is required in production (32 random bytes in base64, e.g. `openssl rand -base64 32`)',
+    );
   }
   console.warn(
     '\n  WARNING: CREDENTIALS_KEY is not set. A random one was generated for this run: client secrets saved now\n' +
@@ -266,14 +306,21 @@ function credentialsKeyOf(e: Env, demo: boolean): CredentialsKey {
 function provisioningOf(e: Env): ProvisioningConfig {
   const named = [e.BATCH_API_CLIENT_ID, e.BATCH_API_CLIENT_SECRET, e.ORGANISATION_NAME];
   if (named.some(Boolean) && !named.every(Boolean)) {
-    throw new Error('Invalid configuration: BATCH_API_CLIENT_ID, BATCH_API_CLIENT_SECRET and ORGANISATION_NAME go together (the first organisation)');
+    throw new Error(
+      'Invalid configuration: BATCH_API_CLIENT_ID, BATCH_API_CLIENT_SECRET and ORGANISATION_NAME go together (the first organisation)',
+    );
   }
   if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
     throw new Error('Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD go together (the first administrator)');
   }
   return {
     organisation: e.BATCH_API_CLIENT_ID
-      ? { clientId: e.BATCH_API_CLIENT_ID, clientSecret: e.BATCH_API_CLIENT_SECRET!, name: e.ORGANISATION_NAME!, slug: e.ORGANISATION_SLUG }
+      ? {
+          clientId: e.BATCH_API_CLIENT_ID,
+          clientSecret: e.BATCH_API_CLIENT_SECRET!,
+          name: e.ORGANISATION_NAME!,
+          slug: e.ORGANISATION_SLUG,
+        }
       : undefined,
     admin: e.ADMIN_EMAIL ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD! } : undefined,
     file: e.PROVISIONING_FILE ? resolve(e.PROVISIONING_FILE) : undefined,
@@ -296,8 +343,13 @@ const DatabaseEnvSchema = EnvSchema.pick({ DATABASE_URL: true, SETTINGS_DATA_DIR
  * Where the settings database is, from DATABASE_URL and SETTINGS_DATA_DIR alone: what the database scripts
  * (npm run db:*) need, without the rest of the app's configuration.
  */
-export function databasePlaceOf(env: Record<string, string | undefined>): { databaseUrl: string } | { dataDir: string } {
-  const parsed = DatabaseEnvSchema.safeParse({ DATABASE_URL: env.DATABASE_URL || undefined, SETTINGS_DATA_DIR: env.SETTINGS_DATA_DIR || undefined });
+export function databasePlaceOf(
+  env: Record<string, string | undefined>,
+): { databaseUrl: string } | { dataDir: string } {
+  const parsed = DatabaseEnvSchema.safeParse({
+    DATABASE_URL: env.DATABASE_URL || undefined,
+    SETTINGS_DATA_DIR: env.SETTINGS_DATA_DIR || undefined,
+  });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);

@@ -60,12 +60,18 @@ const holder = globalThis as unknown as { __lastReadiness?: string };
  */
 export async function readiness(): Promise<Readiness> {
   const [database, redis] = await Promise.all([databaseState(), redisState()]);
-  const checks: ReadinessChecks = { database, redis, instance: isDraining() ? 'draining' : 'serving', batchService: serviceHealth() };
+  const checks: ReadinessChecks = {
+    database,
+    redis,
+    instance: isDraining() ? 'draining' : 'serving',
+    batchService: serviceHealth(),
+  };
   const ready = database === 'ok' && (redis === 'ok' || redis === 'not-configured') && checks.instance === 'serving';
   const summary = JSON.stringify({ ready, database, redis, instance: checks.instance });
   if (holder.__lastReadiness !== summary) {
     // The first answer is news only when it is "unready"; every change after it is.
-    if (holder.__lastReadiness !== undefined || !ready) logLine(ready ? 'info' : 'warn', ready ? 'ready' : 'unready', { database, redis, instance: checks.instance });
+    if (holder.__lastReadiness !== undefined || !ready)
+      logLine(ready ? 'info' : 'warn', ready ? 'ready' : 'unready', { database, redis, instance: checks.instance });
     holder.__lastReadiness = summary;
   }
   return { ready, checks };

@@ -25,7 +25,10 @@ export function startDraining(): void {
 
 /** The grace period is over: whatever still runs on `untilShutdown` is stopped with a `shutting_down` error. */
 export function endGrace(): void {
-  const reason = new AppError('shutting_down', 'this server is restarting; try again to fetch what is missing', { field: 'server', retryAfterS: 1 });
+  const reason = new AppError('shutting_down', 'this server is restarting; try again to fetch what is missing', {
+    field: 'server',
+    retryAfterS: 1,
+  });
   state().deadline.abort(reason);
 }
 

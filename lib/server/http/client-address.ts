@@ -46,5 +46,7 @@ function ipv6Groups(address: string): string[] {
   const left = split(head);
   const right = tail === undefined ? [] : split(tail);
   const zeros = tail === undefined ? 0 : 8 - width(left) - width(right);
-  return [...left, ...Array<string>(zeros).fill('0'), ...right].map((g) => (g.includes('.') ? g : parseInt(g, 16).toString(16)));
+  return [...left, ...Array<string>(zeros).fill('0'), ...right].map((g) =>
+    g.includes('.') ? g : parseInt(g, 16).toString(16),
+  );
 }

@@ -1,5 +1,10 @@
 import 'server-only';
-import { BatchApiError, type BatchApiErrorCode, type ServiceUnavailableError, type TimeoutError } from '../../batch-api';
+import {
+  BatchApiError,
+  type BatchApiErrorCode,
+  type ServiceUnavailableError,
+  type TimeoutError,
+} from '../../batch-api';
 import type { Problem } from '../../contract';
 import { AppError, type AppErrorCode } from './app-error';
 import { errorFields, logLine } from '../logging';
@@ -108,7 +113,11 @@ function upstreamDetail(error: BatchApiError): string {
 /** The answer for any error: its status from the table, its sentence, and the wait to suggest. */
 export function problemOf(error: unknown): Problem {
   if (error instanceof AppError) {
-    return { status: ERROR_STATUS[error.code], detail: withField(error.field, error.message), retryAfterS: error.retryAfterS ?? null };
+    return {
+      status: ERROR_STATUS[error.code],
+      detail: withField(error.field, error.message),
+      retryAfterS: error.retryAfterS ?? null,
+    };
   }
   if (error instanceof BatchApiError) {
     // The service's Retry-After: 0 is still advised as a wait of at least a second.

@@ -10,7 +10,9 @@ type Handler = (request: Request) => Promise<Response>;
 
 /** 405 naming the method and, in `Allow`, what the resource does serve; its status from the error table. */
 export function methodNotAllowed(method: string, allow: string): Response {
-  const error = new AppError('method_not_allowed', `${method.slice(0, 20)} is not allowed here; allowed: ${allow}`, { field: 'method' });
+  const error = new AppError('method_not_allowed', `${method.slice(0, 20)} is not allowed here; allowed: ${allow}`, {
+    field: 'method',
+  });
   const response = problemResponse(problemOf(error));
   response.headers.set('allow', allow);
   return response;
@@ -23,7 +25,9 @@ export function methodNotAllowed(method: string, allow: string): Response {
  * `{detail}` (refused before the origin or session checks: the method is wrong whoever asks), 204 with
  * `Allow`, and HEAD as GET when the route has no HEAD of its own. Each writes its log line.
  */
-export function otherMethods<S extends Partial<Record<RouteMethod, Handler>>>(served: S): Record<Exclude<RouteMethod, keyof S>, Handler> {
+export function otherMethods<S extends Partial<Record<RouteMethod, Handler>>>(
+  served: S,
+): Record<Exclude<RouteMethod, keyof S>, Handler> {
   const methods = new Set<string>(Object.keys(served));
   if (served.GET) methods.add('HEAD');
   methods.add('OPTIONS');
@@ -32,7 +36,10 @@ export function otherMethods<S extends Partial<Record<RouteMethod, Handler>>>(se
   for (const method of ROUTE_METHODS) {
     if (method in served) continue;
     if (method === 'HEAD' && served.GET) others.HEAD = served.GET;
-    else if (method === 'OPTIONS') others.OPTIONS = logged(async () => new Response(null, { status: 204, headers: { allow, 'cache-control': 'no-store' } }));
+    else if (method === 'OPTIONS')
+      others.OPTIONS = logged(
+        async () => new Response(null, { status: 204, headers: { allow, 'cache-control': 'no-store' } }),
+      );
     else others[method] = logged(async (request) => methodNotAllowed(request.method, allow));
   }
   return others as Record<Exclude<RouteMethod, keyof S>, Handler>;

@@ -1,7 +1,14 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { createTranslator } from 'use-intl/core';
-import { isLanguage, LANGUAGE_COOKIE, messageLocale, readerLocale, type Language, type ReaderLocale } from '@/lib/i18n/languages';
+import {
+  isLanguage,
+  LANGUAGE_COOKIE,
+  messageLocale,
+  readerLocale,
+  type Language,
+  type ReaderLocale,
+} from '@/lib/i18n/languages';
 import { compiledMessages } from '@/lib/i18n/compiled';
 import type { Messages } from '@/lib/i18n/messages';
 

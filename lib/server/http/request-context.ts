@@ -67,7 +67,12 @@ export function recordUpstreamCall(call: UpstreamCall): void {
   observeUpstreamCall(call);
   // What the service (or a gateway) answered in a body that is not JSON never reaches the browser: it is here.
   if (call.rawBody !== undefined) {
-    logLine('warn', 'upstream answered something that is not JSON', { method: call.method, path: call.path, status: call.status, body: call.rawBody });
+    logLine('warn', 'upstream answered something that is not JSON', {
+      method: call.method,
+      path: call.path,
+      status: call.status,
+      body: call.rawBody,
+    });
   }
   const stats = storage.getStore()?.stats;
   if (!stats) return;

@@ -52,10 +52,23 @@ export function requestFinished(r: FinishedRequest): void {
  * lib/server/http/route.ts). Under the custom server, which writes the line itself, it only says whether the
  * answer streams.
  */
-export function logRequest(request: LoggedRequest, response: Response, started: number, context: RequestContext): Response {
+export function logRequest(
+  request: LoggedRequest,
+  response: Response,
+  started: number,
+  context: RequestContext,
+): Response {
   const path = new URL(request.url).pathname;
   const write = (extra: Pick<FinishedRequest, 'streamed' | 'aborted'>) =>
-    requestFinished({ method: request.method, path, route: apiRouteTemplate(path), status: response.status, durationMs: performance.now() - started, context, ...extra });
+    requestFinished({
+      method: request.method,
+      path,
+      route: apiRouteTemplate(path),
+      status: response.status,
+      durationMs: performance.now() - started,
+      context,
+      ...extra,
+    });
   if (!context.loggedByServer) response.headers.set('x-request-id', context.requestId);
   if (request.method === 'HEAD') {
     // Next sends no body for HEAD but neither reads nor cancels one: a streamed body would hold its upstream
@@ -76,5 +89,9 @@ export function logRequest(request: LoggedRequest, response: Response, started: 
     () => write({ streamed: true }),
     () => write({ streamed: true, aborted: true }),
   );
-  return new Response(readable, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(readable, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

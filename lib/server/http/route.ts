@@ -53,7 +53,8 @@ function checkOrigin(request: Request) {
   const origin = request.headers.get('origin');
   if (origin !== null) {
     const expected = getConfig().appOrigin ?? requestOrigin(request);
-    if (origin !== expected) throw new AppError('foreign_origin', `${origin.slice(0, 100)} may not change this session`, { field: 'origin' });
+    if (origin !== expected)
+      throw new AppError('foreign_origin', `${origin.slice(0, 100)} may not change this session`, { field: 'origin' });
     return;
   }
   const site = request.headers.get('sec-fetch-site');
@@ -105,7 +106,8 @@ function parseQuery<S extends core.$ZodType>(params: URLSearchParams, schema: S)
   const entries: [string, string | undefined][] = [];
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
-    if (values.length > 1) throw new AppError('invalid_input', 'given more than once', { field: printable(key.slice(0, 50)) });
+    if (values.length > 1)
+      throw new AppError('invalid_input', 'given more than once', { field: printable(key.slice(0, 50)) });
     entries.push([key, values[0] === '' ? undefined : values[0]]);
   }
   // Own properties, whatever their names (`__proto__` included): a name the schema does not know is refused.
@@ -118,7 +120,8 @@ const tooLarge = (limit: number) => new AppError('body_too_large', `larger than 
 
 async function parseBody(request: Request, schema: core.$ZodType, limit: number): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
-  if (!type.toLowerCase().startsWith('application/json')) throw new AppError('unsupported_body', 'must be application/json', { field: 'body' });
+  if (!type.toLowerCase().startsWith('application/json'))
+    throw new AppError('unsupported_body', 'must be application/json', { field: 'body' });
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) throw tooLarge(limit);
   const text = await readLimited(request, limit);
@@ -157,7 +160,11 @@ async function readLimited(request: Request, limit: number): Promise<string> {
  * (lib/server/http/error-table.ts). The handler body reads as the happy
  * path. It takes a plain Request and returns a plain Response: Vitest calls it as Next.js does.
  */
-export function route<QS extends core.$ZodType | undefined = undefined, BS extends core.$ZodType | undefined = undefined, A extends Auth = true>(
+export function route<
+  QS extends core.$ZodType | undefined = undefined,
+  BS extends core.$ZodType | undefined = undefined,
+  A extends Auth = true,
+>(
   options: Options<QS, BS, A>,
   handler: (ctx: RouteContext<Infer<QS>, Infer<BS>, A>) => Promise<Response>,
 ): (request: Request) => Promise<Response> {
@@ -178,9 +185,15 @@ export function route<QS extends core.$ZodType | undefined = undefined, BS exten
         requireRole(actor.role, needed, options.what ?? 'this');
       }
       const query = options.query ? parseQuery(params, options.query) : void parseQuery(params, NO_QUERY);
-      const body = options.body ? await parseBody(request, options.body, options.maxBodyBytes ?? MAX_BODY_BYTES) : undefined;
+      const body = options.body
+        ? await parseBody(request, options.body, options.maxBodyBytes ?? MAX_BODY_BYTES)
+        : undefined;
       const address = clientAddress(request, getConfig().trustedProxyHops);
-      const response = await handler({ request, query, body, actor, cookies, address } as RouteContext<Infer<QS>, Infer<BS>, A>);
+      const response = await handler({ request, query, body, actor, cookies, address } as RouteContext<
+        Infer<QS>,
+        Infer<BS>,
+        A
+      >);
       if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
       return cookies.applyTo(response);
     } catch (error) {

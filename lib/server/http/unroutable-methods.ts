@@ -77,7 +77,11 @@ export function refusalOf(req: IncomingMessage): EarlyAnswer | null {
   if (!unroutable(req.method ?? '', req.url ?? '') && !undecodable(req.url ?? '')) return null;
   const url = parseTarget(req.url ?? '/');
   const response = undecodable(req.url ?? '')
-    ? problemResponse(problemOf(new AppError('not_found', 'no such resource: its percent-encoding does not decode', { field: 'path' })))
+    ? problemResponse(
+        problemOf(
+          new AppError('not_found', 'no such resource: its percent-encoding does not decode', { field: 'path' }),
+        ),
+      )
     : methodNotAllowed(req.method!, allowedAt(url.pathname));
   return earlyAnswer(req, response);
 }

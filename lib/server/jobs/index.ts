@@ -17,7 +17,9 @@ export function jobRunner(): JobRunner {
   if (!holder.__jobRunner) {
     const { databaseUrl } = getConfig();
     const executeSql = databaseUrl ? undefined : embeddedSql(settingsStore().db);
-    holder.__jobRunner = new PgBossRunner(databaseUrl ? { connectionString: databaseUrl } : { executeSql: executeSql! });
+    holder.__jobRunner = new PgBossRunner(
+      databaseUrl ? { connectionString: databaseUrl } : { executeSql: executeSql! },
+    );
   }
   return holder.__jobRunner;
 }

@@ -31,8 +31,16 @@ export class PgBossRunner implements JobRunner {
     const common = { schema: SCHEMA, schedule: false, supervise: true, migrate: true };
     this.#boss =
       'connectionString' in place
-        ? new PgBoss({ ...common, connectionString: place.connectionString, max: 3, application_name: 'tray-scan-dashboard-jobs' })
-        : new PgBoss({ ...common, db: { executeSql: (text: string, values?: unknown[]) => place.executeSql(text, values) } });
+        ? new PgBoss({
+            ...common,
+            connectionString: place.connectionString,
+            max: 3,
+            application_name: 'tray-scan-dashboard-jobs',
+          })
+        : new PgBoss({
+            ...common,
+            db: { executeSql: (text: string, values?: unknown[]) => place.executeSql(text, values) },
+          });
     this.#polling = options.pollingIntervalSeconds ?? 2;
     this.#retryDelay = options.retryDelaySeconds ?? RETRY_DELAY_S;
     // Maintenance and polling errors (the database briefly away): logged, and pg-boss tries again itself.
@@ -57,7 +65,15 @@ export class PgBossRunner implements JobRunner {
   #queue(name: string): Promise<void> {
     let made = this.#queues.get(name);
     if (!made) {
-      made = this.#start().then(() => this.#boss.createQueue(name, { name, policy: 'short', retryLimit: RETRY_LIMIT, retryDelay: this.#retryDelay, retryBackoff: true }));
+      made = this.#start().then(() =>
+        this.#boss.createQueue(name, {
+          name,
+          policy: 'short',
+          retryLimit: RETRY_LIMIT,
+          retryDelay: this.#retryDelay,
+          retryBackoff: true,
+        }),
+      );
       made.catch(() => this.#queues.delete(name));
       this.#queues.set(name, made);
     }
@@ -73,7 +89,11 @@ export class PgBossRunner implements JobRunner {
     // start); the slot keeps the first offer, the rest are no-ops.
     const offer = () =>
       this.#boss.sendThrottled(name, {}, { retryLimit: 0 }, everySeconds, 'every').catch((error: unknown) => {
-        if (!this.#stopped) logLine('warn', 'job runner: a periodic job was not offered; the next offer tries again', { job: name, ...errorFields(error) });
+        if (!this.#stopped)
+          logLine('warn', 'job runner: a periodic job was not offered; the next offer tries again', {
+            job: name,
+            ...errorFields(error),
+          });
       });
     await offer();
     const timer = setInterval(() => void offer(), Math.max(1000, (everySeconds * 1000) / 4));
@@ -81,10 +101,17 @@ export class PgBossRunner implements JobRunner {
     this.#timers.add(timer);
   }
 
-  async send<T extends object>(name: string, data: T, options: { startAfter?: Date; key?: string } = {}): Promise<void> {
+  async send<T extends object>(
+    name: string,
+    data: T,
+    options: { startAfter?: Date; key?: string } = {},
+  ): Promise<void> {
     await this.#queue(name);
     // A `short` queue keeps one queued job per key: a job without one gets a key of its own.
-    await this.#boss.send(name, data, { singletonKey: options.key ?? randomUUID(), ...(options.startAfter && { startAfter: options.startAfter }) });
+    await this.#boss.send(name, data, {
+      singletonKey: options.key ?? randomUUID(),
+      ...(options.startAfter && { startAfter: options.startAfter }),
+    });
   }
 
   async work<T extends object>(name: string, handler: (data: T) => Promise<void>): Promise<void> {

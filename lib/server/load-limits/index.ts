@@ -33,7 +33,11 @@ export function upstreamShare(): FairShare {
  * keeps the turn until it ends, fails or is cancelled, or the request is aborted. A failure before the body
  * (the first page refused) gives the turn back at once.
  */
-export async function asRangeLoad(actor: Pick<Actor, 'session' | 'organisation'>, signal: AbortSignal, answer: () => Promise<Response>): Promise<Response> {
+export async function asRangeLoad(
+  actor: Pick<Actor, 'session' | 'organisation'>,
+  signal: AbortSignal,
+  answer: () => Promise<Response>,
+): Promise<Response> {
   const release = await rangeLoads().enter({ sid: actor.session.id, organisationId: actor.organisation.id }, signal);
   let response: Response;
   try {

@@ -36,7 +36,10 @@ export class RangeLoadAdmission {
 
   /** Loads running now for this session and organisation (for tests and logs). */
   runningFor(who: Who): { session: number; organisation: number } {
-    return { session: this.running.session.get(who.sid) ?? 0, organisation: this.running.organisation.get(who.organisationId) ?? 0 };
+    return {
+      session: this.running.session.get(who.sid) ?? 0,
+      organisation: this.running.organisation.get(who.organisationId) ?? 0,
+    };
   }
 
   /**
@@ -50,7 +53,10 @@ export class RangeLoadAdmission {
     const full = this.blockedBy(who);
     if (full === null) return this.start(who);
     const key = full === 'session' ? who.sid : who.organisationId;
-    if (this.limits.waitMs === 0 || (this.queued[full].get(key) ?? 0) >= this.limits[full === 'session' ? 'perSession' : 'perOrganisation']) {
+    if (
+      this.limits.waitMs === 0 ||
+      (this.queued[full].get(key) ?? 0) >= this.limits[full === 'session' ? 'perSession' : 'perOrganisation']
+    ) {
       throw this.refusal(full);
     }
     return new Promise<() => void>((resolve, reject) => {
@@ -103,7 +109,10 @@ export class RangeLoadAdmission {
   }
 
   private count(counts: { session: Map<string, number>; organisation: Map<string, number> }, who: Who, by: 1 | -1) {
-    for (const [map, key] of [[counts.session, who.sid], [counts.organisation, who.organisationId]] as const) {
+    for (const [map, key] of [
+      [counts.session, who.sid],
+      [counts.organisation, who.organisationId],
+    ] as const) {
       const next = (map.get(key) ?? 0) + by;
       if (next === 0) map.delete(key);
       else map.set(key, next);

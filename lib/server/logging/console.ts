@@ -9,7 +9,13 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 function lines(level: LogLevel) {
   return (...args: unknown[]) => {
     const error = args.find((a): a is Error => a instanceof Error);
-    log(level, format(...args).replace(ANSI, '').trim(), error ? errorFields(error) : {});
+    log(
+      level,
+      format(...args)
+        .replace(ANSI, '')
+        .trim(),
+      error ? errorFields(error) : {},
+    );
   };
 }
 

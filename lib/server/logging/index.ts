@@ -14,5 +14,7 @@ export function logLine(level: LogLevel, msg: string, fields: Record<string, unk
 
 /** An unexpected error as log fields: its message and, where there is one, its stack, to find the bug by. */
 export function errorFields(error: unknown): { error: string; stack?: string } {
-  return error instanceof Error && error.stack ? { error: String(error), stack: error.stack } : { error: String(error) };
+  return error instanceof Error && error.stack
+    ? { error: String(error), stack: error.stack }
+    : { error: String(error) };
 }

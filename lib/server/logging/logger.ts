@@ -10,7 +10,17 @@ const LEVELS = new Set(['debug', 'info', 'warn', 'error', 'fatal', 'silent']);
  * Field names whose values never reach a log line, wherever a caller puts them: a defence behind the rule that
  * callers pass facts, not secrets (pino's redaction, at the top level and one level down).
  */
-const SECRET_FIELDS = ['authorization', 'cookie', 'set-cookie', 'clientSecret', 'client_secret', 'password', 'token', 'access_token', 'secret'];
+const SECRET_FIELDS = [
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'clientSecret',
+  'client_secret',
+  'password',
+  'token',
+  'access_token',
+  'secret',
+];
 
 /**
  * pino writing one JSON object per line on stdout: `level` as a word, `time` in ISO 8601, `msg`, then the

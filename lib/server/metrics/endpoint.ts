@@ -16,7 +16,10 @@ function bearerMatches(authorization: string | undefined, token: string): boolea
  * The answer to GET /metrics: Prometheus's text format. `token` unset: the caller is the loopback metrics
  * listener (METRICS_PORT), which asks for none; set: the app's own port, where the bearer must match.
  */
-export async function metricsAnswer(authorization: string | undefined, token: string | undefined): Promise<MetricsAnswer> {
+export async function metricsAnswer(
+  authorization: string | undefined,
+  token: string | undefined,
+): Promise<MetricsAnswer> {
   const headers = { 'cache-control': 'no-store', 'content-type': 'application/json' };
   if (token !== undefined && !bearerMatches(authorization, token)) {
     return {
@@ -26,5 +29,9 @@ export async function metricsAnswer(authorization: string | undefined, token: st
     };
   }
   const { registry } = metrics();
-  return { status: 200, headers: { 'cache-control': 'no-store', 'content-type': registry.contentType }, body: await registry.metrics() };
+  return {
+    status: 200,
+    headers: { 'cache-control': 'no-store', 'content-type': registry.contentType },
+    body: await registry.metrics(),
+  };
 }

@@ -8,5 +8,8 @@ export const methodLabel = (method: string) => (KNOWN_METHODS.has(method) ? meth
 
 /** One request's sample; `route` the template, or absent (an empty label) when no route matched the path. */
 export function observeHttpRequest(method: string, route: string | undefined, status: number, seconds: number): void {
-  metrics().httpServerDuration.observe({ http_request_method: methodLabel(method), http_route: route ?? '', http_response_status_code: String(status) }, seconds);
+  metrics().httpServerDuration.observe(
+    { http_request_method: methodLabel(method), http_route: route ?? '', http_response_status_code: String(status) },
+    seconds,
+  );
 }

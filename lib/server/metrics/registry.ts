@@ -11,7 +11,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /** How many requests one load may have in flight now, and has. */
 export type GateReading = () => { limit: number; inFlight: number };
 
-const sum = (gates: Set<GateReading>, value: (g: GateReading) => number) => [...gates].reduce((n, g) => n + value(g), 0);
+const sum = (gates: Set<GateReading>, value: (g: GateReading) => number) =>
+  [...gates].reduce((n, g) => n + value(g), 0);
 
 function createMetrics() {
   const registry = new Registry();
@@ -65,11 +66,31 @@ function createMetrics() {
         this.set(sum(gates, (g) => g().inFlight));
       },
     }),
-    loadsStarted: new Counter({ name: 'range_loads_started_total', help: 'Range loads (the stream of a whole range) started.', registers }),
-    loadsFinished: new Counter({ name: 'range_loads_finished_total', help: 'Range loads that sent every batch of their range.', registers }),
-    loadsFailed: new Counter({ name: 'range_loads_failed_total', help: 'Range loads that ended with an error (the browser can resume them).', registers }),
-    loadsCancelled: new Counter({ name: 'range_loads_cancelled_total', help: 'Range loads the browser left before the end.', registers }),
-    batchesStreamed: new Counter({ name: 'range_load_batches_streamed_total', help: 'Batches sent by range loads.', registers }),
+    loadsStarted: new Counter({
+      name: 'range_loads_started_total',
+      help: 'Range loads (the stream of a whole range) started.',
+      registers,
+    }),
+    loadsFinished: new Counter({
+      name: 'range_loads_finished_total',
+      help: 'Range loads that sent every batch of their range.',
+      registers,
+    }),
+    loadsFailed: new Counter({
+      name: 'range_loads_failed_total',
+      help: 'Range loads that ended with an error (the browser can resume them).',
+      registers,
+    }),
+    loadsCancelled: new Counter({
+      name: 'range_loads_cancelled_total',
+      help: 'Range loads the browser left before the end.',
+      registers,
+    }),
+    batchesStreamed: new Counter({
+      name: 'range_load_batches_streamed_total',
+      help: 'Batches sent by range loads.',
+      registers,
+    }),
     signIns: new Counter({
       name: 'sign_ins_total',
       help: 'Sign-in attempts by method and result (success, refused, throttled, unavailable, error).',
@@ -97,7 +118,11 @@ function createMetrics() {
       labelNames: ['error_type'] as const,
       registers,
     }),
-    redisErrors: new Counter({ name: 'redis_errors_total', help: 'Errors of the Redis connection (refused, reset, timed out commands).', registers }),
+    redisErrors: new Counter({
+      name: 'redis_errors_total',
+      help: 'Errors of the Redis connection (refused, reset, timed out commands).',
+      registers,
+    }),
   };
 }
 

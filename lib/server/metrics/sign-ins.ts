@@ -25,7 +25,10 @@ export function signInResultOf(status: number): SignInResult {
  * A sign-in route (`method`: how people prove who they are, e.g. `client_credentials`), counted by the result
  * its answer tells. Wraps what route() returns, so its error table has spoken.
  */
-export function countSignIns(method: string, handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+export function countSignIns(
+  method: string,
+  handler: (request: Request) => Promise<Response>,
+): (request: Request) => Promise<Response> {
   return async (request) => {
     const response = await handler(request);
     countSignIn(method, signInResultOf(response.status));

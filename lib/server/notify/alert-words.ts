@@ -12,7 +12,12 @@ import { MAIL_MESSAGES } from './mail-catalogue';
 
 /** The figure of a batch a target of `metric` judges, as a number (null: none recorded). */
 export function figureOf(batch: Batch, metric: TargetMetric): number | null {
-  const raw = metric === 'germination' ? batch.avg_germination_rate : metric === 'usable' ? batch.avg_usable_seedling_rate : batch.avg_coefficient_of_variation;
+  const raw =
+    metric === 'germination'
+      ? batch.avg_germination_rate
+      : metric === 'usable'
+        ? batch.avg_usable_seedling_rate
+        : batch.avg_coefficient_of_variation;
   return raw === null || raw === '' || !Number.isFinite(Number(raw)) ? null : Number(raw);
 }
 
@@ -31,10 +36,15 @@ export type AlertWords = ReturnType<typeof alertWords>;
 /** What an alert says, in a reader's language and zone: the words every channel shares (e-mail in the recipient's language, webhooks in English). */
 export function alertWords(language: Language, zone: string) {
   const tz = knownZone(zone);
-  const messages = { mail: MAIL_MESSAGES[language], explorer: MESSAGES[language].explorer, analysis: MESSAGES[language].analysis };
+  const messages = {
+    mail: MAIL_MESSAGES[language],
+    explorer: MESSAGES[language].explorer,
+    analysis: MESSAGES[language].analysis,
+  };
   const t = createTranslator({ locale: language, messages });
   const f: Formats = formatsFor(language);
-  const mail = (key: string, values?: Record<string, string | number>) => t(`mail.${key}` as never, values as never) as string;
+  const mail = (key: string, values?: Record<string, string | number>) =>
+    t(`mail.${key}` as never, values as never) as string;
   const metricName = (metric: TargetMetric) => t(`explorer.columns.${metric}` as never) as string;
   const time = (iso: string) => f.dateTime(Date.parse(iso), tz);
 
@@ -47,15 +57,24 @@ export function alertWords(language: Language, zone: string) {
         return mail(`alert.misses.${message.rule.target ?? 'any'}`, { count: n });
       }
       case 'control-signal':
-        return mail(finding.signal === 'run' ? 'alert.run' : 'alert.limits', { crop: finding.crop, count: count ?? finding.total, metric: metricName(finding.metric) });
+        return mail(finding.signal === 'run' ? 'alert.run' : 'alert.limits', {
+          crop: finding.crop,
+          count: count ?? finding.total,
+          metric: metricName(finding.metric),
+        });
       case 'silent':
-        return finding.by === 'crop' ? mail('alert.silentCrop', { crop: finding.who, days: finding.days }) : mail('alert.silentScanner', { who: finding.who, days: finding.days });
+        return finding.by === 'crop'
+          ? mail('alert.silentCrop', { crop: finding.who, days: finding.days })
+          : mail('alert.silentScanner', { who: finding.who, days: finding.days });
     }
   }
 
   /** A figure in percent with the digits its target needs not to be contradicted. */
   function figure(value: number | null, target: number | null, metric: TargetMetric): string {
-    return f.percent(value, value === null ? 1 : digitsBesideTarget(value, target, metric === 'cv' ? 'lower' : 'higher'));
+    return f.percent(
+      value,
+      value === null ? 1 : digitsBesideTarget(value, target, metric === 'cv' ? 'lower' : 'higher'),
+    );
   }
 
   /** The batch's figures (the three a target can judge), each marked when it missed its target. */
@@ -63,7 +82,12 @@ export function alertWords(language: Language, zone: string) {
     return TARGET_METRICS.map((metric) => {
       const judged = fired.verdicts.find((v) => v.metric === metric);
       const target = judged?.target ?? targetFor(targets, fired.batch.crop_type, metric);
-      return { metric, label: metricName(metric), value: figure(figureOf(fired.batch, metric), target, metric), missed: judged?.misses ?? false };
+      return {
+        metric,
+        label: metricName(metric),
+        value: figure(figureOf(fired.batch, metric), target, metric),
+        missed: judged?.misses ?? false,
+      };
     });
   }
 

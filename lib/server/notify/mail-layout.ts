@@ -40,15 +40,26 @@ const ACCENT = '#0b6e4f';
 const FONT = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 
 function inlineHtml(parts: Inline[]): string {
-  return parts.map((p) => (typeof p === 'string' ? escapeHtml(p) : `<a href="${escapeHtml(p.href)}" style="color:${ACCENT}">${escapeHtml(p.text)}</a>`)).join('');
+  return parts
+    .map((p) =>
+      typeof p === 'string'
+        ? escapeHtml(p)
+        : `<a href="${escapeHtml(p.href)}" style="color:${ACCENT}">${escapeHtml(p.text)}</a>`,
+    )
+    .join('');
 }
 
 function cardHtml(card: BatchCard): string {
   const figures = card.figures
-    .map((f) => `<span style="white-space:nowrap;${f.missed ? `color:${MISSED};font-weight:600` : ''}">${escapeHtml(f.label)} ${escapeHtml(f.value)}</span>`)
+    .map(
+      (f) =>
+        `<span style="white-space:nowrap;${f.missed ? `color:${MISSED};font-weight:600` : ''}">${escapeHtml(f.label)} ${escapeHtml(f.value)}</span>`,
+    )
     .join(' &middot; ');
   const verdicts = card.verdicts.map((v) => `<div style="color:${MISSED}">${escapeHtml(v)}</div>`).join('');
-  const comment = card.comment ? `<div style="color:${MUTED};font-style:italic">${escapeHtml(oneLine(card.comment))}</div>` : '';
+  const comment = card.comment
+    ? `<div style="color:${MUTED};font-style:italic">${escapeHtml(oneLine(card.comment))}</div>`
+    : '';
   return (
     `<tr><td style="padding:10px 0;border-top:1px solid #d9e2ec">` +
     `<div><a href="${escapeHtml(card.href)}" style="color:${ACCENT};font-weight:600">${escapeHtml(oneLine(card.name))}</a></div>` +
@@ -93,12 +104,15 @@ export function renderHtml(language: string, title: string, blocks: Block[]): st
   );
 }
 
-const inlineText = (parts: Inline[]) => parts.map((p) => (typeof p === 'string' ? p : p.text === p.href ? p.href : `${p.text} <${p.href}>`)).join('');
+const inlineText = (parts: Inline[]) =>
+  parts.map((p) => (typeof p === 'string' ? p : p.text === p.href ? p.href : `${p.text} <${p.href}>`)).join('');
 
 function blockText(block: Block): string {
   switch (block.kind) {
     case 'heading':
-      return block.level === 1 ? `${oneLine(block.text)}\n${'='.repeat(Math.min(oneLine(block.text).length, 72))}` : `${oneLine(block.text)}\n${'-'.repeat(Math.min(oneLine(block.text).length, 72))}`;
+      return block.level === 1
+        ? `${oneLine(block.text)}\n${'='.repeat(Math.min(oneLine(block.text).length, 72))}`
+        : `${oneLine(block.text)}\n${'-'.repeat(Math.min(oneLine(block.text).length, 72))}`;
     case 'paragraph':
       return inlineText(block.parts);
     case 'batches':

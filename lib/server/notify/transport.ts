@@ -43,7 +43,11 @@ export function createMailTransport(settings: MailSettings): MailTransport {
     text: message.text,
     html: message.html,
     headers: message.headers,
-    attachments: message.attachments?.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
+    attachments: message.attachments?.map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      contentType: a.contentType,
+    })),
   });
   if (settings.smtpUrl) {
     const server = redactedSmtpUrl(settings.smtpUrl);
@@ -57,7 +61,9 @@ export function createMailTransport(settings: MailSettings): MailTransport {
         } catch (error) {
           // Nodemailer's errors name the server's answer, never the password; the URL is logged redacted.
           logLine('warn', 'mail not sent', { server, error: String(error) });
-          throw new Error(`the mail server did not take the e-mail (${String((error as Error).message ?? error).slice(0, 300)})`);
+          throw new Error(
+            `the mail server did not take the e-mail (${String((error as Error).message ?? error).slice(0, 300)})`,
+          );
         }
       },
       close: () => smtp.close(),
@@ -85,7 +91,11 @@ function transport(): MailTransport {
   if (!holder.__mailTransport) {
     holder.__mailTransport = createMailTransport(getConfig().mail);
     const mode = holder.__mailTransport.mode;
-    logLine('info', mode.kind === 'smtp' ? 'mail goes out over SMTP' : 'mail is written to a folder (SMTP_URL is not set)', mode.kind === 'smtp' ? { server: mode.server } : { dir: mode.dir });
+    logLine(
+      'info',
+      mode.kind === 'smtp' ? 'mail goes out over SMTP' : 'mail is written to a folder (SMTP_URL is not set)',
+      mode.kind === 'smtp' ? { server: mode.server } : { dir: mode.dir },
+    );
   }
   return holder.__mailTransport;
 }

@@ -30,7 +30,15 @@ function jsonPayload(origin: string, m: AlertMessage, w: AlertWords) {
       f.kind === 'batches'
         ? { kind: f.kind, total: f.total, listed: f.batches.length }
         : f.kind === 'control-signal'
-          ? { kind: f.kind, crop: f.crop, metric: f.metric, signal: f.signal, limits: f.limits, total: f.total, listed: f.batches.length }
+          ? {
+              kind: f.kind,
+              crop: f.crop,
+              metric: f.metric,
+              signal: f.signal,
+              limits: f.limits,
+              total: f.total,
+              listed: f.batches.length,
+            }
           : { kind: f.kind, by: f.by, who: f.who, days: f.days, lastAt: f.lastAt },
     batches: batches.map((b) => ({
       id: b.batch.batch_id,
@@ -56,7 +64,10 @@ const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 function figuresLine(w: AlertWords, m: AlertMessage, b: FiredBatch): string {
-  return w.figures(b, m.targets).map((x) => `${x.label} ${x.value}${x.missed ? ' ✗' : ''}`).join(' · ');
+  return w
+    .figures(b, m.targets)
+    .map((x) => `${x.label} ${x.value}${x.missed ? ' ✗' : ''}`)
+    .join(' · ');
 }
 
 function slackPayload(origin: string, m: AlertMessage, w: AlertWords) {
@@ -67,7 +78,16 @@ function slackPayload(origin: string, m: AlertMessage, w: AlertWords) {
   const header = `${m.rule.name}: ${w.lead(m)}`;
   const blocks: unknown[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(m.rule.name, 150), emoji: false } },
-    { type: 'section', text: { type: 'mrkdwn', text: clip(`*${slackEscape(w.lead(m))}*\n${slackEscape(m.organisation.name)} · <!date^${unix}^{date_short_pretty} {time}|${m.firedAt}>`, 3000) } },
+    {
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: clip(
+          `*${slackEscape(w.lead(m))}*\n${slackEscape(m.organisation.name)} · <!date^${unix}^{date_short_pretty} {time}|${m.firedAt}>`,
+          3000,
+        ),
+      },
+    },
   ];
   for (const b of fired.slice(0, CHAT_BATCHES)) {
     const lines = [
@@ -78,8 +98,14 @@ function slackPayload(origin: string, m: AlertMessage, w: AlertWords) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: clip(lines.join('\n'), 3000) } });
   }
   const more = total - Math.min(fired.length, CHAT_BATCHES);
-  if (more > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: w.mail('alert.more', { count: more }) }] });
-  blocks.push({ type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open in the dashboard' }, url: appLink(origin, m.viewPath) }] });
+  if (more > 0)
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: w.mail('alert.more', { count: more }) }] });
+  blocks.push({
+    type: 'actions',
+    elements: [
+      { type: 'button', text: { type: 'plain_text', text: 'Open in the dashboard' }, url: appLink(origin, m.viewPath) },
+    ],
+  });
   return { text: clip(slackEscape(header), 3000), blocks };
 }
 
@@ -92,21 +118,37 @@ function teamsPayload(origin: string, m: AlertMessage, w: AlertWords) {
   const body: unknown[] = [
     { type: 'TextBlock', text: md(m.rule.name), weight: 'Bolder', size: 'Medium', wrap: true },
     { type: 'TextBlock', text: md(w.lead(m)), wrap: true },
-    { type: 'TextBlock', text: `${md(m.organisation.name)} · ${w.time(m.firedAt)}`, isSubtle: true, spacing: 'None', wrap: true },
+    {
+      type: 'TextBlock',
+      text: `${md(m.organisation.name)} · ${w.time(m.firedAt)}`,
+      isSubtle: true,
+      spacing: 'None',
+      wrap: true,
+    },
   ];
   for (const b of fired.slice(0, CHAT_BATCHES)) {
     body.push({
       type: 'Container',
       separator: true,
       items: [
-        { type: 'TextBlock', text: `[${md(b.batch.batch_name)}](${batchLink(origin, m.viewPath, b.batch.batch_id)}) · ${md(b.batch.crop_type ?? 'no crop')}`, wrap: true },
-        { type: 'FactSet', facts: w.figures(b, m.targets).map((x) => ({ title: x.label, value: `${x.value}${x.missed ? ' ✗' : ''}` })) },
-        ...w.missedVerdicts(b).map((v) => ({ type: 'TextBlock', text: md(v), color: 'Attention', wrap: true, spacing: 'Small' })),
+        {
+          type: 'TextBlock',
+          text: `[${md(b.batch.batch_name)}](${batchLink(origin, m.viewPath, b.batch.batch_id)}) · ${md(b.batch.crop_type ?? 'no crop')}`,
+          wrap: true,
+        },
+        {
+          type: 'FactSet',
+          facts: w.figures(b, m.targets).map((x) => ({ title: x.label, value: `${x.value}${x.missed ? ' ✗' : ''}` })),
+        },
+        ...w
+          .missedVerdicts(b)
+          .map((v) => ({ type: 'TextBlock', text: md(v), color: 'Attention', wrap: true, spacing: 'Small' })),
       ],
     });
   }
   const more = total - Math.min(fired.length, CHAT_BATCHES);
-  if (more > 0) body.push({ type: 'TextBlock', text: w.mail('alert.more', { count: more }), isSubtle: true, wrap: true });
+  if (more > 0)
+    body.push({ type: 'TextBlock', text: w.mail('alert.more', { count: more }), isSubtle: true, wrap: true });
   return {
     type: 'message',
     summary: `${m.rule.name}: ${w.lead(m)}`,
@@ -130,6 +172,11 @@ function teamsPayload(origin: string, m: AlertMessage, w: AlertWords) {
 /** The body of a webhook request for `message` in `format`, as JSON text. */
 export function webhookBody(origin: string, format: WebhookFormat, message: AlertMessage): string {
   const w = alertWords('en', 'UTC');
-  const payload = format === 'slack' ? slackPayload(origin, message, w) : format === 'teams' ? teamsPayload(origin, message, w) : jsonPayload(origin, message, w);
+  const payload =
+    format === 'slack'
+      ? slackPayload(origin, message, w)
+      : format === 'teams'
+        ? teamsPayload(origin, message, w)
+        : jsonPayload(origin, message, w);
   return JSON.stringify(payload);
 }

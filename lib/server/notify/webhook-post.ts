@@ -37,15 +37,27 @@ const MAX_ANSWER = 2048;
  * first; the Host header and TLS server name stay the URL's. Redirects are not followed (a 3xx is a failure:
  * it could point anywhere); any answer but 2xx throws a WebhookFailure with its status.
  */
-export async function postWebhook(hook: { url: string; secret: string }, body: string, headers: Record<string, string>, options: WebhookPostOptions): Promise<{ status: number }> {
+export async function postWebhook(
+  hook: { url: string; secret: string },
+  body: string,
+  headers: Record<string, string>,
+  options: WebhookPostOptions,
+): Promise<{ status: number }> {
   const target = await webhookTarget(hook.url, options.allowPrivate, options.resolve);
   if (!target.ok) throw new WebhookFailure(`the webhook's URL ${target.problem}`);
   const { url, addresses } = target;
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
     const family = (a: string) => isIP(a) as 4 | 6;
-    const wanted = lookupOptions.family === 4 || lookupOptions.family === 6 ? addresses.filter((a) => family(a) === lookupOptions.family) : addresses;
+    const wanted =
+      lookupOptions.family === 4 || lookupOptions.family === 6
+        ? addresses.filter((a) => family(a) === lookupOptions.family)
+        : addresses;
     const list = wanted.length > 0 ? wanted : addresses;
-    if (lookupOptions.all) callback(null, list.map((address) => ({ address, family: family(address) })));
+    if (lookupOptions.all)
+      callback(
+        null,
+        list.map((address) => ({ address, family: family(address) })),
+      );
     else callback(null, list[0]!, family(list[0]!));
   };
   const payload = Buffer.from(body, 'utf8');
@@ -73,18 +85,31 @@ export async function postWebhook(hook: { url: string; secret: string }, body: s
         if (size < MAX_ANSWER) chunks.push(chunk);
         size += chunk.length;
       });
-      res.on('error', (error) => reject(new WebhookFailure(`the webhook's answer broke off (${error.message})`, status)));
+      res.on('error', (error) =>
+        reject(new WebhookFailure(`the webhook's answer broke off (${error.message})`, status)),
+      );
       res.on('end', () => {
         if (status >= 200 && status < 300) return resolve({ status });
         const said = Buffer.concat(chunks).toString('utf8').slice(0, 200).replace(/\s+/g, ' ').trim();
         if (status >= 300 && status < 400) {
-          reject(new WebhookFailure(`the webhook answered ${status} (a redirect, which is not followed: give its final URL)`, status));
+          reject(
+            new WebhookFailure(
+              `the webhook answered ${status} (a redirect, which is not followed: give its final URL)`,
+              status,
+            ),
+          );
         } else reject(new WebhookFailure(`the webhook answered ${status}${said ? `: ${said}` : ''}`, status));
       });
     });
     req.on('error', (error: Error & { code?: string }) => {
       const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError' || error.code === 'ABORT_ERR';
-      reject(new WebhookFailure(timedOut ? `the webhook did not answer within ${(options.timeoutMs ?? 10_000) / 1000} s` : `the webhook could not be reached (${error.code ?? error.message})`));
+      reject(
+        new WebhookFailure(
+          timedOut
+            ? `the webhook did not answer within ${(options.timeoutMs ?? 10_000) / 1000} s`
+            : `the webhook could not be reached (${error.code ?? error.message})`,
+        ),
+      );
     });
     req.end(payload);
   });

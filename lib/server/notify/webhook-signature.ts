@@ -14,9 +14,16 @@ const hmac = (secret: string, timestamp: string, body: string | Buffer) =>
   createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(body).digest('hex');
 
 /** The two headers of a request carrying `body`, sent at `nowMs`. */
-export function signWebhook(secret: string, body: string | Buffer, nowMs: number): Record<typeof TIMESTAMP_HEADER | typeof SIGNATURE_HEADER, string> {
+export function signWebhook(
+  secret: string,
+  body: string | Buffer,
+  nowMs: number,
+): Record<typeof TIMESTAMP_HEADER | typeof SIGNATURE_HEADER, string> {
   const timestamp = String(Math.floor(nowMs / 1000));
-  return { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: `sha256=${hmac(secret, timestamp, body)}` } as Record<typeof TIMESTAMP_HEADER | typeof SIGNATURE_HEADER, string>;
+  return { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: `sha256=${hmac(secret, timestamp, body)}` } as Record<
+    typeof TIMESTAMP_HEADER | typeof SIGNATURE_HEADER,
+    string
+  >;
 }
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;
@@ -35,16 +42,25 @@ export type SignatureCheck = { ok: true; timestamp: number } | { ok: false; prob
  * a timestamp within `windowS` seconds of `nowMs` either way. `headers`: a fetch Headers or Node's
  * `req.headers`.
  */
-export function verifyWebhookSignature(secret: string, headers: HeaderSource, body: string | Buffer, nowMs: number, windowS = 300): SignatureCheck {
+export function verifyWebhookSignature(
+  secret: string,
+  headers: HeaderSource,
+  body: string | Buffer,
+  nowMs: number,
+  windowS = 300,
+): SignatureCheck {
   const timestamp = header(headers, TIMESTAMP_HEADER);
   const signature = header(headers, SIGNATURE_HEADER);
-  if (!timestamp || !/^\d{1,12}$/.test(timestamp)) return { ok: false, problem: `no ${TIMESTAMP_HEADER} in unix seconds` };
-  if (!signature || !/^sha256=[0-9a-f]{64}$/i.test(signature)) return { ok: false, problem: `no ${SIGNATURE_HEADER} of the form sha256=<hex>` };
+  if (!timestamp || !/^\d{1,12}$/.test(timestamp))
+    return { ok: false, problem: `no ${TIMESTAMP_HEADER} in unix seconds` };
+  if (!signature || !/^sha256=[0-9a-f]{64}$/i.test(signature))
+    return { ok: false, problem: `no ${SIGNATURE_HEADER} of the form sha256=<hex>` };
   const expected = Buffer.from(hmac(secret, timestamp, body), 'hex');
   if (!timingSafeEqual(expected, Buffer.from(signature.slice('sha256='.length).toLowerCase(), 'hex'))) {
     return { ok: false, problem: 'the signature does not match the body under this secret' };
   }
   const sentAt = Number(timestamp);
-  if (Math.abs(nowMs / 1000 - sentAt) > windowS) return { ok: false, problem: `the timestamp is more than ${windowS} s from now (a replay, or a clock far off)` };
+  if (Math.abs(nowMs / 1000 - sentAt) > windowS)
+    return { ok: false, problem: `the timestamp is more than ${windowS} s from now (a replay, or a clock far off)` };
   return { ok: true, timestamp: sentAt };
 }

@@ -9,11 +9,31 @@ import { BlockList, isIP } from 'node:net';
  */
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32]] as const) {
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+  ['2001:db8::', 32],
+] as const) {
   PRIVATE.addSubnet(net, prefix, 'ipv6');
 }
 
@@ -38,8 +58,10 @@ export async function webhookTarget(url: string, allowPrivate: boolean, resolve 
   } catch {
     return { ok: false, problem: 'is not a URL' };
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { ok: false, problem: 'must be an http or https URL' };
-  if (parsed.username || parsed.password) return { ok: false, problem: 'may not carry a user name or password (the signature authenticates us)' };
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    return { ok: false, problem: 'must be an http or https URL' };
+  if (parsed.username || parsed.password)
+    return { ok: false, problem: 'may not carry a user name or password (the signature authenticates us)' };
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
@@ -47,9 +69,14 @@ export async function webhookTarget(url: string, allowPrivate: boolean, resolve 
   } catch {
     return { ok: false, problem: `names a host that does not resolve (${host.slice(0, 100)})` };
   }
-  if (addresses.length === 0) return { ok: false, problem: `names a host that does not resolve (${host.slice(0, 100)})` };
+  if (addresses.length === 0)
+    return { ok: false, problem: `names a host that does not resolve (${host.slice(0, 100)})` };
   if (!allowPrivate && addresses.some(isPrivateAddress)) {
-    return { ok: false, problem: 'points at a loopback or private address, which this deployment does not allow (WEBHOOK_ALLOW_PRIVATE=1 allows it)' };
+    return {
+      ok: false,
+      problem:
+        'points at a loopback or private address, which this deployment does not allow (WEBHOOK_ALLOW_PRIVATE=1 allows it)',
+    };
   }
   return { ok: true, url: parsed, addresses };
 }

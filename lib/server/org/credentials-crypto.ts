@@ -23,7 +23,9 @@ export function credentialsKeyId(key: Buffer): string {
 export function parseCredentialsKey(text: string, variable: string): CredentialsKey {
   const key = Buffer.from(text.trim(), 'base64');
   if (key.length !== 32 || !/^[A-Za-z0-9+/_-]+=*$/.test(text.trim())) {
-    throw new Error(`Invalid configuration: ${variable} must be 32 random bytes in base64 (e.g. \`openssl rand -base64 32\`)`);
+    throw new Error(
+      `Invalid configuration: ${variable} must be 32 random bytes in base64 (e.g. \`openssl rand -base64 32\`)`,
+    );
   }
   return { id: credentialsKeyId(key), key };
 }
@@ -53,16 +55,22 @@ export class CredentialsCipher {
   /** The secret, or an Error that says why not (unknown key, tampered, another organisation's) and never quotes it. */
   decrypt(ciphertext: string, organisationId: string): string {
     const [version, keyId, iv, sealed, ...rest] = ciphertext.split('.');
-    if (version !== VERSION || !keyId || !iv || !sealed || rest.length > 0) throw new Error('the stored client secret is not in a form this server writes');
+    if (version !== VERSION || !keyId || !iv || !sealed || rest.length > 0)
+      throw new Error('the stored client secret is not in a form this server writes');
     const key = this.byId.get(keyId);
-    if (!key) throw new Error(`the stored client secret is encrypted under key ${keyId}, which is neither CREDENTIALS_KEY nor in CREDENTIALS_KEY_PREVIOUS`);
+    if (!key)
+      throw new Error(
+        `the stored client secret is encrypted under key ${keyId}, which is neither CREDENTIALS_KEY nor in CREDENTIALS_KEY_PREVIOUS`,
+      );
     const bytes = Buffer.from(sealed, 'base64url');
     if (bytes.length < TAG_BYTES) throw new Error('the stored client secret is truncated');
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(aad(organisationId));
     decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
     try {
-      return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
     } catch {
       throw new Error('the stored client secret does not open under its key (altered, or another organisation’s)');
     }

@@ -29,9 +29,13 @@ const organisationOf = (row: { id: string; slug: string; name: string; client_id
 
 /** A secret was needed and none is kept: the organisation's administrator must set one. */
 export const noSecret = () =>
-  new AppError('not_connected', 'the organisation has no client secret for the Batch Data Service yet; an administrator sets it under Connection', {
-    field: 'connection',
-  });
+  new AppError(
+    'not_connected',
+    'the organisation has no client secret for the Batch Data Service yet; an administrator sets it under Connection',
+    {
+      field: 'connection',
+    },
+  );
 
 /**
  * The organisations and their Batch Data Service credentials. The secret is encrypted here on the way in and
@@ -45,35 +49,64 @@ export class OrganisationsStore {
   ) {}
 
   async list(): Promise<Organisation[]> {
-    const rows = await this.guard(() => this.db.selectFrom('organisations').select(COLUMNS).orderBy(sql`lower(name)`).execute());
+    const rows = await this.guard(() =>
+      this.db
+        .selectFrom('organisations')
+        .select(COLUMNS)
+        .orderBy(sql`lower(name)`)
+        .execute(),
+    );
     return rows.map(organisationOf);
   }
 
   async bySlug(slug: string): Promise<Organisation | null> {
-    const row = await this.guard(() => this.db.selectFrom('organisations').select(COLUMNS).where('slug', '=', slug).executeTakeFirst());
+    const row = await this.guard(() =>
+      this.db.selectFrom('organisations').select(COLUMNS).where('slug', '=', slug).executeTakeFirst(),
+    );
     return row ? organisationOf(row) : null;
   }
 
   async byClientId(clientId: string): Promise<(Organisation & { hasSecret: boolean }) | null> {
     const row = await this.guard(() =>
-      this.db.selectFrom('organisations').select([...COLUMNS, 'secret_ciphertext']).where('client_id', '=', clientId).executeTakeFirst(),
+      this.db
+        .selectFrom('organisations')
+        .select([...COLUMNS, 'secret_ciphertext'])
+        .where('client_id', '=', clientId)
+        .executeTakeFirst(),
     );
     return row ? { ...organisationOf(row), hasSecret: row.secret_ciphertext !== null } : null;
   }
 
   async count(): Promise<number> {
-    const { n } = await this.guard(() => this.db.selectFrom('organisations').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow());
+    const { n } = await this.guard(() =>
+      this.db
+        .selectFrom('organisations')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    );
     return Number(n);
   }
 
   /** A new organisation; its slug from `slug` or its name, made unique. */
   async create(input: NewOrganisation, by: string | null = null): Promise<Organisation> {
     const id = randomUUID();
-    const taken = new Set((await this.guard(() => this.db.selectFrom('organisations').select('slug').execute())).map((r) => r.slug));
+    const taken = new Set(
+      (await this.guard(() => this.db.selectFrom('organisations').select('slug').execute())).map((r) => r.slug),
+    );
     const slug = freeSlug(input.slug ?? slugOf(input.name), (s) => taken.has(s));
-    const secret = input.clientSecret ? { secret_ciphertext: this.cipher().encrypt(input.clientSecret, id), secret_set_at: new Date(), secret_set_by: by } : {};
+    const secret = input.clientSecret
+      ? {
+          secret_ciphertext: this.cipher().encrypt(input.clientSecret, id),
+          secret_set_at: new Date(),
+          secret_set_by: by,
+        }
+      : {};
     const row = await this.guard(() =>
-      this.db.insertInto('organisations').values({ id, slug, name: input.name, client_id: input.clientId, ...secret }).returning(COLUMNS).executeTakeFirstOrThrow(),
+      this.db
+        .insertInto('organisations')
+        .values({ id, slug, name: input.name, client_id: input.clientId, ...secret })
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow(),
     );
     return organisationOf(row);
   }
@@ -84,13 +117,22 @@ export class OrganisationsStore {
    */
   async fillPlaceholder(organisationId: string, input: NewOrganisation & { clientSecret: string }): Promise<boolean> {
     const taken = new Set(
-      (await this.guard(() => this.db.selectFrom('organisations').select('slug').where('id', '!=', organisationId).execute())).map((r) => r.slug),
+      (
+        await this.guard(() =>
+          this.db.selectFrom('organisations').select('slug').where('id', '!=', organisationId).execute(),
+        )
+      ).map((r) => r.slug),
     );
     const slug = freeSlug(input.slug ?? slugOf(input.name), (s) => taken.has(s));
     const result = await this.guard(() =>
       this.db
         .updateTable('organisations')
-        .set({ name: input.name, slug, secret_ciphertext: this.cipher().encrypt(input.clientSecret, organisationId), secret_set_at: new Date() })
+        .set({
+          name: input.name,
+          slug,
+          secret_ciphertext: this.cipher().encrypt(input.clientSecret, organisationId),
+          secret_set_at: new Date(),
+        })
         .where('id', '=', organisationId)
         .where('secret_ciphertext', 'is', null)
         .executeTakeFirst(),
@@ -101,16 +143,24 @@ export class OrganisationsStore {
   /** The client ID and the decrypted secret, for the upstream client only. */
   async credentials(organisationId: string): Promise<{ clientId: string; clientSecret: string }> {
     const row = await this.guard(() =>
-      this.db.selectFrom('organisations').select(['client_id', 'secret_ciphertext']).where('id', '=', organisationId).executeTakeFirst(),
+      this.db
+        .selectFrom('organisations')
+        .select(['client_id', 'secret_ciphertext'])
+        .where('id', '=', organisationId)
+        .executeTakeFirst(),
     );
     if (!row?.secret_ciphertext) throw noSecret();
     try {
       return { clientId: row.client_id, clientSecret: this.cipher().decrypt(row.secret_ciphertext, organisationId) };
     } catch (error) {
-      throw new AppError('not_connected', 'the organisation’s client secret cannot be read with this server’s CREDENTIALS_KEY; an administrator sets it again under Connection', {
-        field: 'connection',
-        cause: error,
-      });
+      throw new AppError(
+        'not_connected',
+        'the organisation’s client secret cannot be read with this server’s CREDENTIALS_KEY; an administrator sets it again under Connection',
+        {
+          field: 'connection',
+          cause: error,
+        },
+      );
     }
   }
 
@@ -131,7 +181,11 @@ export class OrganisationsStore {
   }
 
   /** Replaces the credentials (already tested by the caller); the client ID stays unless a new one is given. */
-  async setCredentials(organisationId: string, credentials: { clientId: string; clientSecret: string }, by: string | null): Promise<void> {
+  async setCredentials(
+    organisationId: string,
+    credentials: { clientId: string; clientSecret: string },
+    by: string | null,
+  ): Promise<void> {
     try {
       await this.guard(() =>
         this.db
@@ -147,7 +201,9 @@ export class OrganisationsStore {
       );
     } catch (error) {
       if ((error as { code?: unknown }).code === '23505') {
-        throw new AppError('conflict', 'another organisation of this dashboard has this client ID', { field: 'clientId' });
+        throw new AppError('conflict', 'another organisation of this dashboard has this client ID', {
+          field: 'clientId',
+        });
       }
       throw error;
     }
@@ -157,7 +213,11 @@ export class OrganisationsStore {
   async reencryptStale(): Promise<number> {
     const cipher = this.cipher();
     const rows = await this.guard(() =>
-      this.db.selectFrom('organisations').select(['id', 'secret_ciphertext']).where('secret_ciphertext', 'is not', null).execute(),
+      this.db
+        .selectFrom('organisations')
+        .select(['id', 'secret_ciphertext'])
+        .where('secret_ciphertext', 'is not', null)
+        .execute(),
     );
     let count = 0;
     for (const row of rows) {
@@ -167,12 +227,21 @@ export class OrganisationsStore {
         secret = cipher.decrypt(row.secret_ciphertext!, row.id);
       } catch {
         // Under a key this server no longer has: left as it is, and said (the organisation's requests say so too).
-        logLine('warn', 'credentials: a client secret is under a key neither CREDENTIALS_KEY nor CREDENTIALS_KEY_PREVIOUS holds', { organisation_id: row.id });
+        logLine(
+          'warn',
+          'credentials: a client secret is under a key neither CREDENTIALS_KEY nor CREDENTIALS_KEY_PREVIOUS holds',
+          { organisation_id: row.id },
+        );
         continue;
       }
       const fresh = cipher.encrypt(secret, row.id);
       await this.guard(() =>
-        this.db.updateTable('organisations').set({ secret_ciphertext: fresh }).where('id', '=', row.id).where('secret_ciphertext', '=', row.secret_ciphertext).execute(),
+        this.db
+          .updateTable('organisations')
+          .set({ secret_ciphertext: fresh })
+          .where('id', '=', row.id)
+          .where('secret_ciphertext', '=', row.secret_ciphertext)
+          .execute(),
       );
       count++;
     }

@@ -22,9 +22,14 @@ export const ProvisioningFileSchema = z.strictObject({
           clientId: z.string().min(1).max(256),
           clientSecret: z.optional(z.string().min(1).max(1024)),
           /** The environment variable holding the secret, so that the file itself need not. */
-          clientSecretEnv: z.optional(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')),
+          clientSecretEnv: z.optional(
+            z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
+          ),
         })
-        .refine((o) => Boolean(o.clientSecret) !== Boolean(o.clientSecretEnv), 'give clientSecret or clientSecretEnv, one of them'),
+        .refine(
+          (o) => Boolean(o.clientSecret) !== Boolean(o.clientSecretEnv),
+          'give clientSecret or clientSecretEnv, one of them',
+        ),
     )
     .default([]),
   people: z
@@ -53,12 +58,20 @@ export type Provisioned = { organisations: number; people: number; memberships: 
  * client ID (no secret yet) is filled in when named. Then every secret kept under an older CREDENTIALS_KEY
  * is re-encrypted under the current one.
  */
-export async function provision(store: SettingsStore, config: ProvisioningConfig, env: Record<string, string | undefined> = process.env): Promise<Provisioned> {
+export async function provision(
+  store: SettingsStore,
+  config: ProvisioningConfig,
+  env: Record<string, string | undefined> = process.env,
+): Promise<Provisioned> {
   const done: Provisioned = { organisations: 0, people: 0, memberships: 0, reencrypted: 0 };
   const file = config.file ? await readProvisioningFile(config.file) : { organisations: [], people: [] };
   const organisations = [
     ...(config.organisation ? [{ ...config.organisation, fromEnv: true }] : []),
-    ...file.organisations.map((o) => ({ ...o, clientSecret: o.clientSecret ?? secretFrom(env, o.clientSecretEnv!), fromEnv: false })),
+    ...file.organisations.map((o) => ({
+      ...o,
+      clientSecret: o.clientSecret ?? secretFrom(env, o.clientSecretEnv!),
+      fromEnv: false,
+    })),
   ];
   // What this run creates: an existing person is given memberships only in organisations made now.
   const madeNow = new Set<string>();
@@ -66,19 +79,41 @@ export async function provision(store: SettingsStore, config: ProvisioningConfig
     if (!organisation.clientSecret) continue;
     const existing = await store.organisations.byClientId(organisation.clientId);
     if (existing) {
-      if (!existing.hasSecret && (await store.organisations.fillPlaceholder(existing.id, { ...organisation, clientSecret: organisation.clientSecret }))) done.organisations++;
+      if (
+        !existing.hasSecret &&
+        (await store.organisations.fillPlaceholder(existing.id, {
+          ...organisation,
+          clientSecret: organisation.clientSecret,
+        }))
+      )
+        done.organisations++;
       continue;
     }
     // The variables make the first organisation only; the file's are made whenever they are missing.
     if (organisation.fromEnv && (await store.organisations.count()) > 0) continue;
     if (organisation.slug && (await store.organisations.bySlug(organisation.slug))) continue;
-    madeNow.add((await store.organisations.create({ name: organisation.name, slug: organisation.slug, clientId: organisation.clientId, clientSecret: organisation.clientSecret })).id);
+    madeNow.add(
+      (
+        await store.organisations.create({
+          name: organisation.name,
+          slug: organisation.slug,
+          clientId: organisation.clientId,
+          clientSecret: organisation.clientSecret,
+        })
+      ).id,
+    );
     done.organisations++;
   }
   if (config.admin && (await store.people.count()) === 0) {
-    const first = config.organisation ? await store.organisations.byClientId(config.organisation.clientId) : (await store.organisations.list())[0];
+    const first = config.organisation
+      ? await store.organisations.byClientId(config.organisation.clientId)
+      : (await store.organisations.list())[0];
     if (first) {
-      const person = await store.people.create({ email: config.admin.email, name: 'Administrator', passwordHash: await hashPassword(config.admin.password) });
+      const person = await store.people.create({
+        email: config.admin.email,
+        name: 'Administrator',
+        passwordHash: await hashPassword(config.admin.password),
+      });
       await store.people.setMembership(first.id, person.id, 'admin');
       done.people++;
       done.memberships++;
@@ -90,13 +125,24 @@ export async function provision(store: SettingsStore, config: ProvisioningConfig
   const missing = new Set<string>();
   for (const entry of file.people) if (!(await store.people.byEmail(entry.email))) missing.add(entry.email);
   const hashes = new Map(
-    await Promise.all(file.people.filter((p) => missing.has(p.email) && p.password).map(async (p) => [p.email, await hashPassword(p.password!)] as const)),
+    await Promise.all(
+      file.people
+        .filter((p) => missing.has(p.email) && p.password)
+        .map(async (p) => [p.email, await hashPassword(p.password!)] as const),
+    ),
   );
   for (const entry of file.people) {
     let person = await store.people.byEmail(entry.email);
     const isNew = !person;
     if (!person) {
-      person = { ...(await store.people.create({ email: entry.email, name: entry.name, passwordHash: hashes.get(entry.email) ?? null })), passwordHash: null };
+      person = {
+        ...(await store.people.create({
+          email: entry.email,
+          name: entry.name,
+          passwordHash: hashes.get(entry.email) ?? null,
+        })),
+        passwordHash: null,
+      };
       done.people++;
     }
     for (const [slug, role] of Object.entries(entry.roles)) {
@@ -118,7 +164,12 @@ export async function provision(store: SettingsStore, config: ProvisioningConfig
 
 function secretFrom(env: Record<string, string | undefined>, name: string): string | undefined {
   const value = env[name];
-  if (!value) logLine('warn', 'provisioning: the variable named by clientSecretEnv is not set; that organisation is not created', { variable: name });
+  if (!value)
+    logLine(
+      'warn',
+      'provisioning: the variable named by clientSecretEnv is not set; that organisation is not created',
+      { variable: name },
+    );
   return value || undefined;
 }
 

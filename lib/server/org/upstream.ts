@@ -56,7 +56,8 @@ export async function testCredentials(credentials: Credentials, organisationId: 
     await clientWith(credentials, organisationId).authenticate({ fresh: true });
     return { ok: true, detail: 'the Batch Data Service accepted the client ID and secret' };
   } catch (error) {
-    if (error instanceof AuthenticationError) return { ok: false, detail: 'the Batch Data Service refused the client ID or secret' };
+    if (error instanceof AuthenticationError)
+      return { ok: false, detail: 'the Batch Data Service refused the client ID or secret' };
     if (error instanceof BatchApiError) return { ok: false, detail: problemOf(error).detail };
     throw error;
   }

@@ -7,7 +7,11 @@ import { MAX_PASSWORD, MIN_PASSWORD } from './passwords';
 import { ROLES } from './roles';
 
 const role = z.enum(ROLES as ['viewer', 'editor', 'admin'], { error: 'must be viewer, editor or admin' });
-const name = z.string({ error: 'must be a text' }).trim().min(1, 'must not be empty').max(120, 'must be at most 120 characters');
+const name = z
+  .string({ error: 'must be a text' })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(120, 'must be at most 120 characters');
 
 export const InviteSchema = z.strictObject({
   email: z.email({ error: 'must be an e-mail address' }).max(320),
@@ -28,8 +32,13 @@ export const PasswordSchema = z
 export const LinkUseSchema = z.strictObject({ name: z.optional(name), password: PasswordSchema });
 
 export const ConnectionChangeSchema = z.strictObject({
-  clientSecret: z.string({ error: 'must be a text' }).min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
-  clientId: z.optional(z.string({ error: 'must be a text' }).trim().min(1, 'must not be empty').max(256, 'must be at most 256 characters')),
+  clientSecret: z
+    .string({ error: 'must be a text' })
+    .min(1, 'must not be empty')
+    .max(1024, 'must be at most 1024 characters'),
+  clientId: z.optional(
+    z.string({ error: 'must be a text' }).trim().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
+  ),
 });
 
 /** An IANA zone this runtime knows, or UTC. */
@@ -45,7 +54,13 @@ const zone = z.string().refine((z) => {
 export const AccountChangeSchema = z
   .strictObject({
     name: z.optional(name),
-    language: z.optional(z.nullable(z.enum(LANGUAGES as unknown as [string, ...string[]], { error: `must be one of ${LANGUAGES.join(', ')}, or null` }))),
+    language: z.optional(
+      z.nullable(
+        z.enum(LANGUAGES as unknown as [string, ...string[]], {
+          error: `must be one of ${LANGUAGES.join(', ')}, or null`,
+        }),
+      ),
+    ),
     timeZone: z.optional(z.nullable(zone)),
     defaultOrganisation: z.optional(z.string().regex(SLUG, 'must be an organisation slug')),
   })

@@ -11,7 +11,12 @@ type Source = { actor: Actor; request: Request };
 
 /** A one-time link for the person, as the administrator copies it: `<origin>/invite/<token>` or `/reset/<token>`. */
 export async function linkFor(source: Source, personId: string, kind: LinkKind): Promise<string> {
-  const { token } = await settingsStore().links.issue({ personId, organisationId: source.actor.organisation.id, kind, createdBy: source.actor.person.id });
+  const { token } = await settingsStore().links.issue({
+    personId,
+    organisationId: source.actor.organisation.id,
+    kind,
+    createdBy: source.actor.person.id,
+  });
   return `${publicOrigin(source.request)}/${kind}/${token}`;
 }
 
@@ -19,9 +24,20 @@ export async function linkFor(source: Source, personId: string, kind: LinkKind):
  * E-mails a link made for `person` when mail is set up (true when sent), in their language or the
  * administrator's; the link is shown to copy either way.
  */
-export async function mailLink(source: Source, person: { email: string; language: string | null }, kind: LinkKind, url: string): Promise<boolean> {
+export async function mailLink(
+  source: Source,
+  person: { email: string; language: string | null },
+  kind: LinkKind,
+  url: string,
+): Promise<boolean> {
   const { actor, request } = source;
-  return mailPeopleLink(kind, { to: person.email, language: languageFor(person.language, actor, request), organisation: actor.organisation.name, by: actor.person.name || actor.person.email, url });
+  return mailPeopleLink(kind, {
+    to: person.email,
+    language: languageFor(person.language, actor, request),
+    organisation: actor.organisation.name,
+    by: actor.person.name || actor.person.email,
+    url,
+  });
 }
 
 /**
@@ -29,12 +45,17 @@ export async function mailLink(source: Source, person: { email: string; language
  * never set a password) gets an invite link, e-mailed to them when mail is set up (`emailed`); a member of
  * another organisation who signs in already is added as they are (no link). 409 when they are a member here already.
  */
-export async function inviteMember(source: Source, input: { email: string; role: Role; name?: string }): Promise<{ id: string; inviteUrl: string | null; emailed: boolean }> {
+export async function inviteMember(
+  source: Source,
+  input: { email: string; role: Role; name?: string },
+): Promise<{ id: string; inviteUrl: string | null; emailed: boolean }> {
   const store = settingsStore();
   const organisationId = source.actor.organisation.id;
   let person = await store.people.byEmail(input.email);
   if (person && (await store.people.roleIn(organisationId, person.id)) !== null) {
-    throw new AppError('conflict', `${person.email} is a member of ${source.actor.organisation.name} already`, { field: 'email' });
+    throw new AppError('conflict', `${person.email} is a member of ${source.actor.organisation.name} already`, {
+      field: 'email',
+    });
   }
   person ??= { ...(await store.people.create({ email: input.email, name: input.name })), passwordHash: null };
   await store.people.setMembership(organisationId, person.id, input.role);

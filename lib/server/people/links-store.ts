@@ -30,7 +30,12 @@ export class LinksStore {
    * A new link for the person (its token, shown once); any earlier link of the same kind for them in this
    * organisation stops working.
    */
-  async issue(input: { personId: string; organisationId: string; kind: LinkKind; createdBy: string | null }): Promise<{ token: string; expiresAt: Date }> {
+  async issue(input: {
+    personId: string;
+    organisationId: string;
+    kind: LinkKind;
+    createdBy: string | null;
+  }): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(this.now() + LINK_LIFETIME_MS[input.kind]);
     await this.guard(() =>
@@ -45,7 +50,14 @@ export class LinksStore {
           .execute();
         await trx
           .insertInto('one_time_links')
-          .values({ person_id: input.personId, organisation_id: input.organisationId, kind: input.kind, token_hash: tokenHash(token), expires_at: expiresAt, created_by: input.createdBy })
+          .values({
+            person_id: input.personId,
+            organisation_id: input.organisationId,
+            kind: input.kind,
+            token_hash: tokenHash(token),
+            expires_at: expiresAt,
+            created_by: input.createdBy,
+          })
           .execute();
       }),
     );
@@ -60,7 +72,9 @@ export class LinksStore {
         .selectFrom('one_time_links as l')
         .innerJoin('people as p', 'p.id', 'l.person_id')
         .innerJoin('organisations as o', 'o.id', 'l.organisation_id')
-        .innerJoin('memberships as m', (j) => j.onRef('m.person_id', '=', 'l.person_id').onRef('m.organisation_id', '=', 'l.organisation_id'))
+        .innerJoin('memberships as m', (j) =>
+          j.onRef('m.person_id', '=', 'l.person_id').onRef('m.organisation_id', '=', 'l.organisation_id'),
+        )
         .select(['l.kind', 'p.email', 'p.name', 'o.slug', 'o.name as organisation_name'])
         .where('l.token_hash', '=', tokenHash(token))
         .where('l.used_at', 'is', null)
@@ -68,7 +82,14 @@ export class LinksStore {
         .where('p.disabled_at', 'is', null)
         .executeTakeFirst(),
     );
-    return row ? { kind: row.kind, email: row.email, name: row.name, organisation: { slug: row.slug, name: row.organisation_name } } : null;
+    return row
+      ? {
+          kind: row.kind,
+          email: row.email,
+          name: row.name,
+          organisation: { slug: row.slug, name: row.organisation_name },
+        }
+      : null;
   }
 
   /**

@@ -61,20 +61,31 @@ export class PeopleStore {
 
   async byId(id: string): Promise<Person | null> {
     if (!UUID.test(id)) return null;
-    const row = await this.guard(() => this.db.selectFrom('people').select(PERSON).where('id', '=', id).executeTakeFirst());
+    const row = await this.guard(() =>
+      this.db.selectFrom('people').select(PERSON).where('id', '=', id).executeTakeFirst(),
+    );
     return row ? personOf(row) : null;
   }
 
   /** The person with this e-mail address (whatever its case), with their password hash for the sign-in. */
   async byEmail(email: string): Promise<(Person & { passwordHash: string | null }) | null> {
     const row = await this.guard(() =>
-      this.db.selectFrom('people').select([...PERSON, 'password_hash']).where(sql<boolean>`lower(email) = lower(${email})`).executeTakeFirst(),
+      this.db
+        .selectFrom('people')
+        .select([...PERSON, 'password_hash'])
+        .where(sql<boolean>`lower(email) = lower(${email})`)
+        .executeTakeFirst(),
     );
     return row ? { ...personOf(row), passwordHash: row.password_hash } : null;
   }
 
   async count(): Promise<number> {
-    const { n } = await this.guard(() => this.db.selectFrom('people').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow());
+    const { n } = await this.guard(() =>
+      this.db
+        .selectFrom('people')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    );
     return Number(n);
   }
 
@@ -83,13 +94,18 @@ export class PeopleStore {
       const row = await this.guard(() =>
         this.db
           .insertInto('people')
-          .values({ email: input.email.trim(), name: input.name?.trim() ?? '', password_hash: input.passwordHash ?? null })
+          .values({
+            email: input.email.trim(),
+            name: input.name?.trim() ?? '',
+            password_hash: input.passwordHash ?? null,
+          })
           .returning(PERSON)
           .executeTakeFirstOrThrow(),
       );
       return personOf(row);
     } catch (error) {
-      if ((error as { code?: unknown }).code === '23505') throw new AppError('conflict', 'someone with this e-mail address exists already', { field: 'email' });
+      if ((error as { code?: unknown }).code === '23505')
+        throw new AppError('conflict', 'someone with this e-mail address exists already', { field: 'email' });
       throw error;
     }
   }
@@ -105,13 +121,21 @@ export class PeopleStore {
         .orderBy(sql`lower(o.name)`)
         .execute(),
     );
-    return rows.map((r) => ({ organisation: { id: r.id, slug: r.slug, name: r.name, clientId: r.client_id }, role: r.role }));
+    return rows.map((r) => ({
+      organisation: { id: r.id, slug: r.slug, name: r.name, clientId: r.client_id },
+      role: r.role,
+    }));
   }
 
   async roleIn(organisationId: string, personId: string): Promise<Role | null> {
     if (!UUID.test(personId)) return null;
     const row = await this.guard(() =>
-      this.db.selectFrom('memberships').select('role').where('organisation_id', '=', organisationId).where('person_id', '=', personId).executeTakeFirst(),
+      this.db
+        .selectFrom('memberships')
+        .select('role')
+        .where('organisation_id', '=', organisationId)
+        .where('person_id', '=', personId)
+        .executeTakeFirst(),
     );
     return row?.role ?? null;
   }
@@ -174,7 +198,12 @@ export class PeopleStore {
   async changeRole(organisationId: string, personId: string, role: Role): Promise<void> {
     await this.#inTurn(organisationId, async (trx) => {
       await keepsAnAdmin(trx, organisationId, (a) => (a.person_id === personId ? role === 'admin' : true), 'role');
-      await trx.updateTable('memberships').set({ role }).where('organisation_id', '=', organisationId).where('person_id', '=', personId).execute();
+      await trx
+        .updateTable('memberships')
+        .set({ role })
+        .where('organisation_id', '=', organisationId)
+        .where('person_id', '=', personId)
+        .execute();
     });
   }
 
@@ -185,15 +214,27 @@ export class PeopleStore {
   async setDisabled(personId: string, disabled: boolean, organisationId: string): Promise<void> {
     await this.#inTurn(organisationId, async (trx) => {
       if (disabled) {
-        const theirs = await trx.selectFrom('memberships').select('organisation_id').where('person_id', '=', personId).where('role', '=', 'admin').execute();
-        for (const { organisation_id } of theirs) await keepsAnAdmin(trx, organisation_id, (a) => a.person_id !== personId, 'disabled');
+        const theirs = await trx
+          .selectFrom('memberships')
+          .select('organisation_id')
+          .where('person_id', '=', personId)
+          .where('role', '=', 'admin')
+          .execute();
+        for (const { organisation_id } of theirs)
+          await keepsAnAdmin(trx, organisation_id, (a) => a.person_id !== personId, 'disabled');
       }
       await trx
         .updateTable('people')
         .set({ disabled_at: disabled ? sql<Date>`coalesce(disabled_at, now())` : null })
         .where('id', '=', personId)
         .execute();
-      if (disabled) await trx.updateTable('sessions').set({ revoked_at: sql<Date>`now()` }).where('person_id', '=', personId).where('revoked_at', 'is', null).execute();
+      if (disabled)
+        await trx
+          .updateTable('sessions')
+          .set({ revoked_at: sql<Date>`now()` })
+          .where('person_id', '=', personId)
+          .where('revoked_at', 'is', null)
+          .execute();
     });
   }
 
@@ -204,11 +245,33 @@ export class PeopleStore {
   async removeMember(organisationId: string, personId: string): Promise<{ deleted: boolean }> {
     return this.#inTurn(organisationId, async (trx) => {
       await keepsAnAdmin(trx, organisationId, (a) => a.person_id !== personId, 'id');
-      await trx.deleteFrom('saved_views').where('organisation_id', '=', organisationId).where('owner_id', '=', personId).where('shared', '=', false).execute();
-      await trx.updateTable('saved_views').set({ owner_id: null }).where('organisation_id', '=', organisationId).where('owner_id', '=', personId).execute();
-      await trx.deleteFrom('one_time_links').where('organisation_id', '=', organisationId).where('person_id', '=', personId).execute();
-      await trx.deleteFrom('memberships').where('organisation_id', '=', organisationId).where('person_id', '=', personId).execute();
-      const left = await trx.selectFrom('memberships').select('organisation_id').where('person_id', '=', personId).executeTakeFirst();
+      await trx
+        .deleteFrom('saved_views')
+        .where('organisation_id', '=', organisationId)
+        .where('owner_id', '=', personId)
+        .where('shared', '=', false)
+        .execute();
+      await trx
+        .updateTable('saved_views')
+        .set({ owner_id: null })
+        .where('organisation_id', '=', organisationId)
+        .where('owner_id', '=', personId)
+        .execute();
+      await trx
+        .deleteFrom('one_time_links')
+        .where('organisation_id', '=', organisationId)
+        .where('person_id', '=', personId)
+        .execute();
+      await trx
+        .deleteFrom('memberships')
+        .where('organisation_id', '=', organisationId)
+        .where('person_id', '=', personId)
+        .execute();
+      const left = await trx
+        .selectFrom('memberships')
+        .select('organisation_id')
+        .where('person_id', '=', personId)
+        .executeTakeFirst();
       if (left) return { deleted: false };
       await trx.deleteFrom('saved_views').where('owner_id', '=', personId).where('shared', '=', false).execute();
       await trx.deleteFrom('people').where('id', '=', personId).execute();
@@ -217,12 +280,21 @@ export class PeopleStore {
   }
 
   async setPassword(personId: string, passwordHash: string, trx?: Transaction<SettingsTables>): Promise<void> {
-    const run = (db: SettingsDb | Transaction<SettingsTables>) => db.updateTable('people').set({ password_hash: passwordHash }).where('id', '=', personId).execute();
+    const run = (db: SettingsDb | Transaction<SettingsTables>) =>
+      db.updateTable('people').set({ password_hash: passwordHash }).where('id', '=', personId).execute();
     await (trx ? run(trx) : this.guard(() => run(this.db)));
   }
 
   /** The person's own settings (name, language, time zone, default organisation); undefined leaves one as it is. */
-  async updateProfile(personId: string, change: { name?: string; language?: string | null; timeZone?: string | null; defaultOrganisationId?: string | null }): Promise<Person> {
+  async updateProfile(
+    personId: string,
+    change: {
+      name?: string;
+      language?: string | null;
+      timeZone?: string | null;
+      defaultOrganisationId?: string | null;
+    },
+  ): Promise<Person> {
     const set = {
       ...(change.name !== undefined && { name: change.name.trim() }),
       ...(change.language !== undefined && { language: change.language }),
@@ -255,7 +327,12 @@ const PEOPLE_LOCK = 1_447_382;
  * Refuses (409) a change after which the organisation would have no enabled administrator: `stays` says
  * whether each current administrator would still be one.
  */
-async function keepsAnAdmin(trx: Transaction<SettingsTables>, organisationId: string, stays: (admin: { person_id: string }) => boolean, field: string) {
+async function keepsAnAdmin(
+  trx: Transaction<SettingsTables>,
+  organisationId: string,
+  stays: (admin: { person_id: string }) => boolean,
+  field: string,
+) {
   const admins = await trx
     .selectFrom('memberships as m')
     .innerJoin('people as p', 'p.id', 'm.person_id')
@@ -265,7 +342,15 @@ async function keepsAnAdmin(trx: Transaction<SettingsTables>, organisationId: st
     .where('p.disabled_at', 'is', null)
     .execute();
   if (admins.length > 0 && !admins.some(stays)) {
-    const org = await trx.selectFrom('organisations').select('name').where('id', '=', organisationId).executeTakeFirst();
-    throw new AppError('conflict', `this would leave ${org?.name ?? 'the organisation'} without an administrator; make someone else an administrator first`, { field });
+    const org = await trx
+      .selectFrom('organisations')
+      .select('name')
+      .where('id', '=', organisationId)
+      .executeTakeFirst();
+    throw new AppError(
+      'conflict',
+      `this would leave ${org?.name ?? 'the organisation'} without an administrator; make someone else an administrator first`,
+      { field },
+    );
   }
 }

@@ -12,6 +12,8 @@ const article = (role: Role) => (role === 'viewer' ? 'a viewer' : `an ${role}`);
 /** Refuses (403, naming the role needed and the one held) unless `role` is at least `needed`. */
 export function requireRole(role: Role, needed: Role, what: string): void {
   if (!roleAtLeast(role, needed)) {
-    throw new AppError('forbidden_role', `${what} needs the ${needed} role; you are ${article(role)}`, { field: 'role' });
+    throw new AppError('forbidden_role', `${what} needs the ${needed} role; you are ${article(role)}`, {
+      field: 'role',
+    });
   }
 }

@@ -23,25 +23,45 @@ export type SsoPerson = {
  * member of some signs in to theirs with their roles as they are; only someone new needs an organisation to
  * join (else a 403). A disabled person is refused (403). Their id is for startSession.
  */
-export async function upsertSsoPerson({ email, name, organisationSlug, role }: SsoPerson): Promise<{ personId: string; organisationId: string | null; created: boolean }> {
+export async function upsertSsoPerson({
+  email,
+  name,
+  organisationSlug,
+  role,
+}: SsoPerson): Promise<{ personId: string; organisationId: string | null; created: boolean }> {
   const store = settingsStore();
   const found = await store.people.byEmail(email);
-  if (found?.disabled) throw new AppError('account_disabled', 'this account is disabled; ask an administrator of your organisation', { field: 'email' });
+  if (found?.disabled)
+    throw new AppError('account_disabled', 'this account is disabled; ask an administrator of your organisation', {
+      field: 'email',
+    });
   const organisation = organisationSlug ? await store.organisations.bySlug(organisationSlug) : await onlyOrganisation();
-  if (organisationSlug && !organisation) throw new AppError('not_member', `no organisation "${organisationSlug}" here (OIDC_ORGANISATION)`, { field: 'org' });
+  if (organisationSlug && !organisation)
+    throw new AppError('not_member', `no organisation "${organisationSlug}" here (OIDC_ORGANISATION)`, {
+      field: 'org',
+    });
   const memberships = found ? await store.people.memberships(found.id) : [];
   if (!organisation && memberships.length === 0) {
-    throw new AppError('not_member', 'this dashboard has several organisations; OIDC_ORGANISATION names the one new people join', { field: 'org' });
+    throw new AppError(
+      'not_member',
+      'this dashboard has several organisations; OIDC_ORGANISATION names the one new people join',
+      { field: 'org' },
+    );
   }
   const person = found ?? (await store.people.create({ email, name }));
   if (!person.name && name) await store.people.updateProfile(person.id, { name });
-  if (organisation) await joinWithRole(organisation.id, { id: person.id, email: person.email, name: person.name || name }, role);
+  if (organisation)
+    await joinWithRole(organisation.id, { id: person.id, email: person.email, name: person.name || name }, role);
   await store.links.acceptInvites(person.id);
   return { personId: person.id, organisationId: organisation?.id ?? null, created: !found };
 }
 
 /** Makes the person a member with the claim's role (else the one they have, else viewer), logging a change. */
-async function joinWithRole(organisationId: string, actor: { id: string; email: string; name: string }, role: Role | undefined) {
+async function joinWithRole(
+  organisationId: string,
+  actor: { id: string; email: string; name: string },
+  role: Role | undefined,
+) {
   const store = settingsStore();
   const current = await store.people.roleIn(organisationId, actor.id);
   const next = role ?? current ?? 'viewer';

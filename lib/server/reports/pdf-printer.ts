@@ -6,7 +6,17 @@ import { escapeHtml } from './report-figures';
 const PRINT_TIMEOUT_MS = 60_000;
 
 /** Chromium's switches for a server without a display, and nothing that reaches the network on its own. */
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-extensions'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-extensions',
+];
 
 /** What the page's margin boxes say: the report's line on the left, the page of pages on the right. */
 export type PdfFooter = { text: string; page: (n: string, of: string) => string };
@@ -16,7 +26,12 @@ export type PdfFooter = { text: string; page: (n: string, of: string) => string 
  * document's own `@page` says otherwise, its backgrounds (the marks' colours), the footer on every page. The
  * page may load nothing from anywhere (every request is refused), and the browser is closed whatever happens.
  */
-export async function printPdf(executable: string, html: string, footer: PdfFooter, timeoutMs = PRINT_TIMEOUT_MS): Promise<Buffer> {
+export async function printPdf(
+  executable: string,
+  html: string,
+  footer: PdfFooter,
+  timeoutMs = PRINT_TIMEOUT_MS,
+): Promise<Buffer> {
   const browser = await chromium.launch({ executablePath: executable, args: ARGS, timeout: timeoutMs });
   const timer = setTimeout(() => void browser.close(), timeoutMs);
   try {

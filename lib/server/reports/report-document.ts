@@ -6,7 +6,14 @@ import { EXPORT_COLUMNS } from '../../export/columns';
 import { viewColumns, viewSheetOf } from '../../export/view-table';
 import { readerLocale } from '../../i18n/languages';
 import { afterBreaks, columnLayout } from '../../print/column-widths';
-import { CUTTABLE, MISS_MARKS, PRINT_CELLS, PRINT_ROW_LIMIT, type MissMark, type PrintCellContext } from '../../print/print-cells';
+import {
+  CUTTABLE,
+  MISS_MARKS,
+  PRINT_CELLS,
+  PRINT_ROW_LIMIT,
+  type MissMark,
+  type PrintCellContext,
+} from '../../print/print-cells';
 import type { PdfFooter } from './pdf-printer';
 import { escapeHtml as h, periodText, summaryCards } from './report-figures';
 import { reportTranslator } from './report-translator';
@@ -27,13 +34,22 @@ const MIN_CUT_TEXT = 'abcdefghij';
  * to measure with), 5 % to spare: narrow punctuation and i/l a third of an em, m/w/%/@ and dashes nearly a whole
  * one, digits 0.64, capitals 0.72, anything else 0.62. Bold text is 8 % wider.
  */
-const NARROW = new Set([...' .,:;!|()[]\'ijlfrtI·-']);
+const NARROW = new Set([..." .,:;!|()[]'ijlfrtI·-"]);
 const WIDE = new Set([...'mwMW@%—…↓↑▲▼']);
 function estimate(pt: number, bold = false): (text: string) => number {
   const px = ((pt * 96) / 72) * (bold ? 1.08 : 1) * 1.05;
   return (text) => {
     let em = 0;
-    for (const c of text) em += NARROW.has(c) ? 0.34 : WIDE.has(c) ? 0.98 : c >= '0' && c <= '9' ? 0.64 : c >= 'A' && c <= 'Z' ? 0.72 : 0.62;
+    for (const c of text)
+      em += NARROW.has(c)
+        ? 0.34
+        : WIDE.has(c)
+          ? 0.98
+          : c >= '0' && c <= '9'
+            ? 0.64
+            : c >= 'A' && c <= 'Z'
+              ? 0.72
+              : 0.62;
     return em * px;
   };
 }
@@ -97,12 +113,19 @@ export function reportDocument(view: ViewBatches, w: ReportWords, input: ReportD
     ...drillChips(state, w.say).map((c) => c.label),
     ...(hidden.length ? [t('hiddenColumns', { columns: hidden.map((c) => w.words.columns[c.id]).join(', ') })] : []),
   ];
-  const made = zone === 'UTC' ? f.dateTime(input.made, zone) : t('madeAt', { dateTime: f.dateTime(input.made, zone), zone });
+  const made =
+    zone === 'UTC' ? f.dateTime(input.made, zone) : t('madeAt', { dateTime: f.dateTime(input.made, zone), zone });
   const facts: [string, string[]][] = [
     [t('organisation'), [input.organisation]],
     [t('range'), [periodText(view, w, t('allTime'))]],
     [t('zone'), [zone]],
-    [t('filters'), [...(filters.length ? filters : [t('noFilters')]), t('sortedBy', { column: sheet.sort ?? state.sort, dir: t(state.dir === 'asc' ? 'ascending' : 'descending') })]],
+    [
+      t('filters'),
+      [
+        ...(filters.length ? filters : [t('noFilters')]),
+        t('sortedBy', { column: sheet.sort ?? state.sort, dir: t(state.dir === 'asc' ? 'ascending' : 'descending') }),
+      ],
+    ],
     [t('targets'), targetLines(targets, crops, t, f)],
     [t('made'), [made]],
   ];
@@ -113,26 +136,46 @@ export function reportDocument(view: ViewBatches, w: ReportWords, input: ReportD
     zone,
     targets,
     f,
-    words: { warning: te('table.warning'), link: t('analysisLink'), kinds: { germination: te('targetKinds.germination'), usable: te('targetKinds.usable'), cv: te('targetKinds.cv') } },
+    words: {
+      warning: te('table.warning'),
+      link: t('analysisLink'),
+      kinds: { germination: te('targetKinds.germination'), usable: te('targetKinds.usable'), cv: te('targetKinds.cv') },
+    },
   };
   const cells = columns.map((c) => printed.map((r) => PRINT_CELLS[c.id](r, ctx)));
   const numbers = printed.map((_, i) => f.count(i + 1));
   // The table's own words (no units: the page's printed report heads its columns so), the sorted one marked.
-  const headers = columns.map((c) => `${te(`columns.${c.id}`)}${w.words.columns[c.id] === sheet.sort ? (state.dir === 'asc' ? ' ▲' : ' ▼') : ''}`);
+  const headers = columns.map(
+    (c) => `${te(`columns.${c.id}`)}${w.words.columns[c.id] === sheet.sort ? (state.dir === 'asc' ? ' ▲' : ' ▼') : ''}`,
+  );
   const texts = [
     { header: '#', cells: numbers, cuttable: false },
-    ...columns.map((c, i) => ({ header: headers[i]!, cells: cells[i]!.map((p) => p.text), cuttable: CUTTABLE.has(c.id), weight: CUTTABLE.get(c.id) })),
+    ...columns.map((c, i) => ({
+      header: headers[i]!,
+      cells: cells[i]!.map((p) => p.text),
+      cuttable: CUTTABLE.has(c.id),
+      weight: CUTTABLE.get(c.id),
+    })),
   ];
   const cellWidth = estimate(CELL_PT);
-  const layout = columnLayout(texts, { header: estimate(CELL_PT, true), cell: cellWidth }, TABLE_PX, 2 * PAD_PX, cellWidth(MIN_CUT_TEXT));
+  const layout = columnLayout(
+    texts,
+    { header: estimate(CELL_PT, true), cell: cellWidth },
+    TABLE_PX,
+    2 * PAD_PX,
+    cellWidth(MIN_CUT_TEXT),
+  );
   const numeric = ['#', ...columns.map((c) => c.id)].map((id) => id === '#' || NUMERIC.has(id));
-  const th = (text: string, i: number) => `<th style="width:${layout.percents[i]!.toFixed(3)}%"${numeric[i] ? ' class="num"' : ''}>${afterBreaks(text).map(h).join('<wbr>')}</th>`;
+  const th = (text: string, i: number) =>
+    `<th style="width:${layout.percents[i]!.toFixed(3)}%"${numeric[i] ? ' class="num"' : ''}>${afterBreaks(text).map(h).join('<wbr>')}</th>`;
   const head = `<tr>${['#', ...headers].map(th).join('')}</tr>`;
   const body = printed
     .map((_, row) => {
       const tds = columns.map((c, k) => {
         const cell = cells[k]![row]!;
-        const classes = [numeric[k + 1] ? 'num' : '', cell.miss ? 'miss' : '', layout.cut[k + 1] ? 'cut' : ''].filter(Boolean).join(' ');
+        const classes = [numeric[k + 1] ? 'num' : '', cell.miss ? 'miss' : '', layout.cut[k + 1] ? 'cut' : '']
+          .filter(Boolean)
+          .join(' ');
         const text = cell.href ? `<a href="${h(cell.href)}">${h(cell.text)}</a>` : h(cell.text);
         return `<td${classes ? ` class="${classes}"` : ''}>${text}</td>`;
       });
@@ -140,7 +183,9 @@ export function reportDocument(view: ViewBatches, w: ReportWords, input: ReportD
     })
     .join('\n');
   // The legend names only the marks printed, and says so when texts are cut short.
-  const marks = (['below', 'above'] as const).filter((m: MissMark) => cells.some((col) => col.some((p) => p.miss === m)));
+  const marks = (['below', 'above'] as const).filter((m: MissMark) =>
+    cells.some((col) => col.some((p) => p.miss === m)),
+  );
   const legend = [
     ...marks.map((m) => t(m === 'below' ? 'belowMark' : 'aboveMark', { mark: MISS_MARKS[m] })),
     ...(layout.cut.some(Boolean) ? [t('cutShort')] : []),
@@ -169,5 +214,8 @@ ${rows.length > printed.length ? `<p class="more">${h(t('more', { count: f.count
 
 /** The report's footer line on every page of its PDF, and its page of pages (`2 / 5`, as the page's printed report numbers them). */
 export function reportFooter(w: ReportWords, input: ReportDocumentInput, zone: string): PdfFooter {
-  return { text: w.print('footer', { organisation: input.organisation, made: w.say.f.dateTime(input.made, zone) }), page: (page, pages) => `${page} / ${pages}` };
+  return {
+    text: w.print('footer', { organisation: input.organisation, made: w.say.f.dateTime(input.made, zone) }),
+    page: (page, pages) => `${page} / ${pages}`,
+  };
 }

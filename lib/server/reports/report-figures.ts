@@ -27,12 +27,18 @@ export function summaryCards(view: Pick<ViewBatches, 'summary'>, w: ReportWords)
   const { f } = w.say;
   const s = view.summary;
   const kinds = MISS_KINDS.filter((k) => s.judgedBy[k] > 0);
-  const parts = kinds.map((k) => te('summary.belowCount', { kind: te(`targetKinds.${k}`), count: f.count(s.belowBy[k]) })).join(' · ');
+  const parts = kinds
+    .map((k) => te('summary.belowCount', { kind: te(`targetKinds.${k}`), count: f.count(s.belowBy[k]) }))
+    .join(' · ');
   return [
     { label: te('summary.batches'), value: f.count(s.count) },
     { label: te('summary.germination'), value: f.percent(s.germination) },
     { label: te('summary.usable'), value: f.percent(s.usable) },
-    { label: te('summary.below'), value: s.belowShare === null ? f.count(s.below) : `${f.count(s.below)} (${f.percent(s.belowShare * 100)})`, parts: parts || undefined },
+    {
+      label: te('summary.below'),
+      value: s.belowShare === null ? f.count(s.below) : `${f.count(s.below)} (${f.percent(s.belowShare * 100)})`,
+      parts: parts || undefined,
+    },
   ];
 }
 

@@ -24,7 +24,8 @@ export type ReportMailInput = {
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The batch's own link: the view with its detail dialog open (`batch=`). */
-const batchUrl = (viewUrl: string, id: string) => `${viewUrl}${viewUrl.includes('?') ? '&' : '?'}batch=${encodeURIComponent(id)}`;
+const batchUrl = (viewUrl: string, id: string) =>
+  `${viewUrl}${viewUrl.includes('?') ? '&' : '?'}batch=${encodeURIComponent(id)}`;
 
 /**
  * The report e-mail in the words of `w`: the subject with the view's name and period, the summary cards
@@ -44,12 +45,22 @@ export function reportMail(view: ViewBatches, w: ReportWords, input: ReportMailI
   const below = rowsBelowTarget(view);
   const listed = below.slice(0, MAX_LISTED_BATCHES);
   const pct = (v: number | null) => (v === null ? DASH : f.percent(v));
-  const headers = [`${te('columns.date')} (${state.tz})`, te('columns.name'), te('columns.crop'), te('columns.below'), te('columns.germination'), te('columns.usable'), te('columns.cv')];
+  const headers = [
+    `${te('columns.date')} (${state.tz})`,
+    te('columns.name'),
+    te('columns.crop'),
+    te('columns.below'),
+    te('columns.germination'),
+    te('columns.usable'),
+    te('columns.cv'),
+  ];
   const cells = (r: Row) => [
     f.dateTime(r.time, state.tz),
     r.name,
     r.crop ?? DASH,
-    missedKinds(misses(r)).map((k) => te(`targetKinds.${k}`)).join(', '),
+    missedKinds(misses(r))
+      .map((k) => te(`targetKinds.${k}`))
+      .join(', '),
     pct(r.germination),
     pct(r.usable),
     pct(r.cv),
@@ -68,7 +79,9 @@ export function reportMail(view: ViewBatches, w: ReportWords, input: ReportMailI
     ...cards.map(({ label, value, parts }) => `  ${label}: ${value}${parts ? ` (${parts})` : ''}`),
     '',
     `${t('mail.belowHeading')} (${f.count(below.length)}):`,
-    ...(listed.length === 0 ? [`  ${t('mail.noneBelow')}`] : listed.map((r) => `  - ${cells(r).join(' | ')}\n    ${batchUrl(input.viewUrl, r.id)}`)),
+    ...(listed.length === 0
+      ? [`  ${t('mail.noneBelow')}`]
+      : listed.map((r) => `  - ${cells(r).join(' | ')}\n    ${batchUrl(input.viewUrl, r.id)}`)),
     ...(more > 0 ? [`  ${t('mail.more', { count: more })}`] : []),
     '',
     `${t('mail.openView')}: ${input.viewUrl}`,
@@ -95,7 +108,16 @@ ${
   listed.length === 0
     ? `<p>${escapeHtml(t('mail.noneBelow'))}</p>`
     : `<table style="border-collapse:collapse"><thead><tr>${headers.map((h) => `<th ${cell}>${escapeHtml(h)}</th>`).join('')}<th ${cell}></th></tr></thead><tbody>
-${listed.map((r) => `<tr>${cells(r).map((c) => `<td ${cell}>${escapeHtml(c)}</td>`).join('')}<td ${cell}><a href="${escapeHtml(batchUrl(input.viewUrl, r.id))}">${escapeHtml(t('mail.openBatch'))}</a></td></tr>`).join('\n')}
+${listed
+  .map(
+    (r) =>
+      `<tr>${cells(r)
+        .map((c) => `<td ${cell}>${escapeHtml(c)}</td>`)
+        .join(
+          '',
+        )}<td ${cell}><a href="${escapeHtml(batchUrl(input.viewUrl, r.id))}">${escapeHtml(t('mail.openBatch'))}</a></td></tr>`,
+  )
+  .join('\n')}
 </tbody></table>`
 }
 ${more > 0 ? `<p>${escapeHtml(t('mail.more', { count: more }))}</p>` : ''}
@@ -111,7 +133,9 @@ ${more > 0 ? `<p>${escapeHtml(t('mail.more', { count: more }))}</p>` : ''}
     html,
     attachments: [
       { filename: input.workbook.filename, content: input.workbook.content, contentType: XLSX },
-      ...(input.pdf ? [{ filename: input.pdf.filename, content: input.pdf.content, contentType: 'application/pdf' }] : []),
+      ...(input.pdf
+        ? [{ filename: input.pdf.filename, content: input.pdf.content, contentType: 'application/pdf' }]
+        : []),
     ],
   };
 }

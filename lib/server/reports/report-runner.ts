@@ -39,9 +39,18 @@ async function viewPdf(report: DueReport, view: ViewBatches, w: ReportWords, mad
   const input = { organisation: report.organisation.name, viewName: report.viewName, made };
   try {
     const content = await printPdf(chromium, reportDocument(view, w, input), reportFooter(w, input, view.state.tz));
-    return { filename: exportFileName({ organisation: report.organisation.name, from: view.days.from, to: view.days.to, crop: view.state.crop }, 'pdf'), content };
+    return {
+      filename: exportFileName(
+        { organisation: report.organisation.name, from: view.days.from, to: view.days.to, crop: view.state.crop },
+        'pdf',
+      ),
+      content,
+    };
   } catch (error) {
-    logLine('warn', 'scheduled report: the PDF was not printed; the e-mail links to Print report instead', { view_id: report.viewId, error: String(error) });
+    logLine('warn', 'scheduled report: the PDF was not printed; the e-mail links to Print report instead', {
+      view_id: report.viewId,
+      error: String(error),
+    });
     return null;
   }
 }
@@ -69,7 +78,14 @@ export async function runReport(report: DueReport, now = Date.now()): Promise<st
       if (!workbook) books.set(language, (workbook = await viewWorkbook(report.organisation.name, view, words, now)));
       if (!pdfs.has(language)) pdfs.set(language, await viewPdf(report, view, words, now));
       const pdf = pdfs.get(language) ?? undefined;
-      const mail = reportMail(view, words, { to: person.email, viewName: report.viewName, organisation: report.organisation.name, viewUrl: url, workbook, pdf });
+      const mail = reportMail(view, words, {
+        to: person.email,
+        viewName: report.viewName,
+        organisation: report.organisation.name,
+        viewUrl: url,
+        workbook,
+        pdf,
+      });
       try {
         await sendMail(mail);
         sent++;
@@ -77,16 +93,31 @@ export async function runReport(report: DueReport, now = Date.now()): Promise<st
         failed.push(`${person.email}: ${String((error as Error).message ?? error).slice(0, 120)}`);
       }
     }
-    const noPdf = getConfig().reports.pdfChromium && [...pdfs.values()].some((p) => p === null) ? '; the PDF could not be printed' : '';
-    const result = (failed.length === 0 ? `sent to ${sent} of ${report.recipients.length} recipients, ${view.rows.length} batches` : `sent to ${sent}; not sent to ${failed.join('; ')}`) + noPdf;
+    const noPdf =
+      getConfig().reports.pdfChromium && [...pdfs.values()].some((p) => p === null)
+        ? '; the PDF could not be printed'
+        : '';
+    const result =
+      (failed.length === 0
+        ? `sent to ${sent} of ${report.recipients.length} recipients, ${view.rows.length} batches`
+        : `sent to ${sent}; not sent to ${failed.join('; ')}`) + noPdf;
     await store.reports.recordResult(report.viewId, now, result);
-    logLine(failed.length ? 'warn' : 'info', 'scheduled report run', { view_id: report.viewId, organisation_id: report.organisation.id, sent, failed: failed.length });
+    logLine(failed.length ? 'warn' : 'info', 'scheduled report run', {
+      view_id: report.viewId,
+      organisation_id: report.organisation.id,
+      sent,
+      failed: failed.length,
+    });
     if (sent === 0 && failed.length > 0) throw new Error(result);
     return result;
   } catch (error) {
     const result = `failed: ${String((error as Error).message ?? error).slice(0, 300)}`;
     await store.reports.recordResult(report.viewId, now, result).catch(() => undefined);
-    logLine('warn', 'scheduled report failed', { view_id: report.viewId, organisation_id: report.organisation.id, error: String(error) });
+    logLine('warn', 'scheduled report failed', {
+      view_id: report.viewId,
+      organisation_id: report.organisation.id,
+      error: String(error),
+    });
     throw error;
   }
 }
@@ -111,7 +142,9 @@ export async function claimDueReports(now: number, run: (report: DueReport) => P
 export async function startReportSchedules(runner: JobRunner): Promise<void> {
   await runner.work<{ report: DueReport }>(RUN_JOB, async ({ report }) => void (await runReport(report)));
   await runner.every(CHECK_JOB, REPORT_CHECK_S, async () => {
-    await claimDueReports(Date.now(), (report) => runner.send(RUN_JOB, { report }, { key: `${report.viewId}@${report.nextRunAt}` }));
+    await claimDueReports(Date.now(), (report) =>
+      runner.send(RUN_JOB, { report }, { key: `${report.viewId}@${report.nextRunAt}` }),
+    );
   });
 }
 
@@ -119,7 +152,9 @@ export async function startReportSchedules(runner: JobRunner): Promise<void> {
 export function keepReportSchedules(runner: () => JobRunner): void {
   const attempt = () =>
     startReportSchedules(runner()).catch((error: unknown) => {
-      logLine('warn', 'scheduled reports: the job runner did not start; trying again in a minute', { error: String(error) });
+      logLine('warn', 'scheduled reports: the job runner did not start; trying again in a minute', {
+        error: String(error),
+      });
       setTimeout(attempt, 60_000).unref();
     });
   void attempt();

@@ -16,7 +16,10 @@ const formatters = {
  * the catalogue compiled as the pages' is, formatted with icu-minify's own formatter, so it reads the same under
  * Next's build (whose use-intl formats only compiled messages) and in plain Node (whose use-intl parses them).
  */
-export function reportTranslator<N extends keyof Messages>(reader: ReaderLocale, namespace: N): ReturnType<typeof createTranslator<Messages, N>> {
+export function reportTranslator<N extends keyof Messages>(
+  reader: ReaderLocale,
+  namespace: N,
+): ReturnType<typeof createTranslator<Messages, N>> {
   const messages = compiledMessages(reader.language)[namespace] as unknown as Record<string, unknown>;
   const locale = messageLocale(reader);
   const t = (key: string, values?: Record<string, string | number>) => {

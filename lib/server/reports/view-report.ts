@@ -41,11 +41,19 @@ export type ViewBatches = {
  * (`from=now-7d&to=now`) resolved to the days it stands for in the view's zone that day, the organisation's
  * saved targets unless the view carries its own, every filter, drill-down and the order of its table.
  */
-export async function loadViewBatches(organisation: { id: string }, query: string, now: number, signal?: AbortSignal): Promise<ViewBatches> {
+export async function loadViewBatches(
+  organisation: { id: string },
+  query: string,
+  now: number,
+  signal?: AbortSignal,
+): Promise<ViewBatches> {
   const { state } = readState(new URLSearchParams(query));
   const days = resolveRange(state.from ?? ALL, state.to ?? NOW, todayIn(state.tz, now));
   const range = rangeToQuery(days.from, days.to, state.tz);
-  const [client, saved] = await Promise.all([upstreamFor(organisation), settingsStore().get(organisation.id, TARGETS_SETTING)]);
+  const [client, saved] = await Promise.all([
+    upstreamFor(organisation),
+    settingsStore().get(organisation.id, TARGETS_SETTING),
+  ]);
   const targets = targetsIn(urlTargets(state.targets), state.target, saved.value);
   const make = rowMaker([]);
   const all: Row[] = [];
@@ -60,14 +68,24 @@ export type ReportWords = { language: Language; words: ExportWords; say: Speech;
 
 export function reportWords(language: Language): ReportWords {
   const reader = readerLocale(null, language);
-  return { language, words: exportWords(MESSAGES[language]), say: { f: formatsFor(reader.locale), t: reportTranslator(reader, 'analysis') }, print: reportTranslator(reader, 'print') };
+  return {
+    language,
+    words: exportWords(MESSAGES[language]),
+    say: { f: formatsFor(reader.locale), t: reportTranslator(reader, 'analysis') },
+    print: reportTranslator(reader, 'print'),
+  };
 }
 
 /**
  * The view's workbook as the Export menu's Excel (.xlsx) makes it: the table's rows, columns, headers with
  * units and the zone, in the language's words, and the View sheet. Named as the Export menu names it.
  */
-export async function viewWorkbook(organisation: string, view: ViewBatches, w: ReportWords, made: number): Promise<{ filename: string; content: Buffer }> {
+export async function viewWorkbook(
+  organisation: string,
+  view: ViewBatches,
+  w: ReportWords,
+  made: number,
+): Promise<{ filename: string; content: Buffer }> {
   const { state, targets, rows, crops, days } = view;
   const workbook = new ExcelJS.Workbook();
   workbook.created = new Date(made);
@@ -80,5 +98,8 @@ export async function viewWorkbook(organisation: string, view: ViewBatches, w: R
     made,
   });
   const content = Buffer.from(await workbook.xlsx.writeBuffer());
-  return { filename: exportFileName({ organisation, from: days.from, to: days.to, crop: state.crop }, 'xlsx'), content };
+  return {
+    filename: exportFileName({ organisation, from: days.from, to: days.to, crop: state.crop }, 'xlsx'),
+    content,
+  };
 }

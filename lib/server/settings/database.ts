@@ -274,13 +274,30 @@ function postgresPool(connectionString: string): pg.Pool {
 }
 
 /** SQLSTATE classes and Node codes that mean "the database cannot be reached or is going away", not a bug of ours. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
 
 /** True for a failure to reach the database (a 503 to people), false for anything else (a bug: 500). */
 export function isUnreachable(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
-  return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Query read timeout|canceling statement due to statement timeout/i.test(message);
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect|Query read timeout|canceling statement due to statement timeout/i.test(
+      message,
+    )
+  );
 }
 
 /**

@@ -5,15 +5,31 @@ import { getConfig } from '../config';
 import { CredentialsCipher } from '../org/credentials-crypto';
 import { SettingsStore, type Saved, type Setting } from './settings-store';
 
-export { SettingsStore, type DatabaseState, type HistoryEntry, type Saved, type Saver, type Setting } from './settings-store';
+export {
+  SettingsStore,
+  type DatabaseState,
+  type HistoryEntry,
+  type Saved,
+  type Saver,
+  type Setting,
+} from './settings-store';
 export type { SavedViewsStore } from './saved-views-store';
 export type { DatabasePlace } from './database';
 
 /** The organisation's QA targets (lib/contract/targets.ts), every saved version kept for History and Restore. */
-export const TARGETS_SETTING: Setting<Targets> = { name: 'targets', schema: TargetsSchema, fallback: DEFAULT_TARGETS, history: true };
+export const TARGETS_SETTING: Setting<Targets> = {
+  name: 'targets',
+  schema: TargetsSchema,
+  fallback: DEFAULT_TARGETS,
+  history: true,
+};
 
 /** The targets as `/api/settings/targets` answers them. */
-export const targetSettingsOf = ({ value, updatedAt, updatedBy }: Saved<Targets>): TargetSettings => ({ targets: value, updatedAt, updatedBy });
+export const targetSettingsOf = ({ value, updatedAt, updatedBy }: Saved<Targets>): TargetSettings => ({
+  targets: value,
+  updatedAt,
+  updatedBy,
+});
 
 const holder = globalThis as unknown as { __settingsStore?: SettingsStore; __cipher?: CredentialsCipher };
 
@@ -30,7 +46,10 @@ export function credentialsCipher(): CredentialsCipher {
  */
 export function settingsStore(): SettingsStore {
   const { databaseUrl, settingsDataDir } = getConfig();
-  holder.__settingsStore ??= SettingsStore.open(databaseUrl ? { databaseUrl } : { dataDir: settingsDataDir }, credentialsCipher);
+  holder.__settingsStore ??= SettingsStore.open(
+    databaseUrl ? { databaseUrl } : { dataDir: settingsDataDir },
+    credentialsCipher,
+  );
   return holder.__settingsStore;
 }
 

@@ -69,7 +69,9 @@ const MIGRATIONS: Record<string, Migration> = {
         )`.execute(db);
       // One person per address, whatever its case (invites and single sign-on match on it).
       await sql`create unique index people_email on people (lower(email))`.execute(db);
-      await sql`alter table organisations add foreign key (secret_set_by) references people (id) on delete set null`.execute(db);
+      await sql`alter table organisations add foreign key (secret_set_by) references people (id) on delete set null`.execute(
+        db,
+      );
       await sql`
         create table memberships (
           person_id uuid not null references people (id) on delete cascade,
@@ -129,7 +131,9 @@ const MIGRATIONS: Record<string, Migration> = {
           saved_at timestamptz not null,
           saved_by uuid references people (id) on delete set null
         )`.execute(db);
-      await sql`create index target_history_organisation on target_history (organisation_id, saved_at desc)`.execute(db);
+      await sql`create index target_history_organisation on target_history (organisation_id, saved_at desc)`.execute(
+        db,
+      );
     },
   },
   '0004-settings-by-organisation': {
@@ -137,18 +141,24 @@ const MIGRATIONS: Record<string, Migration> = {
     // organisation (no secret yet: provisioning or an administrator sets it), and the rows move to it.
     async up(db: Kysely<unknown>) {
       const { rows } = await sql<{ client_id: string }>`
-        select client_id from organisation_settings union select client_id from saved_views order by client_id`.execute(db);
+        select client_id from organisation_settings union select client_id from saved_views order by client_id`.execute(
+        db,
+      );
       const taken = new Set<string>();
       for (const { client_id } of rows) {
         const slug = freeSlug(slugOf(client_id), (s) => taken.has(s));
         taken.add(slug);
-        await sql`insert into organisations (slug, name, client_id) values (${slug}, ${client_id}, ${client_id})`.execute(db);
+        await sql`insert into organisations (slug, name, client_id) values (${slug}, ${client_id}, ${client_id})`.execute(
+          db,
+        );
       }
       await sql`
         alter table organisation_settings
           add column organisation_id uuid references organisations (id) on delete cascade,
           add column updated_by uuid references people (id) on delete set null`.execute(db);
-      await sql`update organisation_settings s set organisation_id = o.id from organisations o where o.client_id = s.client_id`.execute(db);
+      await sql`update organisation_settings s set organisation_id = o.id from organisations o where o.client_id = s.client_id`.execute(
+        db,
+      );
       await sql`alter table organisation_settings drop constraint organisation_settings_pkey`.execute(db);
       await sql`alter table organisation_settings drop column client_id`.execute(db);
       await sql`alter table organisation_settings alter column organisation_id set not null`.execute(db);
@@ -160,16 +170,26 @@ const MIGRATIONS: Record<string, Migration> = {
           add column owner_id uuid references people (id) on delete set null,
           add column shared boolean not null default false`.execute(db);
       // Every view so far was the organisation's, seen by all of it.
-      await sql`update saved_views v set organisation_id = o.id, shared = true from organisations o where o.client_id = v.client_id`.execute(db);
+      await sql`update saved_views v set organisation_id = o.id, shared = true from organisations o where o.client_id = v.client_id`.execute(
+        db,
+      );
       await sql`drop index saved_views_name`.execute(db);
       await sql`drop index saved_views_one_default`.execute(db);
       await sql`alter table saved_views drop column client_id`.execute(db);
       await sql`alter table saved_views alter column organisation_id set not null`.execute(db);
-      await sql`alter table saved_views add constraint saved_views_default_is_shared check (shared or not is_default)`.execute(db);
+      await sql`alter table saved_views add constraint saved_views_default_is_shared check (shared or not is_default)`.execute(
+        db,
+      );
       // A name once among the organisation's shared views, and once among each person's own.
-      await sql`create unique index saved_views_shared_name on saved_views (organisation_id, lower(name)) where shared`.execute(db);
-      await sql`create unique index saved_views_own_name on saved_views (organisation_id, owner_id, lower(name)) where not shared`.execute(db);
-      await sql`create unique index saved_views_one_default on saved_views (organisation_id) where is_default`.execute(db);
+      await sql`create unique index saved_views_shared_name on saved_views (organisation_id, lower(name)) where shared`.execute(
+        db,
+      );
+      await sql`create unique index saved_views_own_name on saved_views (organisation_id, owner_id, lower(name)) where not shared`.execute(
+        db,
+      );
+      await sql`create unique index saved_views_one_default on saved_views (organisation_id) where is_default`.execute(
+        db,
+      );
       await sql`create index saved_views_owner on saved_views (owner_id)`.execute(db);
     },
   },
@@ -257,9 +277,15 @@ const MIGRATIONS: Record<string, Migration> = {
           read_at timestamptz,
           created_at timestamptz not null default clock_timestamp()
         )`.execute(db);
-      await sql`create index alert_deliveries_due on alert_deliveries (due_at) where state in ('pending', 'digest')`.execute(db);
-      await sql`create index alert_deliveries_organisation on alert_deliveries (organisation_id, created_at desc)`.execute(db);
-      await sql`create index alert_deliveries_unread on alert_deliveries (person_id) where channel = 'in-app' and read_at is null`.execute(db);
+      await sql`create index alert_deliveries_due on alert_deliveries (due_at) where state in ('pending', 'digest')`.execute(
+        db,
+      );
+      await sql`create index alert_deliveries_organisation on alert_deliveries (organisation_id, created_at desc)`.execute(
+        db,
+      );
+      await sql`create index alert_deliveries_unread on alert_deliveries (person_id) where channel = 'in-app' and read_at is null`.execute(
+        db,
+      );
       await sql`create index alert_deliveries_event on alert_deliveries (event_id)`.execute(db);
     },
   },

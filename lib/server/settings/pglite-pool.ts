@@ -53,7 +53,9 @@ export function pglitePool(dataDir: string): PostgresPool & { opened(): Promise<
     executeSql: (text, values = []) =>
       inTurn(async (db) => {
         try {
-          return values.length === 0 ? { rows: (await db.exec(text)).at(-1)?.rows ?? [] } : { rows: (await db.query(text, [...values])).rows };
+          return values.length === 0
+            ? { rows: (await db.exec(text)).at(-1)?.rows ?? [] }
+            : { rows: (await db.query(text, [...values])).rows };
         } catch (error) {
           // A text that opened a transaction and failed inside it would leave the one connection unusable.
           await db.exec('rollback').catch(() => undefined);

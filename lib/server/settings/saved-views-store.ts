@@ -39,7 +39,10 @@ const viewOf = (row: Row, who: Viewer): SavedView => ({
 
 // Another organisation's view, a colleague's own, a deleted one and an ID of no shape read alike: nothing to find here.
 const notFound = () => new AppError('not_found', 'no saved view with this id in your organisation', { field: 'id' });
-const nameTaken = (name: string) => new AppError('conflict', `a view named "${name}" already exists in your organisation; choose another name`, { field: 'name' });
+const nameTaken = (name: string) =>
+  new AppError('conflict', `a view named "${name}" already exists in your organisation; choose another name`, {
+    field: 'name',
+  });
 
 /** What a change to a view did, for the activity log. */
 export type ViewChangeResult = { view: SavedView; before: SavedView };
@@ -59,14 +62,24 @@ export class SavedViewsStore {
 
   /** What `who` sees, by name as people look for one (case aside). */
   async list(organisationId: string, who: Viewer): Promise<SavedView[]> {
-    const rows = await this.guard(() => this.#select(this.db, organisationId, who).orderBy(sql`lower(v.name)`).orderBy('v.name').execute());
+    const rows = await this.guard(() =>
+      this.#select(this.db, organisationId, who)
+        .orderBy(sql`lower(v.name)`)
+        .orderBy('v.name')
+        .execute(),
+    );
     return rows.map((r) => viewOf(r, who));
   }
 
   /** The view `/batches` opens with when its URL holds no state, or null. */
   async defaultView(organisationId: string): Promise<{ name: string; query: string } | null> {
     const row = await this.guard(() =>
-      this.db.selectFrom('saved_views').select(['name', 'query']).where('organisation_id', '=', organisationId).where('is_default', '=', true).executeTakeFirst(),
+      this.db
+        .selectFrom('saved_views')
+        .select(['name', 'query'])
+        .where('organisation_id', '=', organisationId)
+        .where('is_default', '=', true)
+        .executeTakeFirst(),
     );
     return row ?? null;
   }
@@ -86,13 +99,26 @@ export class SavedViewsStore {
         .where((eb) => eb.or([eb('v.shared', '=', true), eb('v.owner_id', '=', who.personId)]))
         .executeTakeFirstOrThrow();
       if (Number(count) >= MAX_VIEWS) {
-        throw new AppError('conflict', `you see at most ${MAX_VIEWS} saved views in your organisation; delete one first`, { field: 'views' });
+        throw new AppError(
+          'conflict',
+          `you see at most ${MAX_VIEWS} saved views in your organisation; delete one first`,
+          { field: 'views' },
+        );
       }
       await this.#nameFree(trx, organisationId, who, name, null);
       if (isDefault) await this.#clearDefault(trx, organisationId);
       const { id } = await trx
         .insertInto('saved_views')
-        .values({ organisation_id: organisationId, owner_id: who.personId, shared, name, query, is_default: isDefault, created_at: STATEMENT_TIME, updated_at: STATEMENT_TIME })
+        .values({
+          organisation_id: organisationId,
+          owner_id: who.personId,
+          shared,
+          name,
+          query,
+          is_default: isDefault,
+          created_at: STATEMENT_TIME,
+          updated_at: STATEMENT_TIME,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       return id;
@@ -111,8 +137,10 @@ export class SavedViewsStore {
     return this.#write(organisationId, who, async (trx, before) => {
       const found = before(await this.#select(trx, organisationId, who).where('v.id', '=', id).executeTakeFirst());
       if (found.shared) requireRole(who.role, 'editor', 'changing a view shared with the organisation');
-      if (isDefault !== undefined && isDefault !== found.is_default) requireRole(who.role, 'editor', 'choosing the default view');
-      if (shared !== undefined && shared !== found.shared) requireRole(who.role, 'editor', 'sharing a view with the organisation');
+      if (isDefault !== undefined && isDefault !== found.is_default)
+        requireRole(who.role, 'editor', 'choosing the default view');
+      if (shared !== undefined && shared !== found.shared)
+        requireRole(who.role, 'editor', 'sharing a view with the organisation');
       const nextShared = isDefault === true ? true : (shared ?? found.shared);
       const nextDefault = nextShared ? (isDefault ?? found.is_default) : false;
       await this.#nameFree(trx, organisationId, who, name ?? found.name, id);
@@ -142,7 +170,11 @@ export class SavedViewsStore {
         const found = await this.#select(trx, organisationId, who).where('v.id', '=', id).executeTakeFirst();
         if (!found) throw notFound();
         if (found.shared) requireRole(who.role, 'editor', 'deleting a view shared with the organisation');
-        await trx.deleteFrom('saved_views').where('organisation_id', '=', organisationId).where('id', '=', id).execute();
+        await trx
+          .deleteFrom('saved_views')
+          .where('organisation_id', '=', organisationId)
+          .where('id', '=', id)
+          .execute();
         return found;
       }),
     );
@@ -154,7 +186,18 @@ export class SavedViewsStore {
     return db
       .selectFrom('saved_views as v')
       .leftJoin('people as p', 'p.id', 'v.owner_id')
-      .select(['v.id', 'v.name', 'v.query', 'v.is_default', 'v.shared', 'v.owner_id', 'p.email as owner_email', 'p.name as owner_name', 'v.created_at', 'v.updated_at'])
+      .select([
+        'v.id',
+        'v.name',
+        'v.query',
+        'v.is_default',
+        'v.shared',
+        'v.owner_id',
+        'p.email as owner_email',
+        'p.name as owner_name',
+        'v.created_at',
+        'v.updated_at',
+      ])
       .where('v.organisation_id', '=', organisationId)
       .where((eb) => eb.or([eb('v.shared', '=', true), eb('v.owner_id', '=', who.personId)]));
   }
@@ -185,14 +228,22 @@ export class SavedViewsStore {
     } catch (error) {
       const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
       if (code === '23505' && (constraint === 'saved_views_shared_name' || constraint === 'saved_views_own_name')) {
-        throw new AppError('conflict', 'a view of that name already exists in your organisation; choose another name', { field: 'name' });
+        throw new AppError('conflict', 'a view of that name already exists in your organisation; choose another name', {
+          field: 'name',
+        });
       }
       throw error;
     }
   }
 
   /** A name once among what `who` sees (the shared views and their own), whatever its case. */
-  async #nameFree(trx: Transaction<SettingsTables>, organisationId: string, who: Viewer, name: string, except: string | null) {
+  async #nameFree(
+    trx: Transaction<SettingsTables>,
+    organisationId: string,
+    who: Viewer,
+    name: string,
+    except: string | null,
+  ) {
     let query = this.#select(trx, organisationId, who).where(sql<boolean>`lower(v.name) = lower(${name})`);
     if (except) query = query.where('v.id', '!=', except);
     const taken = await query.executeTakeFirst();
@@ -200,6 +251,11 @@ export class SavedViewsStore {
   }
 
   async #clearDefault(trx: Transaction<SettingsTables>, organisationId: string) {
-    await trx.updateTable('saved_views').set({ is_default: false }).where('organisation_id', '=', organisationId).where('is_default', '=', true).execute();
+    await trx
+      .updateTable('saved_views')
+      .set({ is_default: false })
+      .where('organisation_id', '=', organisationId)
+      .where('is_default', '=', true)
+      .execute();
   }
 }

@@ -12,7 +12,15 @@ import type { CredentialsCipher } from '../org/credentials-crypto';
 import { OrganisationsStore } from '../org/organisations-store';
 import { LinksStore } from '../people/links-store';
 import { PeopleStore } from '../people/people-store';
-import { isUndefinedTable, isUnreachable, openDatabase, UUID, type DatabasePlace, type SettingsDb, type SettingsTables } from './database';
+import {
+  isUndefinedTable,
+  isUnreachable,
+  openDatabase,
+  UUID,
+  type DatabasePlace,
+  type SettingsDb,
+  type SettingsTables,
+} from './database';
 import { MIGRATION_NAMES, migrateToLatest, schemaState, UnknownMigrationsError } from './migrations';
 import { SavedViewsStore } from './saved-views-store';
 import { ReportSchedulesStore } from '../reports/schedules-store';
@@ -113,26 +121,46 @@ export class SettingsStore {
    * the version the editor started from (null: nothing saved yet); when another save came since, nothing is
    * written and the answer is an `edit_conflict` naming who saved and when. Absent: the save replaces whatever is there.
    */
-  async put<T>(organisationId: string, setting: Setting<T>, value: unknown, expectedUpdatedAt?: string | null, by: string | null = null): Promise<Saved<T>> {
+  async put<T>(
+    organisationId: string,
+    setting: Setting<T>,
+    value: unknown,
+    expectedUpdatedAt?: string | null,
+    by: string | null = null,
+  ): Promise<Saved<T>> {
     const parsed = safeParse(setting.schema, value);
     if (!parsed.success) throw invalidInput(parsed.error, setting.name, setting.name);
     if (typeof expectedUpdatedAt === 'string' && Number.isNaN(Date.parse(expectedUpdatedAt))) {
-      throw new AppError('invalid_input', 'must be the updatedAt the edit started from', { field: 'expectedUpdatedAt' });
+      throw new AppError('invalid_input', 'must be the updatedAt the edit started from', {
+        field: 'expectedUpdatedAt',
+      });
     }
     const json = JSON.stringify(parsed.data);
     const written = await this.#guard(() =>
       this.db.transaction().execute(async (trx) => {
         const row = await this.#write(trx, organisationId, setting.name, json, expectedUpdatedAt, by);
         if (row && setting.history) {
-          await trx.insertInto('target_history').values({ organisation_id: organisationId, targets: json, saved_at: row.updated_at, saved_by: by }).execute();
+          await trx
+            .insertInto('target_history')
+            .values({ organisation_id: organisationId, targets: json, saved_at: row.updated_at, saved_by: by })
+            .execute();
           await trx
             .deleteFrom('target_history')
             .where('organisation_id', '=', organisationId)
-            .where('id', 'not in', (eb) => eb.selectFrom('target_history').select('id').where('organisation_id', '=', organisationId).orderBy('saved_at', 'desc').limit(HISTORY_KEPT))
+            .where('id', 'not in', (eb) =>
+              eb
+                .selectFrom('target_history')
+                .select('id')
+                .where('organisation_id', '=', organisationId)
+                .orderBy('saved_at', 'desc')
+                .limit(HISTORY_KEPT),
+            )
             .execute();
         }
         if (!row) return undefined;
-        const saver = row.updated_by ? await trx.selectFrom('people').select(['email', 'name']).where('id', '=', row.updated_by).executeTakeFirst() : undefined;
+        const saver = row.updated_by
+          ? await trx.selectFrom('people').select(['email', 'name']).where('id', '=', row.updated_by).executeTakeFirst()
+          : undefined;
         return savedOf(setting, { ...row, email: saver?.email ?? null, name: saver?.name ?? null });
       }),
     );
@@ -161,7 +189,12 @@ export class SettingsStore {
         .limit(limit)
         .execute(),
     );
-    return rows.map((r) => ({ id: String(r.id), savedAt: r.saved_at.toISOString(), savedBy: saverOf(r), value: valueOf(setting, r.targets) }));
+    return rows.map((r) => ({
+      id: String(r.id),
+      savedAt: r.saved_at.toISOString(),
+      savedBy: saverOf(r),
+      value: valueOf(setting, r.targets),
+    }));
   }
 
   /** One saved version, or a 404 (another organisation's versions are not found either). */
@@ -177,8 +210,16 @@ export class SettingsStore {
             .executeTakeFirst(),
         )
       : undefined;
-    if (!row) throw new AppError('not_found', `no saved version of the ${setting.name} with this id in your organisation`, { field: 'id' });
-    return { id: String(row.id), savedAt: row.saved_at.toISOString(), savedBy: saverOf(row), value: valueOf(setting, row.targets) };
+    if (!row)
+      throw new AppError('not_found', `no saved version of the ${setting.name} with this id in your organisation`, {
+        field: 'id',
+      });
+    return {
+      id: String(row.id),
+      savedAt: row.saved_at.toISOString(),
+      savedBy: saverOf(row),
+      value: valueOf(setting, row.targets),
+    };
   }
 
   /** Closes the connections (the pool, or the embedded database, which then writes everything out). */
@@ -187,15 +228,32 @@ export class SettingsStore {
   }
 
   /** One statement each way, so that two saves racing cannot both pass the check. */
-  #write(trx: Transaction<SettingsTables>, organisationId: string, name: string, json: string, expected: string | null | undefined, by: string | null) {
-    const row = { organisation_id: organisationId, name, value: json, updated_at: NOW, updated_by: by && UUID.test(by) ? by : null };
+  #write(
+    trx: Transaction<SettingsTables>,
+    organisationId: string,
+    name: string,
+    json: string,
+    expected: string | null | undefined,
+    by: string | null,
+  ) {
+    const row = {
+      organisation_id: organisationId,
+      name,
+      value: json,
+      updated_at: NOW,
+      updated_by: by && UUID.test(by) ? by : null,
+    };
     const returning = ['value', 'updated_at', 'updated_by'] as const;
     if (expected === undefined) {
       return trx
         .insertInto('organisation_settings')
         .values(row)
         .onConflict((oc) =>
-          oc.columns(['organisation_id', 'name']).doUpdateSet({ value: (eb) => eb.ref('excluded.value'), updated_by: (eb) => eb.ref('excluded.updated_by'), updated_at: AFTER_CURRENT }),
+          oc.columns(['organisation_id', 'name']).doUpdateSet({
+            value: (eb) => eb.ref('excluded.value'),
+            updated_by: (eb) => eb.ref('excluded.updated_by'),
+            updated_at: AFTER_CURRENT,
+          }),
         )
         .returning(returning)
         .executeTakeFirst();
@@ -232,12 +290,20 @@ export class SettingsStore {
       countDatabaseError(databaseErrorType(error));
       const what = field === 'session' ? 'the session store' : 'the settings store';
       if (error instanceof UnknownMigrationsError) {
-        throw new AppError('store_unavailable', `${what} is unavailable; try again shortly`, { field, retryAfterS: 30, cause: error });
+        throw new AppError('store_unavailable', `${what} is unavailable; try again shortly`, {
+          field,
+          retryAfterS: 30,
+          cause: error,
+        });
       }
       if (!isUnreachable(error)) throw error;
       // The cause is enough to act on (which host, refused or timed out); the stack is the driver's, not ours.
       logLine('error', 'settings store unavailable', { error: String(error) });
-      throw new AppError('store_unavailable', `${what} is unavailable; try again shortly`, { field, retryAfterS: 5, cause: error });
+      throw new AppError('store_unavailable', `${what} is unavailable; try again shortly`, {
+        field,
+        retryAfterS: 5,
+        cause: error,
+      });
     }
   }
 
@@ -303,15 +369,20 @@ export class SettingsStore {
 const databaseErrorType = (error: unknown) =>
   error instanceof UnknownMigrationsError ? 'unknown_migration' : isUnreachable(error) ? 'unreachable' : 'query';
 
-const saverOf = (row: { email: string | null; name: string | null }): Saver | null => (row.email ? { email: row.email, name: row.name ?? '' } : null);
+const saverOf = (row: { email: string | null; name: string | null }): Saver | null =>
+  row.email ? { email: row.email, name: row.name ?? '' } : null;
 
 /** A stored value as the setting's; one the schema no longer accepts is a bug of ours (500), not the user's. */
 function valueOf<T>(setting: Setting<T>, value: unknown): T {
   const parsed = safeParse(setting.schema, typeof value === 'string' ? JSON.parse(value) : value);
-  if (!parsed.success) throw new Error(`stored setting ${setting.name} does not match its schema: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new Error(`stored setting ${setting.name} does not match its schema: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 }
 
-function savedOf<T>(setting: Setting<T>, row: { value: unknown; updated_at: Date; email: string | null; name: string | null }): Saved<T> {
+function savedOf<T>(
+  setting: Setting<T>,
+  row: { value: unknown; updated_at: Date; email: string | null; name: string | null },
+): Saved<T> {
   return { value: valueOf(setting, row.value), updatedAt: row.updated_at.toISOString(), updatedBy: saverOf(row) };
 }

@@ -38,5 +38,11 @@ export function signInLimiter(options: LimiterOptions): RateLimiterAbstract {
     logLine('warn', 'sign-in limiter full: new keys are not counted until some expire', { limiter: options.keyPrefix });
   });
   if (!getConfig().redisUrl) return memory;
-  return new RateLimiterRedis({ ...options, keyPrefix: `${REDIS_PREFIX}${options.keyPrefix}`, storeClient: sharedRedis(), insuranceLimiter: memory, rejectIfRedisNotReady: true });
+  return new RateLimiterRedis({
+    ...options,
+    keyPrefix: `${REDIS_PREFIX}${options.keyPrefix}`,
+    storeClient: sharedRedis(),
+    insuranceLimiter: memory,
+    rejectIfRedisNotReady: true,
+  });
 }

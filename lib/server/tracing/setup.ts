@@ -27,7 +27,8 @@ export const OTEL_EXAMPLE_VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_SERV
 
 /** True when the standard variables ask for traces: an OTLP endpoint, and the SDK not disabled. */
 export function tracingWanted(env: Record<string, string | undefined> = process.env): boolean {
-  if (env.OTEL_SDK_DISABLED?.toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.toLowerCase() === 'none') return false;
+  if (env.OTEL_SDK_DISABLED?.toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.toLowerCase() === 'none')
+    return false;
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 

@@ -1,6 +1,15 @@
 import 'server-only';
 import type { IncomingMessage } from 'node:http';
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import type { LogEvent } from 'kysely';
 import type { RetryNotice } from '../../batch-api';
 import { READ_TEXT, type RawResponse, type TextReader } from '../../batch-api/transport';
@@ -15,14 +24,23 @@ export function startRequestSpan(req: IncomingMessage, method: string): { span: 
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);
   const span = tracer().startSpan(
     method,
-    { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': (req.url ?? '/').split('?')[0], 'url.scheme': 'http' } },
+    {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': method, 'url.path': (req.url ?? '/').split('?')[0], 'url.scheme': 'http' },
+    },
     parent,
   );
   return { span, context: trace.setSpan(parent, span) };
 }
 
 /** Ends the request's span: its route (named `GET /api/batches/stream` once known) and status; a 5xx is an error. */
-export function endRequestSpan(span: Span, method: string, route: string | undefined, status: number, aborted: boolean): void {
+export function endRequestSpan(
+  span: Span,
+  method: string,
+  route: string | undefined,
+  status: number,
+  aborted: boolean,
+): void {
   if (route) span.updateName(`${method} ${route}`).setAttribute('http.route', route);
   span.setAttribute('http.response.status_code', status);
   if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', String(status));
@@ -31,14 +49,23 @@ export function endRequestSpan(span: Span, method: string, route: string | undef
 }
 
 /** A span per exchange with the service (kind client), the trace carried on in `traceparent`. */
-async function exchangeSpan<T extends { status: number }>(url: URL, init: RequestInit, send: (init: RequestInit) => Promise<T>): Promise<T> {
+async function exchangeSpan<T extends { status: number }>(
+  url: URL,
+  init: RequestInit,
+  send: (init: RequestInit) => Promise<T>,
+): Promise<T> {
   const method = init.method ?? 'GET';
   return tracer().startActiveSpan(
     `${method} ${url.pathname}`,
     {
       kind: SpanKind.CLIENT,
       // The query is left out of url.full: it is the organisation's filters, not the trace's business.
-      attributes: { 'http.request.method': method, 'url.full': url.origin + url.pathname, 'server.address': url.hostname, 'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)) },
+      attributes: {
+        'http.request.method': method,
+        'url.full': url.origin + url.pathname,
+        'server.address': url.hostname,
+        'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+      },
     },
     async (span) => {
       const headers = new Headers(init.headers);
@@ -46,7 +73,8 @@ async function exchangeSpan<T extends { status: number }>(url: URL, init: Reques
       try {
         const response = await send({ ...init, headers });
         span.setAttribute('http.response.status_code', response.status);
-        if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', String(response.status));
+        if (response.status >= 500)
+          span.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', String(response.status));
         return response;
       } catch (error) {
         const type = init.signal?.aborted ? 'aborted' : error instanceof Error ? error.name : 'error';
@@ -65,7 +93,10 @@ export function tracedFetch(fetch: typeof globalThis.fetch & TextReader): typeof
     const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : new URL(input.url);
     return exchangeSpan(url, init, (sent) => fetch(input, sent));
   }) as typeof fetch;
-  return Object.assign(traced, { [READ_TEXT]: (url: URL, init: RequestInit): Promise<RawResponse> => exchangeSpan(url, init, (sent) => fetch[READ_TEXT](url, sent)) });
+  return Object.assign(traced, {
+    [READ_TEXT]: (url: URL, init: RequestInit): Promise<RawResponse> =>
+      exchangeSpan(url, init, (sent) => fetch[READ_TEXT](url, sent)),
+  });
 }
 
 /** A retry's wait, as a span of its own from the failure to the next attempt. */
@@ -74,7 +105,12 @@ export function retrySpan(retry: RetryNotice & { path: string }): void {
   tracer()
     .startSpan('batch_service retry', {
       startTime: start,
-      attributes: { 'batch_service.retry.attempt': retry.attempt, 'batch_service.retry.reason': retry.kind, 'batch_service.retry.delay_ms': retry.delayMs, 'url.path': retry.path },
+      attributes: {
+        'batch_service.retry.attempt': retry.attempt,
+        'batch_service.retry.reason': retry.kind,
+        'batch_service.retry.delay_ms': retry.delayMs,
+        'url.path': retry.path,
+      },
     })
     .end(start + retry.delayMs);
 }
@@ -94,7 +130,9 @@ export function querySpan(event: LogEvent): void {
   });
   if (event.level === 'error') {
     const code = (event.error as { code?: unknown } | null)?.code;
-    span.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', typeof code === 'string' ? code : 'error');
+    span
+      .setStatus({ code: SpanStatusCode.ERROR })
+      .setAttribute('error.type', typeof code === 'string' ? code : 'error');
   }
   span.end(end);
 }

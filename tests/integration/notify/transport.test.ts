@@ -13,7 +13,13 @@ const message = {
   text: 'Plain part',
   html: '<p>HTML part</p>',
   headers: { 'List-Unsubscribe': '<https://app.example.test/api/alerts/unsubscribe?token=abc>' },
-  attachments: [{ filename: 'view.xlsx', content: Buffer.from('PK-not-really'), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }],
+  attachments: [
+    {
+      filename: 'view.xlsx',
+      content: Buffer.from('PK-not-really'),
+      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    },
+  ],
 };
 
 describe('mail transport over SMTP', () => {
@@ -23,7 +29,7 @@ describe('mail transport over SMTP', () => {
   });
   afterAll(() => server.close());
 
-  it('delivers both parts, the headers and the attachments, from MAIL_FROM, signing in with SMTP_URL\'s user', async () => {
+  it("delivers both parts, the headers and the attachments, from MAIL_FROM, signing in with SMTP_URL's user", async () => {
     const transport = createMailTransport({ smtpUrl: server.url, from: FROM, dir: '/nonexistent' });
     expect(transport.mode).toEqual({ kind: 'smtp', server: expect.not.stringContaining('mail-secret-pass') });
     await transport.send(message);
@@ -34,14 +40,21 @@ describe('mail transport over SMTP', () => {
     expect(got!.mail.subject).toBe(message.subject);
     expect(got!.mail.text?.trim()).toBe('Plain part');
     expect(got!.mail.html).toContain('<p>HTML part</p>');
-    expect(got!.mail.headers.get('list')).toMatchObject({ unsubscribe: { url: 'https://app.example.test/api/alerts/unsubscribe?token=abc' } });
-    expect(got!.mail.attachments.map((a) => [a.filename, a.content.toString()])).toEqual([['view.xlsx', 'PK-not-really']]);
+    expect(got!.mail.headers.get('list')).toMatchObject({
+      unsubscribe: { url: 'https://app.example.test/api/alerts/unsubscribe?token=abc' },
+    });
+    expect(got!.mail.attachments.map((a) => [a.filename, a.content.toString()])).toEqual([
+      ['view.xlsx', 'PK-not-really'],
+    ]);
   });
 
   it('throws when the server refuses the credentials, without the password in the error', async () => {
     const wrong = server.url.replace('mail-secret-pass', 'wrong-pass-here');
     const transport = createMailTransport({ smtpUrl: wrong, from: FROM, dir: '/nonexistent' });
-    const failure = await transport.send(message).then(() => null, (e: Error) => e);
+    const failure = await transport.send(message).then(
+      () => null,
+      (e: Error) => e,
+    );
     transport.close();
     expect(failure).toBeInstanceOf(Error);
     expect(failure!.message).not.toContain('wrong-pass-here');

@@ -23,7 +23,12 @@ import { tokenFor, walkV2 } from '../../helpers/sandbox';
  */
 const SMTP_PORT = 4967;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const sandbox = bffForFile({ SIGNIN_ATTEMPTS_PER_IP: '100000', SMTP_URL: `smtp://alerts:mail-secret-pass@127.0.0.1:${SMTP_PORT}`, APP_ORIGIN: 'http://app.test', PDF_CHROMIUM_PATH: CHROMIUM });
+const sandbox = bffForFile({
+  SIGNIN_ATTEMPTS_PER_IP: '100000',
+  SMTP_URL: `smtp://alerts:mail-secret-pass@127.0.0.1:${SMTP_PORT}`,
+  APP_ORIGIN: 'http://app.test',
+  PDF_CHROMIUM_PATH: CHROMIUM,
+});
 
 let mail: MailServer;
 const dir = mkdtempSync(join(tmpdir(), 'tsb-pdf-'));
@@ -45,8 +50,14 @@ async function reportOf(name: string, query: string, language: string) {
   const editor = await signIn(EDITOR);
   const made = await call(views.POST, '/api/settings/views', editor, 'POST', { name, query, shared: true });
   const { id } = await json<{ id: string }>(made);
-  expect((await call(schedule.PUT, `/api/settings/views/${id}/schedule`, editor, 'PUT', { ...WEEKLY, language })).status).toBe(200);
-  await settingsStore().db.updateTable('report_schedules').set({ next_run_at: new Date(SANDBOX_DAY - 60_000) }).where('view_id', '=', id).execute();
+  expect(
+    (await call(schedule.PUT, `/api/settings/views/${id}/schedule`, editor, 'PUT', { ...WEEKLY, language })).status,
+  ).toBe(200);
+  await settingsStore()
+    .db.updateTable('report_schedules')
+    .set({ next_run_at: new Date(SANDBOX_DAY - 60_000) })
+    .where('view_id', '=', id)
+    .execute();
   const already = mail.received.length;
   expect(await claimDueReports(SANDBOX_DAY, async (report) => void (await runReport(report, SANDBOX_DAY)))).toBe(1);
   const message = (await mail.waitFor(already + 1))[already]!.mail;
@@ -68,11 +79,19 @@ describe('a scheduled report where the server has a Chromium', () => {
     const { message, after } = await reportOf('Printed by name', query, 'en');
     const days = resolveRange('now-30d', 'now', todayIn('Europe/Berlin', SANDBOX_DAY));
     const range = rangeToQuery(days.from, days.to, 'Europe/Berlin');
-    const { batches } = await walkV2(sandbox(), await tokenFor(sandbox()), { start_date: range.start_date!, end_date: range.end_date! });
-    const names = (batches as unknown as { batch_name: string }[]).map((b) => b.batch_name).sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
+    const { batches } = await walkV2(sandbox(), await tokenFor(sandbox()), {
+      start_date: range.start_date!,
+      end_date: range.end_date!,
+    });
+    const names = (batches as unknown as { batch_name: string }[])
+      .map((b) => b.batch_name)
+      .sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
     expect(names.length).toBeGreaterThan(10);
 
-    expect(message.attachments.map((a) => a.contentType)).toEqual(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/pdf']);
+    expect(message.attachments.map((a) => a.contentType)).toEqual([
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'application/pdf',
+    ]);
     const pdf = message.attachments[1]!;
     expect(pdf.filename).toBe(exportFileName({ organisation: EDITOR.orgName, from: days.from, to: days.to }, 'pdf'));
     expect(pdf.filename).toMatch(/-batches-2026-05-02-to-2026-05-31-report\.pdf$/);
@@ -91,15 +110,24 @@ describe('a scheduled report where the server has a Chromium', () => {
     expect(first).toContain('Sorted by Batch (ascending)');
     expect(first).toContain('Columns not shown: Images, Analysis, Comment');
     expect(first).toMatch(/Made\s+May 31, 2026, 7:30 AM \(Europe\/Berlin\)/);
-    expect(first).toMatch(/Batches\s+Germination \(weighted\)\s+Usable seedlings \(weighted\)\s+Below target\n\s+159\s/);
-    expect(first).toContain(`${names.length.toLocaleString('en')} batches in this view, ${names.length.toLocaleString('en')} printed`);
+    expect(first).toMatch(
+      /Batches\s+Germination \(weighted\)\s+Usable seedlings \(weighted\)\s+Below target\n\s+159\s/,
+    );
+    expect(first).toContain(
+      `${names.length.toLocaleString('en')} batches in this view, ${names.length.toLocaleString('en')} printed`,
+    );
     // Every page numbered of all, as the page's printed report is.
     pages.forEach((p, i) => expect(p, `page ${i + 1}`).toMatch(new RegExp(`\\b${i + 1} ?/ ?${pages.length}\\s*$`)));
     // Each batch once, on one line, numbered in the view's order (a name too long for its column ends in "…").
-    const rows = [...pages.join('\n').matchAll(/^\s*(\d+) (\w{3} \d{1,2}, 2026, \d{1,2}:\d{2} [AP]M)\s{2,}(.+?)\s{2,}/gm)];
+    const rows = [
+      ...pages.join('\n').matchAll(/^\s*(\d+) (\w{3} \d{1,2}, 2026, \d{1,2}:\d{2} [AP]M)\s{2,}(.+?)\s{2,}/gm),
+    ];
     expect(rows.map((m) => Number(m[1]))).toEqual(names.map((_, i) => i + 1));
     // (pdftotext may close the gap to the crop up to one space.)
-    const starts = (cell: string, name: string) => (cell.includes('…') ? name.startsWith(cell.slice(0, cell.indexOf('…'))) : cell === name || cell.startsWith(`${name} `));
+    const starts = (cell: string, name: string) =>
+      cell.includes('…')
+        ? name.startsWith(cell.slice(0, cell.indexOf('…')))
+        : cell === name || cell.startsWith(`${name} `);
     rows.forEach((m, i) => expect(starts(m[3]!, names[i]!), `row ${i + 1}: ${m[3]} / ${names[i]}`).toBe(true));
   });
 
@@ -120,7 +148,9 @@ describe('a scheduled report where the server has a Chromium', () => {
     reports.pdfChromium = '/bin/false';
     try {
       const { message, after } = await reportOf('No printer', 'from=now-7d&to=now&tz=UTC', 'en');
-      expect(message.attachments.map((a) => a.contentType)).toEqual(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
+      expect(message.attachments.map((a) => a.contentType)).toEqual([
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      ]);
       expect(message.text).toContain('The printed report (PDF) is available from the link');
       expect(after.lastResult).toMatch(/^sent to 1 of 1 recipients, \d+ batches; the PDF could not be printed$/);
     } finally {
@@ -133,7 +163,11 @@ it('refuses a PDF_CHROMIUM_PATH that is not an executable, naming the variable',
   const { loadConfigForTest } = await import('@/lib/server/config');
   const file = join(dir, 'not-executable');
   writeFileSync(file, 'text');
-  expect(() => loadConfigForTest({ ...process.env, PDF_CHROMIUM_PATH: file })).toThrow(/^Invalid configuration: PDF_CHROMIUM_PATH must be the path of an executable Chromium/);
-  expect(() => loadConfigForTest({ ...process.env, PDF_CHROMIUM_PATH: join(dir, 'missing') })).toThrow(/PDF_CHROMIUM_PATH/);
+  expect(() => loadConfigForTest({ ...process.env, PDF_CHROMIUM_PATH: file })).toThrow(
+    /^Invalid configuration: PDF_CHROMIUM_PATH must be the path of an executable Chromium/,
+  );
+  expect(() => loadConfigForTest({ ...process.env, PDF_CHROMIUM_PATH: join(dir, 'missing') })).toThrow(
+    /PDF_CHROMIUM_PATH/,
+  );
   expect(readFileSync(file, 'utf8')).toBe('text');
 });

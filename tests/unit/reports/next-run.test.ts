@@ -39,11 +39,18 @@ describe('nextRunAfter', () => {
     // Monday 06:00 in Auckland (+13) is Sunday in UTC.
     expect(next(monday('Pacific/Auckland'), '2026-11-27T10:00:00Z')).toBe('2026-11-29T17:00:00.000Z');
     // Sunday is 7.
-    expect(next({ cadence: 'weekly', weekday: 7, time: '18:00', timeZone: 'UTC' }, '2026-11-29T18:00:00Z')).toBe('2026-12-06T18:00:00.000Z');
+    expect(next({ cadence: 'weekly', weekday: 7, time: '18:00', timeZone: 'UTC' }, '2026-11-29T18:00:00Z')).toBe(
+      '2026-12-06T18:00:00.000Z',
+    );
   });
 
   it('runs monthly on the day, over year ends and summer time', () => {
-    const on = (dayOfMonth: number): ScheduleTiming => ({ cadence: 'monthly', dayOfMonth, time: '08:00', timeZone: 'Europe/Berlin' });
+    const on = (dayOfMonth: number): ScheduleTiming => ({
+      cadence: 'monthly',
+      dayOfMonth,
+      time: '08:00',
+      timeZone: 'Europe/Berlin',
+    });
     expect(next(on(1), '2026-11-27T10:00:00Z')).toBe('2026-12-01T07:00:00.000Z');
     expect(next(on(28), '2026-12-28T07:00:00Z')).toBe('2027-01-28T07:00:00.000Z');
     expect(next(on(28), '2026-02-28T07:00:00Z')).toBe('2026-03-28T07:00:00.000Z');

@@ -10,7 +10,12 @@ export const GET = route({ auth: true }, async ({ actor }) => Response.json({ se
 /** Signs out every other session of the person (this one stays). */
 export const DELETE = route({ auth: true }, async (ctx) => {
   const revoked = await settingsStore().sessions.revokeAllOf(ctx.actor.person.id, ctx.actor.session.id);
-  await recordActivity(ctx, 'sessions_revoked', { subject: ctx.actor.person.email, after: { sessions: revoked, others: true } }, null);
+  await recordActivity(
+    ctx,
+    'sessions_revoked',
+    { subject: ctx.actor.person.email, after: { sessions: revoked, others: true } },
+    null,
+  );
   return new Response(null, { status: 204 });
 });
 

@@ -16,17 +16,22 @@ const Query = z.strictObject({ token: z.string().check(z.minLength(1), z.maxLeng
 function page(request: Request, status: number, body: (t: ReturnType<typeof texts>) => string): Response {
   const t = texts(request);
   const html = `<!doctype html><html lang="${t.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(t.say('title'))}</title><style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}h1{font-size:1.5rem}button{font:inherit;padding:.4rem 1rem}</style></head><body><h1>${escape(t.say('title'))}</h1>${body(t)}</body></html>`;
-  return new Response(html, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'x-robots-tag': 'noindex' } });
+  return new Response(html, {
+    status,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'x-robots-tag': 'noindex' },
+  });
 }
 
 function texts(request: Request) {
   const cookie = /(?:^|;\s*)([^=;]+)=([^;]*)/g;
   let chosen: string | null = null;
-  for (const [, name, value] of (request.headers.get('cookie') ?? '').matchAll(cookie)) if (name === LANGUAGE_COOKIE) chosen = value ?? null;
+  for (const [, name, value] of (request.headers.get('cookie') ?? '').matchAll(cookie))
+    if (name === LANGUAGE_COOKIE) chosen = value ?? null;
   const reader = readerLocale(request.headers.get('accept-language'), chosen);
   const words = MESSAGES[reader.language].people.alertUnsubscribe;
   // Plain `{rule}` and `{email}` placeholders: no ICU formatting needed (nor its compiler on this path).
-  const say = (key: keyof typeof words, values?: { rule: string; email: string }) => words[key].replace(/\{(rule|email)\}/g, (_, name: 'rule' | 'email') => values?.[name] ?? '');
+  const say = (key: keyof typeof words, values?: { rule: string; email: string }) =>
+    words[key].replace(/\{(rule|email)\}/g, (_, name: 'rule' | 'email') => values?.[name] ?? '');
   return { lang: reader.language, say };
 }
 
@@ -40,7 +45,8 @@ export const GET = route({ auth: false, query: Query }, async ({ request, query 
   return page(
     request,
     200,
-    (t) => `<p>${escape(t.say('ask', values))}</p><form method="post"><button type="submit">${escape(t.say('confirm'))}</button></form>`,
+    (t) =>
+      `<p>${escape(t.say('ask', values))}</p><form method="post"><button type="submit">${escape(t.say('confirm'))}</button></form>`,
   );
 });
 

@@ -22,11 +22,17 @@ import { asRangeLoad } from '@/lib/server/load-limits';
 import { upstreamFor } from '@/lib/server/org/upstream';
 import { xlsxStream } from '@/lib/server/batches/xlsx-export';
 
-const TYPES = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
+const TYPES = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
 
 function fileHeaders(query: ExportQuery, organisation: string) {
   // The CSV is the service's fields raw, named as the page's CSV (API fields) is.
-  const filename = exportFileName({ organisation, from: query.start_date, to: query.end_date }, query.format === 'xlsx' ? 'xlsx' : 'api-csv');
+  const filename = exportFileName(
+    { organisation, from: query.start_date, to: query.end_date },
+    query.format === 'xlsx' ? 'xlsx' : 'api-csv',
+  );
   return { 'content-type': TYPES[query.format], 'content-disposition': attachmentHeader(filename) };
 }
 
@@ -48,7 +54,8 @@ function csvStream(chunks: AsyncGenerator<Batch[]>, first: Batch[]) {
   });
 }
 
-const columnsOf = (ids: ExportQuery['columns']): ExportColumn[] => (ids ? ids.map((id) => EXPORT_COLUMNS.find((c) => c.id === id)!) : [...EXPORT_COLUMNS]);
+const columnsOf = (ids: ExportQuery['columns']): ExportColumn[] =>
+  ids ? ids.map((id) => EXPORT_COLUMNS.find((c) => c.id === id)!) : [...EXPORT_COLUMNS];
 
 /**
  * Every batch of the range in creation order (ascending creation instant, ties by batch_id): CSV with the
@@ -64,13 +71,22 @@ export const GET = route({ auth: true, query: ExportQuerySchema }, async ({ quer
   asRangeLoad(actor, request.signal, () => exportRange(query, actor, request, cookies)),
 );
 
-async function exportRange(query: ExportQuery, actor: Actor, request: Request, cookies: SessionCookies): Promise<Response> {
+async function exportRange(
+  query: ExportQuery,
+  actor: Actor,
+  request: Request,
+  cookies: SessionCookies,
+): Promise<Response> {
   const range: DateRange = dateRange(query.start_date, query.end_date);
-  const load = new OrderedLoad(await upstreamFor(actor.organisation), range, { concurrency: getConfig().concurrency, signal: untilShutdown(request.signal) });
+  const load = new OrderedLoad(await upstreamFor(actor.organisation), range, {
+    concurrency: getConfig().concurrency,
+    signal: untilShutdown(request.signal),
+  });
   const chunks = load.chunks();
   const first = await chunks.next();
   const firstRows = first.done ? [] : first.value;
-  if (query.format === 'csv') return new Response(csvStream(chunks, firstRows), { headers: fileHeaders(query, actor.organisation.name) });
+  if (query.format === 'csv')
+    return new Response(csvStream(chunks, firstRows), { headers: fileHeaders(query, actor.organisation.name) });
 
   const reader = readerLocale(request.headers.get('accept-language'), cookies.get(LANGUAGE_COOKIE));
   // The targets come from the settings store; if it fails, the load is stopped before the error answers.
@@ -83,7 +99,8 @@ async function exportRange(query: ExportQuery, actor: Actor, request: Request, c
   const ctx = { zone: query.zone ?? UTC, targets, words: exportWords(MESSAGES[reader.language]) };
   const source = { first: firstRows, next: () => chunks.next(), stop: () => void chunks.return(undefined) };
   // The targets in the reader's words, as the page's own View sheet writes them.
-  const t = translatorFor(reader, 'print'), f = formatsFor(reader.locale);
+  const t = translatorFor(reader, 'print'),
+    f = formatsFor(reader.locale);
   const view = {
     organisation: actor.organisation.name,
     from: query.start_date,
@@ -95,6 +112,9 @@ async function exportRange(query: ExportQuery, actor: Actor, request: Request, c
 }
 
 /** The checks of GET (session, query) and its headers, without asking the service anything. */
-export const HEAD = route({ auth: true, query: ExportQuerySchema }, async ({ query, actor }) => new Response(null, { headers: fileHeaders(query, actor.organisation.name) }));
+export const HEAD = route(
+  { auth: true, query: ExportQuerySchema },
+  async ({ query, actor }) => new Response(null, { headers: fileHeaders(query, actor.organisation.name) }),
+);
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods({ GET, HEAD });

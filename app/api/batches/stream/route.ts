@@ -38,7 +38,12 @@ async function streamRange(query: StreamQuery, actor: Actor, request: Request): 
   const { parts, ...range } = query;
   const { concurrency, maxConcurrency } = getConfig();
   // Stopped when the browser leaves, or when a shutdown's grace period ends: then it ends with the error line.
-  const load = new RangeLoad(await upstreamFor(actor.organisation), range, { concurrency, maxConcurrency, parts, signal: untilShutdown(request.signal) });
+  const load = new RangeLoad(await upstreamFor(actor.organisation), range, {
+    concurrency,
+    maxConcurrency,
+    parts,
+    signal: untilShutdown(request.signal),
+  });
   const chunks = countedChunks(load, request.signal);
   const first = await chunks.next();
   const encoder = new TextEncoder();
@@ -56,10 +61,13 @@ async function streamRange(query: StreamQuery, actor: Actor, request: Request): 
       if (!ended) {
         try {
           const next = await chunks.next();
-          if (!next.done) return controller.enqueue(line({ batches: next.value, pending: formatParts(load.remaining()) }));
+          if (!next.done)
+            return controller.enqueue(line({ batches: next.value, pending: formatParts(load.remaining()) }));
         } catch (error) {
           if (request.signal.aborted) return controller.close();
-          controller.enqueue(line({ error: loggedProblemOf(error, 'batch stream failed'), remaining: formatParts(load.remaining()) }));
+          controller.enqueue(
+            line({ error: loggedProblemOf(error, 'batch stream failed'), remaining: formatParts(load.remaining()) }),
+          );
           return controller.close();
         }
       }
@@ -76,6 +84,9 @@ async function streamRange(query: StreamQuery, actor: Actor, request: Request): 
 }
 
 /** The checks of GET (session, query) and its headers, without asking the service anything. */
-export const HEAD = route({ auth: true, query: StreamQuerySchema }, async () => new Response(null, { headers: STREAM_HEADERS }));
+export const HEAD = route(
+  { auth: true, query: StreamQuerySchema },
+  async () => new Response(null, { headers: STREAM_HEADERS }),
+);
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods({ GET, HEAD });

@@ -7,7 +7,9 @@ import { route } from '@/lib/server/http/route';
  * it acts for: only a live session gets it, never stored by the browser or anything between (no-store, private).
  */
 export const GET = route({ auth: true }, async ({ actor }) =>
-  Response.json(cacheKeyFor({ sid: actor.session.id, organisationId: actor.organisation.id }), { headers: { 'cache-control': 'no-store, private' } }),
+  Response.json(cacheKeyFor({ sid: actor.session.id, organisationId: actor.organisation.id }), {
+    headers: { 'cache-control': 'no-store, private' },
+  }),
 );
 
 export const { HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods({ GET });

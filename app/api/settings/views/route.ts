@@ -10,7 +10,9 @@ const viewer = (actor: Actor) => ({ personId: actor.person.id, role: actor.role 
 
 /** The views shared with the organisation and the asker's own, by name. */
 export const GET = route({ auth: true }, async ({ actor }) =>
-  Response.json({ views: await settingsStore().views.list(actor.organisation.id, viewer(actor)) } satisfies SavedViewList),
+  Response.json({
+    views: await settingsStore().views.list(actor.organisation.id, viewer(actor)),
+  } satisfies SavedViewList),
 );
 
 /**
@@ -19,7 +21,10 @@ export const GET = route({ auth: true }, async ({ actor }) =>
  */
 export const POST = route({ auth: true, body: ViewCreateSchema }, async (ctx) => {
   const view = await settingsStore().views.create(ctx.actor.organisation.id, viewer(ctx.actor), ctx.body);
-  await recordActivity(ctx, 'view_created', { subject: view.name, after: { name: view.name, query: view.query, shared: view.shared, isDefault: view.isDefault } });
+  await recordActivity(ctx, 'view_created', {
+    subject: view.name,
+    after: { name: view.name, query: view.query, shared: view.shared, isDefault: view.isDefault },
+  });
   if (view.isDefault) await recordActivity(ctx, 'view_made_default', { subject: view.name });
   return Response.json(view satisfies SavedView, { status: 201 });
 });

@@ -54,7 +54,8 @@ export function LimitsNote({ chart, metric, basis, period, periodInUse, onBaseli
           ucl: value(limits.ucl),
           lcl: value(limits.lcl),
         })}
-        {baseline.warned > 0 && ` ${t('control.leftOut', { count: baseline.warned, countText: f.count(baseline.warned) })}`}
+        {baseline.warned > 0 &&
+          ` ${t('control.leftOut', { count: baseline.warned, countText: f.count(baseline.warned) })}`}
         {rate && limits.ucl > 100 && ` ${t('control.pastTop', { edge: value(100) })}`}
         {limits.lcl < 0 && ` ${t('control.pastBottom', { edge: value(0) })}`}
       </p>
@@ -68,7 +69,10 @@ export function LimitsNote({ chart, metric, basis, period, periodInUse, onBaseli
       </p>
       {short && (
         <p className={styles.advice} data-part="advice">
-          {t('control.shortBaseline', { recommended: f.count(RECOMMENDED_BASELINE), better: f.number(steadier.perHundred, steadier.perHundred < 1 ? 2 : 1) })}{' '}
+          {t('control.shortBaseline', {
+            recommended: f.count(RECOMMENDED_BASELINE),
+            better: f.number(steadier.perHundred, steadier.perHundred < 1 ? 2 : 1),
+          })}{' '}
           {more ? (
             <button type="button" className="button" onClick={() => onBaseline(formatDays(period))}>
               {t('control.usePeriod', { days: describeDays(period, f), count: f.count(baseline.clean) })}

@@ -30,7 +30,12 @@ const onScheme = (change: () => void) => {
 };
 
 /** The page's colour scheme, so the canvas redraws in the other theme's colours when it changes. */
-const useScheme = () => useSyncExternalStore(onScheme, () => matchMedia(DARK).matches, () => false);
+const useScheme = () =>
+  useSyncExternalStore(
+    onScheme,
+    () => matchMedia(DARK).matches,
+    () => false,
+  );
 
 /**
  * Tens of thousands of points on a canvas (as SVG elements they cost seconds to lay out), each with its crop's
@@ -44,10 +49,14 @@ export function CanvasPoints({ scatter, colours, s, left, top, onHover, onPick }
   const dark = useScheme();
   // Each point's pixel, and the points per CELL × CELL px square of the plot (a flat index: a few ms at 50,000).
   const index = useMemo(() => {
-    const xs = new Float32Array(scatter.points.length), ys = new Float32Array(scatter.points.length);
-    const cols = Math.ceil(s.w / CELL) + 1, rows = Math.ceil(s.h / CELL) + 1;
+    const xs = new Float32Array(scatter.points.length),
+      ys = new Float32Array(scatter.points.length);
+    const cols = Math.ceil(s.w / CELL) + 1,
+      rows = Math.ceil(s.h / CELL) + 1;
     const counts = new Uint32Array(cols * rows + 1);
-    const cellOf = (x: number, y: number) => Math.min(rows - 1, Math.max(0, Math.floor(y / CELL))) * cols + Math.min(cols - 1, Math.max(0, Math.floor(x / CELL)));
+    const cellOf = (x: number, y: number) =>
+      Math.min(rows - 1, Math.max(0, Math.floor(y / CELL))) * cols +
+      Math.min(cols - 1, Math.max(0, Math.floor(x / CELL)));
     scatter.points.forEach((p, i) => {
       xs[i] = s.x(p.cv);
       ys[i] = s.y(p.germination);
@@ -74,12 +83,16 @@ export function CanvasPoints({ scatter, colours, s, left, top, onHover, onPick }
     const resolved = new Map<string, string>();
     const css = (c: string) => {
       let v = resolved.get(c);
-      if (v === undefined) resolved.set(c, (v = c.startsWith('var(') ? style.getPropertyValue(c.slice(4, -1)).trim() || '#888' : c));
+      if (v === undefined)
+        resolved.set(c, (v = c.startsWith('var(') ? style.getPropertyValue(c.slice(4, -1)).trim() || '#888' : c));
       return v;
     };
     const card = css('var(--card)');
     // One path per colour and glyph in each run of points: a fill and a stroke each, not one per point.
-    for (const { key, indices } of paintRuns(scatter.points, (p) => `${colours.get(p.crop) ?? 'var(--crop-none)'}|${p.verdict}`)) {
+    for (const { key, indices } of paintRuns(
+      scatter.points,
+      (p) => `${colours.get(p.crop) ?? 'var(--crop-none)'}|${p.verdict}`,
+    )) {
       const [colour, verdict] = [key.slice(0, key.lastIndexOf('|')), Number(key.slice(key.lastIndexOf('|') + 1))];
       const paint = glyphPaint(verdict, css(colour), card);
       ctx.beginPath();
@@ -93,10 +106,12 @@ export function CanvasPoints({ scatter, colours, s, left, top, onHover, onPick }
   }, [scatter, colours, s, index, dark]);
 
   const nearest = (x: number, y: number): number | null => {
-    let best: number | null = null, bestD = REACH * REACH;
+    let best: number | null = null,
+      bestD = REACH * REACH;
     for (let dy = -1; dy <= 1; dy++) {
       for (let dx = -1; dx <= 1; dx++) {
-        const cx = Math.floor(x / CELL) + dx, cy = Math.floor(y / CELL) + dy;
+        const cx = Math.floor(x / CELL) + dx,
+          cy = Math.floor(y / CELL) + dy;
         if (cx < 0 || cy < 0 || cx >= index.cols || cy >= index.rows) continue;
         const c = cy * index.cols + cx;
         for (let k = index.starts[c]!; k < index.starts[c + 1]!; k++) {
@@ -117,7 +132,14 @@ export function CanvasPoints({ scatter, colours, s, left, top, onHover, onPick }
       ref={canvas}
       data-marks="canvas"
       data-points={scatter.points.length}
-      style={{ position: 'absolute', left: left - PAD, top: top - PAD, width: s.w + 2 * PAD, height: s.h + 2 * PAD, cursor: 'crosshair' }}
+      style={{
+        position: 'absolute',
+        left: left - PAD,
+        top: top - PAD,
+        width: s.w + 2 * PAD,
+        height: s.h + 2 * PAD,
+        cursor: 'crosshair',
+      }}
       onPointerMove={(e) => {
         const { x, y } = at(e);
         const i = nearest(x, y);

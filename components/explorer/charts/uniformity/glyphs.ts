@@ -18,7 +18,11 @@ export function glyphPath(verdict: number, x: number, y: number): string {
 }
 
 /** Fill and outline of a glyph in `colour` on a card of `card`. */
-export function glyphPaint(verdict: number, colour: string, card: string): { fill: string; stroke: string; width: number } {
+export function glyphPaint(
+  verdict: number,
+  colour: string,
+  card: string,
+): { fill: string; stroke: string; width: number } {
   return isHollow(verdict) ? { fill: card, stroke: colour, width: 1.5 } : { fill: colour, stroke: card, width: 0.75 };
 }
 

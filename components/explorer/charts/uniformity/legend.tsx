@@ -28,30 +28,48 @@ const VERDICT_KEYS = [
  * Exactly what the plot draws: the crops in their colours, and either the glyphs of the verdicts that occur
  * among the points, or what a cell's colour and shade mean.
  */
-export function UniformityLegend({ scatter, crops, colours }: { scatter: Scatter; crops: readonly string[]; colours: ReadonlyMap<string, string> }) {
+export function UniformityLegend({
+  scatter,
+  crops,
+  colours,
+}: {
+  scatter: Scatter;
+  crops: readonly string[];
+  colours: ReadonlyMap<string, string>;
+}) {
   const { f, t } = useSpeech();
   const mixed = scatter.cells.some((c) => c.crop === MIXED);
   return (
     <ul className={own.legend} aria-label={t('uniformity.legend')}>
       {crops.map((c) => (
         <li key={c}>
-          <span className={`${own.swatch} ${scatter.kind === 'cells' ? own.square : ''}`} style={{ background: colours.get(c) }} aria-hidden="true" />
+          <span
+            className={`${own.swatch} ${scatter.kind === 'cells' ? own.square : ''}`}
+            style={{ background: colours.get(c) }}
+            aria-hidden="true"
+          />
           {cropName(c, t)}
         </li>
       ))}
-      {scatter.kind === 'points'
-        ? [0, BELOW, OVER, BELOW | OVER].filter((v) => scatter.verdicts & (1 << v)).map((v) => (
+      {scatter.kind === 'points' ? (
+        [0, BELOW, OVER, BELOW | OVER]
+          .filter((v) => scatter.verdicts & (1 << v))
+          .map((v) => (
             <li key={`v${v}`} data-glyph={v}>
               <Glyph verdict={v} />
               {t(VERDICT_KEYS[v]![scatter.thresholds ? 1 : 0])}
             </li>
           ))
-        : (
-          <li>
-            {mixed && <span className={`${own.swatch} ${own.square} ${own.hatch}`} aria-hidden="true" />}
-            {t('uniformity.cellLegend', { germination: f.percentUpTo(GERMINATION_WIDTH), cv: f.percentUpTo(scatter.cvWidth), mixed: mixed ? 'yes' : 'no' })}
-          </li>
-        )}
+      ) : (
+        <li>
+          {mixed && <span className={`${own.swatch} ${own.square} ${own.hatch}`} aria-hidden="true" />}
+          {t('uniformity.cellLegend', {
+            germination: f.percentUpTo(GERMINATION_WIDTH),
+            cv: f.percentUpTo(scatter.cvWidth),
+            mixed: mixed ? 'yes' : 'no',
+          })}
+        </li>
+      )}
     </ul>
   );
 }

@@ -9,7 +9,14 @@ import styles from '../uniformity.module.css';
 /** A mark the pointer is on: a cell of the density grid or one batch's point, by its index. */
 export type Mark = { kind: 'cell' | 'point'; index: number };
 
-export type Scales = { x: (cv: number) => number; y: (g: number) => number; xMax: number; yMin: number; w: number; h: number };
+export type Scales = {
+  x: (cv: number) => number;
+  y: (g: number) => number;
+  xMax: number;
+  yMin: number;
+  w: number;
+  h: number;
+};
 
 type MarksProps = { scatter: Scatter; colours: ReadonlyMap<string, string>; s: Scales };
 
@@ -25,13 +32,23 @@ export const SvgPoints = memo(function SvgPoints({ scatter, colours, s }: MarksP
       {scatter.points.map((p, i) => {
         const paint = glyphPaint(p.verdict, colourOf(colours, p.crop), 'var(--card)');
         const common = {
-          'data-mark': 'point', 'data-index': i, 'data-batch': p.row.id, 'data-verdict': isHollow(p.verdict) ? 'below' : 'meets',
-          'data-cv-verdict': isSquare(p.verdict) ? 'over' : 'within', fill: paint.fill, stroke: paint.stroke, strokeWidth: paint.width, className: styles.mark,
+          'data-mark': 'point',
+          'data-index': i,
+          'data-batch': p.row.id,
+          'data-verdict': isHollow(p.verdict) ? 'below' : 'meets',
+          'data-cv-verdict': isSquare(p.verdict) ? 'over' : 'within',
+          fill: paint.fill,
+          stroke: paint.stroke,
+          strokeWidth: paint.width,
+          className: styles.mark,
         };
-        const x = s.x(p.cv), y = s.y(p.germination);
-        return isSquare(p.verdict)
-          ? <rect key={i} {...common} x={x - SQUARE} y={y - SQUARE} width={2 * SQUARE} height={2 * SQUARE} />
-          : <circle key={i} {...common} cx={x} cy={y} r={RADIUS} />;
+        const x = s.x(p.cv),
+          y = s.y(p.germination);
+        return isSquare(p.verdict) ? (
+          <rect key={i} {...common} x={x - SQUARE} y={y - SQUARE} width={2 * SQUARE} height={2 * SQUARE} />
+        ) : (
+          <circle key={i} {...common} cx={x} cy={y} r={RADIUS} />
+        );
       })}
     </g>
   );
@@ -45,7 +62,9 @@ export const PathPoints = memo(function PathPoints({ scatter, colours, s }: Mark
       {paintRuns(points, (p) => `${colourOf(colours, p.crop)}|${p.verdict}`).map(({ indices }, k) => {
         const first = points[indices[0]!]!;
         const paint = glyphPaint(first.verdict, colourOf(colours, first.crop), 'var(--card)');
-        const d = indices.map((i) => glyphPath(points[i]!.verdict, s.x(points[i]!.cv), s.y(points[i]!.germination))).join('');
+        const d = indices
+          .map((i) => glyphPath(points[i]!.verdict, s.x(points[i]!.cv), s.y(points[i]!.germination)))
+          .join('');
         return <path key={k} d={d} fill={paint.fill} stroke={paint.stroke} strokeWidth={paint.width} />;
       })}
     </g>
@@ -70,10 +89,24 @@ export const Cells = memo(function Cells({ scatter, colours, s }: MarksProps) {
         </pattern>
       </defs>
       {scatter.cells.map((c, i) => {
-        const x0 = s.x(c.c0), x1 = s.x(c.c1), y0 = s.y(c.g1), y1 = s.y(c.g0);
+        const x0 = s.x(c.c0),
+          x1 = s.x(c.c1),
+          y0 = s.y(c.g1),
+          y1 = s.y(c.g0);
         return (
-          <rect key={i} data-mark="cell" data-index={i} data-mixed={c.crop === MIXED || undefined} x={x0 + 0.5} y={y0 + 0.5} width={Math.max(x1 - x0 - 1, 1)} height={Math.max(y1 - y0 - 1, 1)}
-            fill={c.crop === MIXED ? `url(#${hatch})` : colourOf(colours, c.crop)} fillOpacity={shade(c.count)} className={styles.mark} />
+          <rect
+            key={i}
+            data-mark="cell"
+            data-index={i}
+            data-mixed={c.crop === MIXED || undefined}
+            x={x0 + 0.5}
+            y={y0 + 0.5}
+            width={Math.max(x1 - x0 - 1, 1)}
+            height={Math.max(y1 - y0 - 1, 1)}
+            fill={c.crop === MIXED ? `url(#${hatch})` : colourOf(colours, c.crop)}
+            fillOpacity={shade(c.count)}
+            className={styles.mark}
+          />
         );
       })}
     </g>

@@ -28,23 +28,34 @@ export function UniformityTable({ scatter, grid, targets, onMark, onCell }: Prop
   const size = (v: number | null) => (v === null ? '—' : f.number(v));
   const verdict = (v: number, crop: string | null) => {
     const parts = [];
-    if (targetFor(targets, crop, 'germination') !== null) parts.push(t(isHollow(v) ? 'uniformity.belowShort' : 'uniformity.meetsShort'));
+    if (targetFor(targets, crop, 'germination') !== null)
+      parts.push(t(isHollow(v) ? 'uniformity.belowShort' : 'uniformity.meetsShort'));
     if (targetFor(targets, crop, 'cv') !== null && isSquare(v)) parts.push(t('uniformity.overShort'));
     return parts.join(', ') || '—';
   };
   const cells = scatter.kind === 'cells' ? scatter.cells : grid;
   return (
     <div className={own.tableBox}>
-      {cells && scatter.kind === 'points' && <p className={own.caption}>{t('uniformity.tableCells', { limit: f.count(SVG_POINTS) })}</p>}
+      {cells && scatter.kind === 'points' && (
+        <p className={own.caption}>{t('uniformity.tableCells', { limit: f.count(SVG_POINTS) })}</p>
+      )}
       <table className={own.table}>
         <thead>
           <tr>
             <th scope="col">{t('uniformity.mark')}</th>
             <th scope="col">{t('cropHeader')}</th>
-            <th scope="col" className={own.num}>{t('uniformity.germinationHeader')}</th>
-            <th scope="col" className={own.num}>{t('uniformity.cvHeader')}</th>
-            <th scope="col" className={own.num}>{t('uniformity.sizeHeader')}</th>
-            <th scope="col" className={own.num}>{cells ? t('batchesHeader') : t('uniformity.verdictHeader')}</th>
+            <th scope="col" className={own.num}>
+              {t('uniformity.germinationHeader')}
+            </th>
+            <th scope="col" className={own.num}>
+              {t('uniformity.cvHeader')}
+            </th>
+            <th scope="col" className={own.num}>
+              {t('uniformity.sizeHeader')}
+            </th>
+            <th scope="col" className={own.num}>
+              {cells ? t('batchesHeader') : t('uniformity.verdictHeader')}
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -52,7 +63,11 @@ export function UniformityTable({ scatter, grid, targets, onMark, onCell }: Prop
             ? cells.map((c, index) => (
                 <tr key={`c${index}`}>
                   <td>
-                    <button type="button" className={own.linkButton} onClick={() => (scatter.kind === 'cells' ? onMark({ kind: 'cell', index }) : onCell(c))}>
+                    <button
+                      type="button"
+                      className={own.linkButton}
+                      onClick={() => (scatter.kind === 'cells' ? onMark({ kind: 'cell', index }) : onCell(c))}
+                    >
                       {t('uniformity.showCell', { count: c.count, countText: f.count(c.count) })}
                     </button>
                   </td>
@@ -71,7 +86,9 @@ export function UniformityTable({ scatter, grid, targets, onMark, onCell }: Prop
                     </button>
                   </td>
                   <td>{cropName(p.crop, t)}</td>
-                  <td className={own.num}>{formatJudged('germination', p.germination, targetFor(targets, p.row.crop, 'germination'), f)}</td>
+                  <td className={own.num}>
+                    {formatJudged('germination', p.germination, targetFor(targets, p.row.crop, 'germination'), f)}
+                  </td>
                   <td className={own.num}>{formatJudged('cv', p.cv, targetFor(targets, p.row.crop, 'cv'), f)}</td>
                   <td className={own.num}>{size(p.row.size)}</td>
                   <td className={own.num}>{verdict(p.verdict, p.row.crop)}</td>

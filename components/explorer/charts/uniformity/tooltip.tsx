@@ -12,12 +12,14 @@ import styles from '../uniformity.module.css';
 /** What the mark under the pointer is: a batch with its verdict against its own crop's targets, or a cell's batches. */
 export function MarkTip({ scatter, mark, targets }: { scatter: Scatter; mark: Mark; targets: Targets }) {
   const { f, t } = useSpeech();
-  const size = (v: number | null) => (v === null ? t('uniformity.tipSizeNone') : t('uniformity.tipSize', { value: f.number(v) }));
+  const size = (v: number | null) =>
+    v === null ? t('uniformity.tipSizeNone') : t('uniformity.tipSize', { value: f.number(v) });
   if (mark.kind === 'point') {
     const p = scatter.points[mark.index];
     if (!p) return null;
     const crop = cropName(p.crop, t);
-    const target = targetFor(targets, p.row.crop, 'germination'), threshold = targetFor(targets, p.row.crop, 'cv');
+    const target = targetFor(targets, p.row.crop, 'germination'),
+      threshold = targetFor(targets, p.row.crop, 'cv');
     return (
       <>
         <strong>{p.row.name}</strong>
@@ -25,8 +27,22 @@ export function MarkTip({ scatter, mark, targets }: { scatter: Scatter; mark: Ma
         <span>{t('uniformity.tipGermination', { value: formatJudged('germination', p.germination, target, f) })}</span>
         <span>{t('uniformity.tipCv', { value: formatJudged('cv', p.cv, threshold, f) })}</span>
         <span>{size(p.row.size)}</span>
-        {target !== null && <span>{t(isHollow(p.verdict) ? 'uniformity.tipBelow' : 'uniformity.tipMeets', { crop, target: f.percentUpTo(target) })}</span>}
-        {threshold !== null && <span>{t(isSquare(p.verdict) ? 'uniformity.tipOver' : 'uniformity.tipWithin', { crop, threshold: f.percentUpTo(threshold) })}</span>}
+        {target !== null && (
+          <span>
+            {t(isHollow(p.verdict) ? 'uniformity.tipBelow' : 'uniformity.tipMeets', {
+              crop,
+              target: f.percentUpTo(target),
+            })}
+          </span>
+        )}
+        {threshold !== null && (
+          <span>
+            {t(isSquare(p.verdict) ? 'uniformity.tipOver' : 'uniformity.tipWithin', {
+              crop,
+              threshold: f.percentUpTo(threshold),
+            })}
+          </span>
+        )}
         <span className={styles.hint}>{t('uniformity.openBatch')}</span>
       </>
     );
@@ -36,7 +52,9 @@ export function MarkTip({ scatter, mark, targets }: { scatter: Scatter; mark: Ma
   return (
     <>
       <strong>{t('uniformity.cellBatches', { count: c.count, countText: f.count(c.count) })}</strong>
-      <span>{c.crop === MIXED ? t('uniformity.noMajority') : t('uniformity.mostly', { crop: cropName(c.crop, t) })}</span>
+      <span>
+        {c.crop === MIXED ? t('uniformity.noMajority') : t('uniformity.mostly', { crop: cropName(c.crop, t) })}
+      </span>
       <span>{t('uniformity.tipGerminationRange', { range: f.percentRange(c.g0, c.g1) })}</span>
       <span>{t('uniformity.tipCvRange', { range: f.percentRange(c.c0, c.c1) })}</span>
       <span>{size(c.size)}</span>

@@ -18,7 +18,8 @@ type Claims = Record<string, unknown>;
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /**
  * The e-mail address: `email`, else (Entra ID, which often sends none) `preferred_username` or `upn` when they
@@ -26,7 +27,9 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
  * `"false"` from providers that send text); providers that send no such claim vouch for their own directory.
  */
 export function emailOf(claims: Claims): { email: string } | { refused: ClaimsRefusal } {
-  const email = [claims.email, claims.preferred_username, claims.upn].map(text).find((v) => v !== undefined && EMAIL.test(v));
+  const email = [claims.email, claims.preferred_username, claims.upn]
+    .map(text)
+    .find((v) => v !== undefined && EMAIL.test(v));
   if (!email) return { refused: 'no_email' };
   if (email === text(claims.email) && (claims.email_verified === false || claims.email_verified === 'false')) {
     return { refused: 'unverified' };
@@ -47,14 +50,19 @@ export function nameOf(claims: Claims, email: string): string {
 export function claimValues(claims: Claims, claim: string): string[] {
   let value: unknown = claims[claim];
   if (value === undefined && claim.includes('.')) {
-    value = claim.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Claims)[key] : undefined), claims);
+    value = claim
+      .split('.')
+      .reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Claims)[key] : undefined), claims);
   }
   const values = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   return values.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String);
 }
 
 /** Admin when a value is an admin value, else editor when one is an editor value, else viewer (case ignored). */
-export function roleOf(claims: Claims, settings: Pick<OidcSettings, 'roleClaim' | 'adminValues' | 'editorValues'>): Role | undefined {
+export function roleOf(
+  claims: Claims,
+  settings: Pick<OidcSettings, 'roleClaim' | 'adminValues' | 'editorValues'>,
+): Role | undefined {
   if (!settings.roleClaim) return undefined;
   const values = new Set(claimValues(claims, settings.roleClaim).map((v) => v.toLowerCase()));
   const any = (wanted: string[]) => wanted.some((w) => values.has(w.toLowerCase()));

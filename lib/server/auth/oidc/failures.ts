@@ -41,10 +41,13 @@ export function classify(error: unknown): SsoRefusal {
   if (error instanceof SsoRefusal) return error;
   // The people module's refusals: a disabled account, no organisation to join.
   if (error instanceof AppError && error.code === 'account_disabled') return new SsoRefusal('disabled');
-  if (error instanceof AppError && error.code === 'not_member') return new SsoRefusal('no_organisation', { detail: error.message });
+  if (error instanceof AppError && error.code === 'not_member')
+    return new SsoRefusal('no_organisation', { detail: error.message });
   if (unreachable(error)) return new SsoRefusal('unreachable', { cause: causeCode(error) ?? (error as Error).message });
   if (error instanceof AuthorizationResponseError) {
-    return new SsoRefusal(error.error === 'access_denied' ? 'cancelled' : 'provider', { providerError: error.error.slice(0, 100) });
+    return new SsoRefusal(error.error === 'access_denied' ? 'cancelled' : 'provider', {
+      providerError: error.error.slice(0, 100),
+    });
   }
   if (error instanceof ResponseBodyError) {
     // invalid_client: OIDC_CLIENT_ID or OIDC_CLIENT_SECRET does not match the provider's registration.

@@ -22,10 +22,16 @@ export function ssoPeople(settings: OidcSettings): SsoPeople {
      */
     recordRefusal: async ({ request, reason, email, name }) => {
       const person = email ? await store.people.byEmail(email) : null;
-      const joining = person ? null : settings.organisation ? await store.organisations.bySlug(settings.organisation) : await onlyOrganisation();
+      const joining = person
+        ? null
+        : settings.organisation
+          ? await store.organisations.bySlug(settings.organisation)
+          : await onlyOrganisation();
       await recordEntry({
         organisationId: joining?.id ?? null,
-        actor: person ? { id: person.id, email: person.email, name: person.name } : { id: null, email: email ?? '', name: name ?? '' },
+        actor: person
+          ? { id: person.id, email: person.email, name: person.name }
+          : { id: null, email: email ?? '', name: name ?? '' },
         action: 'sign_in',
         subject: person?.email ?? email ?? '',
         after: { method: 'oidc', result: 'refused', reason },

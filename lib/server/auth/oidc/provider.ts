@@ -24,7 +24,13 @@ export function providerConfiguration(settings: OidcSettings): Promise<client.Co
   if (cached && cached.settings === settings && Date.now() - cached.at < METADATA_TTL_MS) return cached.config;
   const config = client
     // client_secret_basic: the method every provider must support, and Okta's default for a web app.
-    .discovery(new URL(settings.issuer), settings.clientId, undefined, client.ClientSecretBasic(settings.clientSecret), { timeout: TIMEOUT_S })
+    .discovery(
+      new URL(settings.issuer),
+      settings.clientId,
+      undefined,
+      client.ClientSecretBasic(settings.clientSecret),
+      { timeout: TIMEOUT_S },
+    )
     .then((c) => {
       c.timeout = TIMEOUT_S;
       return c;
@@ -38,9 +44,18 @@ export function providerConfiguration(settings: OidcSettings): Promise<client.Co
 }
 
 /** A new transaction and the provider's URL to send the browser to. */
-export async function authorizationRequest(settings: OidcSettings, redirectUri: string, next: string): Promise<{ url: URL; transaction: Transaction }> {
+export async function authorizationRequest(
+  settings: OidcSettings,
+  redirectUri: string,
+  next: string,
+): Promise<{ url: URL; transaction: Transaction }> {
   const config = await providerConfiguration(settings);
-  const transaction: Transaction = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier(), next };
+  const transaction: Transaction = {
+    state: client.randomState(),
+    nonce: client.randomNonce(),
+    verifier: client.randomPKCECodeVerifier(),
+    next,
+  };
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,
     scope: settings.scopes.join(' '),
@@ -57,7 +72,11 @@ export async function authorizationRequest(settings: OidcSettings, redirectUri: 
  * audience, expiry and signature all checked by openid-client), then the userinfo answer merged under the ID
  * token's claims when the token lacks the e-mail or the role claim.
  */
-export async function signedInClaims(settings: OidcSettings, callbackUrl: URL, transaction: Transaction): Promise<Record<string, unknown>> {
+export async function signedInClaims(
+  settings: OidcSettings,
+  callbackUrl: URL,
+  transaction: Transaction,
+): Promise<Record<string, unknown>> {
   const config = await providerConfiguration(settings);
   const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
     pkceCodeVerifier: transaction.verifier,

@@ -8,13 +8,25 @@ import { SLUG } from '../../org/slug';
 const list = (item: z.ZodType<string, string>) =>
   z
     .string()
-    .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(item));
 
 const DOMAIN = z
   .string()
   .transform((d) => d.toLowerCase().replace(/^@/, ''))
-  .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a comma-separated list of e-mail domains (example.com)'));
+  .pipe(
+    z
+      .string()
+      .regex(
+        /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+        'must be a comma-separated list of e-mail domains (example.com)',
+      ),
+  );
 
 export const OidcEnvSchema = z.object({
   /** The provider's issuer URL, e.g. https://login.microsoftonline.com/<tenant>/v2.0 (https only). */
@@ -78,7 +90,9 @@ export function oidcSettings(env: OidcEnv): OidcSettings | undefined {
     );
   }
   if ((env.OIDC_ADMIN_VALUES?.length || env.OIDC_EDITOR_VALUES?.length) && !env.OIDC_ROLE_CLAIM) {
-    throw new Error('Invalid configuration: OIDC_ROLE_CLAIM is not set: it names the claim OIDC_ADMIN_VALUES and OIDC_EDITOR_VALUES are looked for in');
+    throw new Error(
+      'Invalid configuration: OIDC_ROLE_CLAIM is not set: it names the claim OIDC_ADMIN_VALUES and OIDC_EDITOR_VALUES are looked for in',
+    );
   }
   const issuer = env.OIDC_ISSUER!;
   const allowedDomains = env.OIDC_ALLOWED_DOMAINS ?? [];

@@ -69,7 +69,12 @@ export async function finishSsoSignIn(
     if (existing?.disabled) throw new SsoRefusal('disabled');
     // The allowed domains limit who may join; a person already known (invited by e-mail) is let in.
     if (!existing && !domainAllowed(identity.email, settings.allowedDomains)) throw new SsoRefusal('domain');
-    const person = await people.upsert({ email: identity.email, name: identity.name, organisationSlug: settings.organisation, role: identity.role });
+    const person = await people.upsert({
+      email: identity.email,
+      name: identity.name,
+      organisationSlug: settings.organisation,
+      role: identity.role,
+    });
     await people.startSession({ personId: person.id, method: 'oidc', request, cookies });
     return { ok: true, next };
   } catch (error) {
@@ -81,10 +86,19 @@ export async function finishSsoSignIn(
  * A refusal: logged for the operator (the reason and what the protocol said, never a token or an e-mail
  * address; a stack where it was no refusal but a fault of ours) and recorded as a failed sign-in.
  */
-async function refuse(people: SsoPeople, request: Request, error: unknown, who: { email?: string; name?: string } = {}): Promise<SsoFailure> {
+async function refuse(
+  people: SsoPeople,
+  request: Request,
+  error: unknown,
+  who: { email?: string; name?: string } = {},
+): Promise<SsoFailure> {
   const refusal = classify(error);
   const unexpected = 'unexpected' in refusal.detail;
-  logLine(unexpected ? 'error' : 'warn', 'single sign-on refused', { reason: refusal.reason, ...refusal.detail, ...(unexpected ? errorFields(error) : {}) });
+  logLine(unexpected ? 'error' : 'warn', 'single sign-on refused', {
+    reason: refusal.reason,
+    ...refusal.detail,
+    ...(unexpected ? errorFields(error) : {}),
+  });
   try {
     await people.recordRefusal({ request, reason: refusal.reason, ...who });
   } catch (recordError) {

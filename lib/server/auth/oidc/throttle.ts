@@ -12,7 +12,11 @@ const holder = globalThis as unknown as { __ssoCallbacks?: RateLimiterAbstract }
  * costs a call to the provider and an entry in the activity log; a person needs one per sign-in.
  */
 export async function callbackAllowed(request: Request): Promise<boolean> {
-  holder.__ssoCallbacks ??= signInLimiter({ keyPrefix: 'sso-callbacks', points: getConfig().signInPerIp, duration: 60 });
+  holder.__ssoCallbacks ??= signInLimiter({
+    keyPrefix: 'sso-callbacks',
+    points: getConfig().signInPerIp,
+    duration: 60,
+  });
   try {
     await holder.__ssoCallbacks.consume(clientAddress(request, getConfig().trustedProxyHops));
     return true;

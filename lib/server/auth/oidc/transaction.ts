@@ -40,7 +40,10 @@ function line(request: Request, value: string, maxAgeS: number): string {
 }
 
 export async function saveTransaction(cookies: SessionCookies, transaction: Transaction): Promise<void> {
-  const seal = await sealData(transaction, { password: sealingPassword(getConfig().sessionSecret), ttl: TRANSACTION_TTL_S });
+  const seal = await sealData(transaction, {
+    password: sealingPassword(getConfig().sessionSecret),
+    ttl: TRANSACTION_TTL_S,
+  });
   cookies.outgoing.headers.append('set-cookie', line(cookies.request, seal, TRANSACTION_TTL_S));
 }
 

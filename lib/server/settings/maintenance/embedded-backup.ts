@@ -46,7 +46,11 @@ export async function backupEmbedded(dataDir: string, file: string, { force = fa
  * beside it and checked to open first; the current directory is kept as `<dataDir>.before-restore-<time>`
  * (returned) rather than deleted, until the operator has seen the restored settings.
  */
-export async function restoreEmbedded(dataDir: string, file: string, { force = false, now = new Date() } = {}): Promise<string | null> {
+export async function restoreEmbedded(
+  dataDir: string,
+  file: string,
+  { force = false, now = new Date() } = {},
+): Promise<string | null> {
   refuseIfInUse(dataDir, force);
   const tarball = new Blob([await readFile(file)], { type: 'application/x-gzip' });
   const incoming = `${dataDir}.restoring`;

@@ -14,7 +14,12 @@ export const DELETE = route({ auth: true }, async (ctx) => {
   const target = live.find((s) => s.handle === handle);
   if (!target) throw new AppError('not_found', 'no session of yours with this id', { field: 'id' });
   await store.revoke(target.id);
-  await recordActivity(ctx, 'sessions_revoked', { subject: ctx.actor.person.email, after: { sessions: 1, browser: browserName(target.userAgent) } }, null);
+  await recordActivity(
+    ctx,
+    'sessions_revoked',
+    { subject: ctx.actor.person.email, after: { sessions: 1, browser: browserName(target.userAgent) } },
+    null,
+  );
   return new Response(null, { status: 204 });
 });
 

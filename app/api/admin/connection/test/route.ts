@@ -12,7 +12,10 @@ export const POST = route({ auth: 'admin', what: 'testing the connection' }, asy
       if (error.code === 'not_connected') return { problem: error.message ?? '' };
       throw error;
     });
-  const verdict: ConnectionTest = 'problem' in credentials ? { ok: false, detail: credentials.problem } : await testCredentials(credentials, actor.organisation.id);
+  const verdict: ConnectionTest =
+    'problem' in credentials
+      ? { ok: false, detail: credentials.problem }
+      : await testCredentials(credentials, actor.organisation.id);
   return Response.json(verdict);
 });
 

@@ -8,7 +8,12 @@ import { settingsStore } from '@/lib/server/settings';
 /** The asker's own choice for a rule (viewers too): `subscribed`, `muted`, or `none`; answers the rule. */
 export const PUT = route({ auth: true, body: SubscriptionSchema }, async ({ actor, request, body }) =>
   Response.json(
-    (await settingsStore().alerts.subscribe(actor.organisation.id, { personId: actor.person.id, role: actor.role }, pathSegment(request, -2), body.state)) satisfies AlertRule,
+    (await settingsStore().alerts.subscribe(
+      actor.organisation.id,
+      { personId: actor.person.id, role: actor.role },
+      pathSegment(request, -2),
+      body.state,
+    )) satisfies AlertRule,
   ),
 );
 

@@ -4,7 +4,11 @@ import { route } from '@/lib/server/http/route';
 import { settingsStore } from '@/lib/server/settings';
 
 /** These entries (their ids from the history), or all of them when none are named. */
-const ReadSchema = z.strictObject({ ids: z.optional(z.array(z.string().check(z.regex(/^\d{1,18}$/, 'must be an entry id from the history'))).check(z.maxLength(500))) });
+const ReadSchema = z.strictObject({
+  ids: z.optional(
+    z.array(z.string().check(z.regex(/^\d{1,18}$/, 'must be an entry id from the history'))).check(z.maxLength(500)),
+  ),
+});
 
 /** Marks the asker's own in-app alert entries read; answers the unread left (the bell's count). */
 export const POST = route({ auth: true, body: ReadSchema }, async ({ actor, body }) =>

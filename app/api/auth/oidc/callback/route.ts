@@ -30,7 +30,11 @@ export const GET = route({ auth: false, query: ProviderParameters }, async ({ re
     countSignIn('oidc', ssoSignInResult('too_many'));
     return backToSignIn('too_many', '/batches');
   }
-  const outcome = await finishSsoSignIn(settings, ssoPeople(settings), { request, cookies, redirectUri: redirectUriOf(request) });
+  const outcome = await finishSsoSignIn(settings, ssoPeople(settings), {
+    request,
+    cookies,
+    redirectUri: redirectUriOf(request),
+  });
   countSignIn('oidc', ssoSignInResult(outcome.ok ? null : outcome.reason));
   return outcome.ok ? redirectTo(outcome.next) : backToSignIn(outcome.reason, outcome.next);
 });

@@ -19,7 +19,12 @@ export const GET = route({ auth: false, query: StartQuerySchema }, async ({ requ
   const next = query.next;
   const settings = getConfig().oidc;
   if (!settings) return backToSignIn('not_configured', safeNextPath(next));
-  const start = await startSsoSignIn(settings, ssoPeople(settings), { request, cookies, redirectUri: redirectUriOf(request), next });
+  const start = await startSsoSignIn(settings, ssoPeople(settings), {
+    request,
+    cookies,
+    redirectUri: redirectUriOf(request),
+    next,
+  });
   return start.ok ? redirectTo(start.url.href) : backToSignIn(start.reason, start.next);
 });
 

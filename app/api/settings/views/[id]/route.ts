@@ -10,7 +10,12 @@ const viewer = (source: ActivitySource) => ({ personId: source.actor.person.id, 
 
 /** What changed, in the activity log's words: a rename, shared or taken back, made the default. */
 async function logChange(source: ActivitySource, before: SavedView, after: SavedView) {
-  if (before.name !== after.name) await recordActivity(source, 'view_renamed', { subject: after.name, before: { name: before.name }, after: { name: after.name } });
+  if (before.name !== after.name)
+    await recordActivity(source, 'view_renamed', {
+      subject: after.name,
+      before: { name: before.name },
+      after: { name: after.name },
+    });
   if (!before.shared && after.shared) await recordActivity(source, 'view_shared', { subject: after.name });
   if (before.shared && !after.shared) await recordActivity(source, 'view_unshared', { subject: after.name });
   if (!before.isDefault && after.isDefault) await recordActivity(source, 'view_made_default', { subject: after.name });
@@ -21,14 +26,22 @@ async function logChange(source: ActivitySource, before: SavedView, after: Saved
  * not see; 403 naming the role for what needs an editor.
  */
 export const PATCH = route({ auth: true, body: ViewChangeSchema }, async (ctx) => {
-  const { view, before } = await settingsStore().views.change(ctx.actor.organisation.id, viewer(ctx), pathSegment(ctx.request, -1), ctx.body);
+  const { view, before } = await settingsStore().views.change(
+    ctx.actor.organisation.id,
+    viewer(ctx),
+    pathSegment(ctx.request, -1),
+    ctx.body,
+  );
   await logChange(ctx, before, view);
   return Response.json(view satisfies SavedView);
 });
 
 export const DELETE = route({ auth: true }, async (ctx) => {
   const view = await settingsStore().views.delete(ctx.actor.organisation.id, viewer(ctx), pathSegment(ctx.request, -1));
-  await recordActivity(ctx, 'view_deleted', { subject: view.name, before: { name: view.name, query: view.query, shared: view.shared, isDefault: view.isDefault } });
+  await recordActivity(ctx, 'view_deleted', {
+    subject: view.name,
+    before: { name: view.name, query: view.query, shared: view.shared, isDefault: view.isDefault },
+  });
   return new Response(null, { status: 204 });
 });
 

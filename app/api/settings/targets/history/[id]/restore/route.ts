@@ -11,7 +11,11 @@ export const POST = route({ auth: 'editor', what: 'restoring earlier targets' },
   const entry = await store.historyEntry(organisation.id, TARGETS_SETTING, pathSegment(ctx.request, -2));
   const before = await store.get(organisation.id, TARGETS_SETTING);
   const saved = await store.put(organisation.id, TARGETS_SETTING, entry.value, undefined, person.id);
-  await recordActivity(ctx, 'targets_restored', { subject: 'targets', before: before.updatedAt ? before.value : null, after: saved.value });
+  await recordActivity(ctx, 'targets_restored', {
+    subject: 'targets',
+    before: before.updatedAt ? before.value : null,
+    after: saved.value,
+  });
   return Response.json(targetSettingsOf(saved));
 });
 
