@@ -8,6 +8,7 @@ import { formatUtcDate } from '../../utc-date';
 import { getConfig } from '../config';
 import { problemOf } from '../http/error-table';
 import { errorFields, logLine } from '../logging';
+import { escapeHtml } from '../notify/mail-layout';
 import { sendMail } from '../notify/transport';
 import type { Organisation } from '../org/organisations-store';
 import { upstreamFor } from '../org/upstream';
@@ -404,8 +405,6 @@ async function tellAdministrators(org: Organisation, failing: WatchState, now: n
     failing_since: since.toISOString(),
   });
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Starts the periodic check on the job runner (one instance runs each). */
 export async function startWatching(runner: {

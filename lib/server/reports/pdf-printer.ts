@@ -1,6 +1,6 @@
 import 'server-only';
 import { chromium } from 'playwright-core';
-import { escapeHtml } from './report-figures';
+import { escapeHtml } from '../notify/mail-layout';
 
 /** Longest a report's PDF may take from Chromium's start to its last page; then the e-mail goes without it. */
 const PRINT_TIMEOUT_MS = 60_000;

@@ -15,7 +15,8 @@ import {
   type PrintCellContext,
 } from '../../print/print-cells';
 import type { PdfFooter } from './pdf-printer';
-import { escapeHtml as h, periodText, summaryCards } from './report-figures';
+import { escapeHtml as h } from '../notify/mail-layout';
+import { periodText, summaryCards } from './report-figures';
 import { reportTranslator } from './report-translator';
 import type { ReportWords, ViewBatches } from './view-report';
 

@@ -47,6 +47,3 @@ export function rowsBelowTarget(view: Pick<ViewBatches, 'rows' | 'targets'>): Ro
   const misses = missLookup(view.targets);
   return view.rows.filter((r) => (misses(r) & 7) !== 0);
 }
-
-/** Text for HTML: the five characters that could end an element or an attribute, as references. */
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

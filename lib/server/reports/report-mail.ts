@@ -5,7 +5,8 @@ import type { Row } from '../../explorer/rows';
 import { DASH } from '../../i18n/formats';
 import { readerLocale } from '../../i18n/languages';
 import type { MailMessage } from '../notify/mail-message';
-import { escapeHtml, periodText, rowsBelowTarget, summaryCards } from './report-figures';
+import { escapeHtml } from '../notify/mail-layout';
+import { periodText, rowsBelowTarget, summaryCards } from './report-figures';
 import { reportTranslator } from './report-translator';
 import type { ReportWords, ViewBatches } from './view-report';
 

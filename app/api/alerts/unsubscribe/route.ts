@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { recordEntry } from '@/lib/server/audit/record';
 import { otherMethods } from '@/lib/server/http/methods';
 import { route } from '@/lib/server/http/route';
+import { escapeHtml } from '@/lib/server/notify/mail-layout';
 import { settingsStore } from '@/lib/server/settings';
 import { LANGUAGE_COOKIE, readerLocale } from '@/lib/i18n/languages';
 import { MESSAGES } from '@/lib/i18n/messages';
@@ -15,7 +16,7 @@ const Query = z.strictObject({ token: z.string().check(z.minLength(1), z.maxLeng
 
 function page(request: Request, status: number, body: (t: ReturnType<typeof texts>) => string): Response {
   const t = texts(request);
-  const html = `<!doctype html><html lang="${t.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(t.say('title'))}</title><style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}h1{font-size:1.5rem}button{font:inherit;padding:.4rem 1rem}</style></head><body><h1>${escape(t.say('title'))}</h1>${body(t)}</body></html>`;
+  const html = `<!doctype html><html lang="${t.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(t.say('title'))}</title><style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}h1{font-size:1.5rem}button{font:inherit;padding:.4rem 1rem}</style></head><body><h1>${escapeHtml(t.say('title'))}</h1>${body(t)}</body></html>`;
   return new Response(html, {
     status,
     headers: { 'content-type': 'text/html; charset=utf-8', 'x-robots-tag': 'noindex' },
@@ -35,24 +36,22 @@ function texts(request: Request) {
   return { lang: reader.language, say };
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export const GET = route({ auth: false, query: Query }, async ({ request, query }) => {
   const target = await settingsStore().alerts.unsubscribeTarget(query.token);
-  if (!target) return page(request, 404, (t) => `<p>${escape(t.say('invalid'))}</p>`);
+  if (!target) return page(request, 404, (t) => `<p>${escapeHtml(t.say('invalid'))}</p>`);
   const values = { rule: target.ruleName, email: target.email };
-  if (!target.subscribed) return page(request, 200, (t) => `<p>${escape(t.say('gone', values))}</p>`);
+  if (!target.subscribed) return page(request, 200, (t) => `<p>${escapeHtml(t.say('gone', values))}</p>`);
   return page(
     request,
     200,
     (t) =>
-      `<p>${escape(t.say('ask', values))}</p><form method="post"><button type="submit">${escape(t.say('confirm'))}</button></form>`,
+      `<p>${escapeHtml(t.say('ask', values))}</p><form method="post"><button type="submit">${escapeHtml(t.say('confirm'))}</button></form>`,
   );
 });
 
 export const POST = route({ auth: false, query: Query }, async ({ request, query, address }) => {
   const target = await settingsStore().alerts.unsubscribeTarget(query.token);
-  if (!target) return page(request, 404, (t) => `<p>${escape(t.say('invalid'))}</p>`);
+  if (!target) return page(request, 404, (t) => `<p>${escapeHtml(t.say('invalid'))}</p>`);
   const removed = await settingsStore().alerts.removeRecipient(target.organisationId, target.ruleId, target.email);
   if (removed) {
     await recordEntry({
@@ -65,7 +64,11 @@ export const POST = route({ auth: false, query: Query }, async ({ request, query
       method: null,
     });
   }
-  return page(request, 200, (t) => `<p>${escape(t.say('done', { rule: target.ruleName, email: target.email }))}</p>`);
+  return page(
+    request,
+    200,
+    (t) => `<p>${escapeHtml(t.say('done', { rule: target.ruleName, email: target.email }))}</p>`,
+  );
 });
 
 export const { HEAD, OPTIONS, PUT, PATCH, DELETE } = otherMethods({ GET, POST });
