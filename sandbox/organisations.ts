@@ -3,7 +3,7 @@ import type { SandboxConfig } from './config';
 import { driftBatches } from './data/drift';
 import { edgeCaseBatches } from './data/edge-cases';
 import { generateBatches } from './data/generate';
-import { reportBaseUrl } from './reports/route';
+import { reportBaseUrl } from './reports/links';
 
 export type Organisation = {
   id: string;

@@ -3,7 +3,7 @@ import { formatDay } from './date-range';
 import { METRIC_INFO, metricTarget, missesTarget, niceWidth, type Metric } from './metrics';
 import type { Span } from './missing';
 import { civilToMs, dayIn, startOfDayIn, type Zone } from './zones';
-import { cropOfKey, meanCells, NO_CROP, type Row } from './rows';
+import { cropOfKey, meanCells, NO_CROP, type Row } from './row';
 
 const DAY_MS = 86_400_000;
 

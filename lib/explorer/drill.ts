@@ -2,7 +2,7 @@ import type { Bucket } from './aggregate';
 import { daysToMs, parseDay } from './date-range';
 import type { Formats } from '../i18n/formats';
 import { describeBin, inBin, METRIC_INFO, METRICS, type Metric } from './metrics';
-import { NO_CROP, type Row } from './rows';
+import { NO_CROP, type Row } from './row';
 import type { AnalysisT, Speech } from './speech';
 
 /*

@@ -1,6 +1,6 @@
 import { targetFor, type Targets } from '../contract/targets';
 import type { Formats } from '../i18n/formats';
-import type { Row } from './rows';
+import type { Row } from './row';
 import type { Speech } from './speech';
 
 /**

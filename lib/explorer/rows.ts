@@ -1,16 +1,12 @@
 import type { Batch } from '../contract';
-import { NULL, ODD, RowStore, type StoredRow } from './row-store';
+import { NULL, ODD, RowStore } from './row-store';
+import { meanCells, NO_CROP, type Row } from './row';
+
+export { cropOfKey, meanCells, NO_CROP, type Row } from './row';
 import { targetFor, type TargetMetric, type Targets } from '../contract/targets';
 import { isDrilled, passesDrill, type RowDrill } from './drill';
 import { JUDGED, missCount, missLookup, missMask, missTally, type MissKind } from './targets/misses';
 import type { ExplorerState, SortField } from './url-state';
-
-/**
- * A loaded batch: a handle on its row of a columnar RowStore (row-store.ts says why), with the numbers parsed once.
- * Loops read its getters (`time`, `germination`, `crop`, `id`, `field(...)`); `batch` makes a plain Batch object
- * on every read, for whole-batch uses only (the detail dialog, files, tests).
- */
-export type Row = StoredRow;
 
 /** Rows made one at a time (tests, a few rows) share a store, a new one now and then so that none grows forever. */
 let loose = new RowStore();
@@ -32,11 +28,6 @@ export function rowMaker(rows: readonly Row[]): (batch: Batch) => Row {
 export function shiftedRow(r: Row, shiftMs: number): Row {
   return Object.create(r, { time: { value: r.time + shiftMs } }) as Row;
 }
-
-/** The key of batches with no crop recorded: in crop lists, the `crop` filter and chart series. */
-export const NO_CROP = '(none)';
-/** The crop a key stands for (null: none recorded). */
-export const cropOfKey = (key: string): string | null => (key === NO_CROP ? null : key);
 
 /**
  * What narrows the rows: Search, crop, warnings only, missing its own crop's targets (any, or one kind: see
@@ -335,20 +326,6 @@ export type Summary = {
   /** Batches judged by each kind (its target set and the figure recorded). */
   judgedBy: Record<MissKind, number>;
 };
-
-/** Mean tray size of the rows that know it: the weight of a batch whose tray size is unknown. */
-export function meanCells(rows: readonly Row[]): number {
-  let n = 0,
-    sum = 0;
-  for (const r of rows) {
-    const cells = r.cells;
-    if (cells !== null) {
-      n++;
-      sum += cells;
-    }
-  }
-  return n ? sum / n : 1;
-}
 
 /**
  * Means weighted by cells per tray (a batch of 288 cells counts more than one of 72), not a mean of means.

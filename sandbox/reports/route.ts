@@ -2,14 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Batch } from '../../lib/contract';
 import { HttpError } from '../http';
 import type { Organisation } from '../organisations';
+import { REPORTS_PATH } from './links';
 import { notFoundPage, REPORT_CSP, reportPage } from './page';
 
-/** Where the analysis reports live: `/reports/<organisation id>/<batch_id>`. */
-export const REPORTS_PATH = '/reports/';
-
-/** The link a batch's analysis_link holds: under the sandbox's origin as browsers reach it. */
-export const reportBaseUrl = (publicUrl: string, organisationId: string) =>
-  `${publicUrl}${REPORTS_PATH}${encodeURIComponent(organisationId)}`;
+export { REPORTS_PATH, reportBaseUrl } from './links';
 
 /** Each organisation's batches by ID, made on the first report asked of it (an edit makes a new organisation). */
 const byId = new WeakMap<Organisation, Map<string, Batch>>();
