@@ -2,25 +2,8 @@ import { BATCH_FIELDS, type Batch } from '../contract';
 import { formatUtcDate } from '../utc-date';
 
 /**
- * The loaded batches of a range, column by column (a million batches in the browser).
- *
- * Why columns: one object per batch (the batch as parsed plus a Row with its numbers and a lower-cased Search
- * haystack) held 81–103 MB at 100,000 batches in Chromium, so a million would not fit under 600 MB. Measured side by
- * side at 1,000,000 generated batches in Node (bench/row-store.ts: `--expose-gc`, heap after GC, one child process
- * per option, the same NDJSON pages; a machine at load 14 on 2 cores, so the times are for ratios only):
- *
- *   option                                        heap     Search (median of 5 words)   sort (median of 5 columns)
- *   (a) today's Row objects                       748 MB   238 ms                       5,753 ms
- *   (b) slim objects (numbers parsed once,        541 MB   733 ms (lower-cases names    4,561 ms
- *       crop/e-mail/comment/decimals interned)             per query: no haystack)
- *   (c) these columns                             220 MB   163 ms                       1,313 ms (first by name 11.8 s)
- *
- * (b) fits, barely, with nothing left for the page, and its Search is slower than today's; (c) is a third of (a)
- * and faster at both (later commits made its sorts faster still: counting sorts, no boxed numbers). Apache Arrow and
- * DuckDB-WASM are not installed (npm has them: apache-arrow 21.2, @duckdb/duckdb-wasm 1.32): the /batches page
- * has 5.6 kB gzipped left of its 200 kB before lazy parts, less than Arrow's table code, and the rows are needed
- * from the first page on, so it cannot be a lazy part; Arrow's UTF-8 text would still need decoding to search and
- * sort as today; DuckDB-WASM's engine is megabytes of WebAssembly in a worker, every row copied across.
+ * The loaded batches of a range, column by column, so that a million fit in the browser (measured against one
+ * object per batch, and Arrow and DuckDB weighed: docs/decisions/row-store.md).
  *
  * - Numbers live in typed arrays: decimals as integer hundredths (the service writes exactly two digits), integers
  *   as Int32, the creation time as ms. Crops, scanners, comments and the analysis link's folder are interned.
