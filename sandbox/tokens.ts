@@ -11,7 +11,7 @@ export class TokenStore {
 
   constructor(
     public ttlS: number,
-    private now: () => number = Date.now,
+    private now: () => number = () => Date.now(),
   ) {}
 
   issue(orgId: string, version: string): { token: string; expiresIn: number } {

@@ -54,7 +54,7 @@ export class TokenCache {
 
   constructor(
     private store: TokenStore = new MemoryTokenStore(),
-    private now: () => number = Date.now,
+    private now: () => number = () => Date.now(),
   ) {}
 
   /** The key covers the secret too: a wrong secret must never be served a token fetched with the right one. */

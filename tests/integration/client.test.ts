@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AuthenticationError, InvalidInputError, TokenCache, type BatchApiClientOptions } from '@/lib/batch-api';
 import { OTHER_CREDENTIALS, SPECIAL_CREDENTIALS } from '@/sandbox/organisations';
 import { demoClient } from '../helpers/client';
@@ -103,8 +103,13 @@ describe('upstream client against the sandbox', () => {
     const calls: string[] = [];
     const api = client({ onCall: (c) => calls.push(`${c.path} ${c.status}`) });
     await api.page({});
-    await new Promise((r) => setTimeout(r, 250));
-    await api.page({});
+    // 250 ms on, past the 0.2 s the token response gave (timers stay real: the HTTP exchange runs as ever).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 250 });
+    try {
+      await api.page({});
+    } finally {
+      vi.useRealTimers();
+    }
     expect(calls).toEqual(['/v2/auth 200', '/v2/batches 200', '/v2/auth 200', '/v2/batches 200']);
   });
 });

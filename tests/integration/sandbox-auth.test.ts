@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEMO_CREDENTIALS, SPECIAL_CREDENTIALS } from '@/sandbox/organisations';
 import { authForm, getBatches, tokenFor, sandboxForFile } from '../helpers/sandbox';
 
@@ -91,10 +91,15 @@ describe('sandbox: bearer tokens on batch requests', () => {
     s.tokens.ttlS = 0.2;
     const token = await tokenFor(s);
     expect((await getBatches(s, 'v2', token)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
-    const response = await getBatches(s, 'v2', token);
-    expect(response.status).toBe(401);
-    expect((await response.json()).detail).toMatch(/expired/);
+    // The sandbox's clock, 300 ms on (timers stay real: the HTTP exchange runs as ever).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 300 });
+    try {
+      const response = await getBatches(s, 'v2', token);
+      expect(response.status).toBe(401);
+      expect((await response.json()).detail).toMatch(/expired/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('expires_in tells the TTL, and revoke-tokens ends every grant', async () => {
