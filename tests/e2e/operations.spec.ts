@@ -79,9 +79,21 @@ async function start(
   return { child, output, exited, dir };
 }
 
+/** Whether any process of the group led by `pid` is still running. */
+function groupRuns(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const stop = async ({ child, exited, dir }: Instance) => {
   if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
   await exited;
+  // npm leaves at once; the server it started drains first and writes its database until it exits.
+  await expect.poll(() => groupRuns(child.pid!), { timeout: 30_000 }).toBe(false);
   rmSync(dir, { recursive: true, force: true });
 };
 
