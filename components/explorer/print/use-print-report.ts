@@ -31,9 +31,13 @@ export function usePrintReport() {
   const [madeAt, setMadeAt] = useState<number | null>(null);
   const [preparing, setPreparing] = useState(false);
   const active = useRef(false);
-  const begin = useCallback((sync: boolean) => {
+  // What began the report: only a report the print media query began ends when that query no longer matches;
+  // Print report's and the browser's print (beforeprint) end with afterprint, whatever the media does meanwhile.
+  const byMedia = useRef(false);
+  const begin = useCallback((sync: boolean, media = false) => {
     if (active.current) return;
     active.current = true;
+    byMedia.current = media;
     const now = Date.now();
     if (sync) flushSync(() => setMadeAt(now));
     else setMadeAt(now);
@@ -46,7 +50,7 @@ export function usePrintReport() {
   useEffect(() => {
     const before = () => begin(true);
     const media = window.matchMedia('print');
-    const onMedia = (e: MediaQueryListEvent) => (e.matches ? begin(true) : end());
+    const onMedia = (e: MediaQueryListEvent) => (e.matches ? begin(true, true) : byMedia.current && end());
     window.addEventListener('beforeprint', before);
     window.addEventListener('afterprint', end);
     media.addEventListener('change', onMedia);
