@@ -1,4 +1,4 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BoundedMemoryLimiter } from '@/lib/server/load-limits/bounded-memory-limiter';
 
@@ -12,15 +12,22 @@ const rejected = (promise: Promise<unknown>) =>
   );
 
 describe('BoundedMemoryLimiter', () => {
-  it('reads the size of rate-limiter-flexible’s own store (fails if the library changes its insides)', async () => {
-    const plain = new RateLimiterMemory({ points: 1, duration: 60 });
-    await plain.consume('a');
-    expect(
-      (plain as unknown as { _memoryStorage: { _storage: Map<string, unknown> } })._memoryStorage._storage.size,
-    ).toBe(1);
-    const bounded = new BoundedMemoryLimiter({ points: 1, duration: 60 }, 10);
-    await bounded.consume('a');
-    expect(bounded.size).toBe(1);
+  it('counts the keys it holds as the library’s own answers say when each window or block ends', async () => {
+    const limiter = new BoundedMemoryLimiter({ points: 1, duration: 60, blockDuration: 120 }, 10);
+    await limiter.consume('a');
+    await limiter.consume('b');
+    expect(await rejected(limiter.consume('b'))).toBeInstanceOf(RateLimiterRes);
+    await limiter.set('forever', 1, 0);
+    expect(limiter.size).toBe(3);
+    // a's window ends at 60 s; b, refused, is blocked until 120 s; a key set without a duration stays.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(limiter.size).toBe(2);
+    expect(await limiter.get('a')).toBeNull();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(limiter.size).toBe(1);
+    expect(await limiter.get('b')).toBeNull();
+    await limiter.delete('forever');
+    expect(limiter.size).toBe(0);
   });
 
   it('keeps a blocked key blocked through a flood of other keys, and never holds more than its bound', async () => {
