@@ -148,13 +148,25 @@ describe('upstream client: faults from the sandbox switches', () => {
   });
 
   it('without expires_in, an expired token mid-paging is renewed after the 401 and nothing is lost', async () => {
-    // Tokens die a few pages into the walk (not between their fetch and their first use, even on a busy machine).
-    await control(sandbox(), 'POST', '/_sandbox/faults', { tokenTtlS: 0.3, latencyMs: 40 });
+    await control(sandbox(), 'POST', '/_sandbox/faults', { tokenTtlS: 0.3 });
     const calls: UpstreamCall[] = [];
-    const batches = await client({ fetch: fetchWithoutExpiry, onCall: (c) => calls.push(c) }).list({});
-    expect(batches).toHaveLength(700);
-    expect(new Set(batches.map((b) => b.batch_id)).size).toBe(700);
-    expect(calls.filter((c) => c.status === 401).length).toBeGreaterThan(0);
+    // The clocks stand still but for one step: the token dies after the second page, wherever the walk is in real
+    // time (timers stay real: the HTTP exchanges run as ever).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const onCall = (c: UpstreamCall) => {
+        calls.push(c);
+        const page = (k: UpstreamCall) => k.path.includes('/batches') && k.status === 200;
+        if (page(c) && calls.filter(page).length === 2) vi.setSystemTime(Date.now() + 1000);
+      };
+      const batches = await client({ fetch: fetchWithoutExpiry, onCall }).list({});
+      expect(batches).toHaveLength(700);
+      expect(new Set(batches.map((b) => b.batch_id)).size).toBe(700);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(calls.filter((c) => c.status === 401)).toHaveLength(1);
+    expect(calls.find((c) => c.status === 401)!.path).toMatch(/\/batches/);
   });
 
   it('an abort from the caller stops a retry wait at once', async () => {
