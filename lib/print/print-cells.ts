@@ -11,6 +11,7 @@ import { verdict, verdictFigure } from '@/lib/explorer/verdict';
 import { DASH, type Formats } from '@/lib/i18n/formats';
 import { safeHttpUrl } from '@/lib/safe-url';
 import type { ColumnId } from '@/lib/export/strings';
+import { columnLayout, type ColumnLayout, type Measure } from './column-widths';
 
 /** So many batches are printed; the rest are one Export away. */
 export const PRINT_ROW_LIMIT = 2000;
@@ -86,3 +87,33 @@ export const CUTTABLE: ReadonlyMap<ColumnId, number> = new Map<ColumnId, number>
   ['analysis', 1],
   ['comment', 1.5],
 ]);
+
+/** The printed table's type (points) and a cell's padding each side (CSS px): its widths are measured in them. */
+export const PRINT_CELL_PT = 7;
+export const PRINT_PAD_PX = 2.5;
+/** The least a text column is cut to (about ten letters), unless its header word is longer. */
+const MIN_CUT_TEXT = 'abcdefghij';
+
+/**
+ * The widths of a printed table on `tableMm` of paper: the row numbers first, then each column of `ids` with its
+ * header and cells, names and free text cut before numbers are (CUTTABLE), measured with `measure`.
+ */
+export function printTableLayout(
+  ids: readonly ColumnId[],
+  headers: readonly string[],
+  numbers: readonly string[],
+  cells: readonly (readonly PrintCell[])[],
+  measure: { header: Measure; cell: Measure },
+  tableMm: number,
+): ColumnLayout {
+  const texts = [
+    { header: '#', cells: numbers, cuttable: false },
+    ...ids.map((id, i) => ({
+      header: headers[i]!,
+      cells: cells[i]!.map((p) => p.text),
+      cuttable: CUTTABLE.has(id),
+      weight: CUTTABLE.get(id),
+    })),
+  ];
+  return columnLayout(texts, measure, (tableMm / 25.4) * 96, 2 * PRINT_PAD_PX, measure.cell(MIN_CUT_TEXT));
+}

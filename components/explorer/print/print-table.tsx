@@ -7,14 +7,16 @@ import type { Targets } from '@/lib/contract/targets';
 import type { Zone } from '@/lib/explorer/date-range';
 import type { Row } from '@/lib/explorer/rows';
 import type { SortField } from '@/lib/explorer/url-state';
-import { afterBreaks, columnLayout } from '@/lib/print/column-widths';
+import { afterBreaks } from '@/lib/print/column-widths';
 import type { Column } from '../table/columns';
 import { textMeasure } from './measure';
 import {
-  CUTTABLE,
   MISS_MARKS,
+  PRINT_CELL_PT,
   PRINT_CELLS,
+  PRINT_PAD_PX,
   PRINT_ROW_LIMIT,
+  printTableLayout,
   type MissMark,
   type PrintCell,
 } from '@/lib/print/print-cells';
@@ -29,15 +31,8 @@ type Props = {
   dir: 'asc' | 'desc';
 };
 
-/** The table's type on paper (points) and a cell's padding each side (CSS px): the widths are measured in them. */
-const CELL_PT = 7;
-const HEAD_PT = 7;
-const PAD_PX = 2.5;
 /** The table's width on paper: what landscape Letter (279.4 mm) holds within the 8 mm sides of print.css, A4 too. */
 const TABLE_MM = 263;
-const TABLE_PX = (TABLE_MM / 25.4) * 96;
-/** The least a text column is cut to (about ten letters), unless its header word is longer. */
-const MIN_CUT_TEXT = 'abcdefghij';
 
 /** A header that may wrap at its spaces and after a slash or hyphen (where its widths were measured), nowhere else. */
 function Header({ text }: { text: string }) {
@@ -80,18 +75,10 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
   const numbers = useMemo(() => printed.map((_, i) => count(i + 1)), [printed, count]);
   const layout = useMemo(() => {
     const family = typeof document === 'undefined' ? 'sans-serif' : getComputedStyle(document.body).fontFamily;
-    const cell = textMeasure(`${CELL_PT}pt ${family}`, CELL_PT);
-    const header = textMeasure(`600 ${HEAD_PT}pt ${family}`, HEAD_PT);
-    const texts = [
-      { header: '#', cells: numbers, cuttable: false },
-      ...columns.map((c, i) => ({
-        header: headers[i]!,
-        cells: cells[i]!.map((p) => p.text),
-        cuttable: CUTTABLE.has(c.id),
-        weight: CUTTABLE.get(c.id),
-      })),
-    ];
-    return columnLayout(texts, { header, cell }, TABLE_PX, 2 * PAD_PX, cell(MIN_CUT_TEXT));
+    const cell = textMeasure(`${PRINT_CELL_PT}pt ${family}`, PRINT_CELL_PT);
+    const header = textMeasure(`600 ${PRINT_CELL_PT}pt ${family}`, PRINT_CELL_PT);
+    const ids = columns.map((c) => c.id);
+    return printTableLayout(ids, headers, numbers, cells, { header, cell }, TABLE_MM);
   }, [columns, cells, numbers, headers]);
   // The legend names only the marks printed.
   const marks = (['below', 'above'] as const).filter((m: MissMark) =>
@@ -99,9 +86,9 @@ export function PrintTable({ rows, columns, zone, targets, sort, dir }: Props) {
   );
   const anyCut = layout.cut.some(Boolean);
   const vars = {
-    '--cell-size': `${CELL_PT}pt`,
-    '--head-size': `${HEAD_PT}pt`,
-    '--pad-x': `${PAD_PX}px`,
+    '--cell-size': `${PRINT_CELL_PT}pt`,
+    '--head-size': `${PRINT_CELL_PT}pt`,
+    '--pad-x': `${PRINT_PAD_PX}px`,
   } as CSSProperties;
 
   return (

@@ -1,22 +1,10 @@
 import 'server-only';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../../print/chromium-flags';
 import { escapeHtml } from '../notify/mail-layout';
 
 /** Longest a report's PDF may take from Chromium's start to its last page; then the e-mail goes without it. */
 const PRINT_TIMEOUT_MS = 60_000;
-
-/** Chromium's switches for a server without a display, and nothing that reaches the network on its own. */
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-extensions',
-];
 
 /** What the page's margin boxes say: the report's line on the left, the page of pages on the right. */
 export type PdfFooter = { text: string; page: (n: string, of: string) => string };
@@ -32,7 +20,7 @@ export async function printPdf(
   footer: PdfFooter,
   timeoutMs = PRINT_TIMEOUT_MS,
 ): Promise<Buffer> {
-  const browser = await chromium.launch({ executablePath: executable, args: ARGS, timeout: timeoutMs });
+  const browser = await chromium.launch({ executablePath: executable, args: CHROMIUM_ARGS, timeout: timeoutMs });
   const timer = setTimeout(() => void browser.close(), timeoutMs);
   try {
     const context = await browser.newContext({ javaScriptEnabled: false, offline: true });

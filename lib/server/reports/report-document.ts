@@ -5,12 +5,14 @@ import { targetLines } from '../../explorer/targets/target-lines';
 import { EXPORT_COLUMNS } from '../../export/columns';
 import { viewColumns, viewSheetOf } from '../../export/view-table';
 import { readerLocale } from '../../i18n/languages';
-import { afterBreaks, columnLayout } from '../../print/column-widths';
+import { afterBreaks } from '../../print/column-widths';
 import {
-  CUTTABLE,
   MISS_MARKS,
+  PRINT_CELL_PT,
   PRINT_CELLS,
+  PRINT_PAD_PX,
   PRINT_ROW_LIMIT,
+  printTableLayout,
   type MissMark,
   type PrintCellContext,
 } from '../../print/print-cells';
@@ -23,13 +25,8 @@ import type { ReportWords, ViewBatches } from './view-report';
 /** Whose report, of which view, made when: what the printed report says besides the view's batches. */
 export type ReportDocumentInput = { organisation: string; viewName: string; made: number };
 
-/** The table's type on paper (points), a cell's padding each side (CSS px), and its width (the page's printed table's). */
-const CELL_PT = 7;
-const PAD_PX = 2.5;
+/** The table's width on paper: what landscape A4 (297 mm) holds within the PDF's 8 mm sides and a little more. */
 const TABLE_MM = 277;
-const TABLE_PX = (TABLE_MM / 25.4) * 96;
-/** The least a text column is cut to (about ten letters), unless its header word is longer. */
-const MIN_CUT_TEXT = 'abcdefghij';
 /**
  * A text's width in CSS px at `pt`, estimated from its characters' widths in DejaVu Sans (the server has no canvas
  * to measure with), 5 % to spare: narrow punctuation and i/l a third of an em, m/w/%/@ and dashes nearly a whole
@@ -73,10 +70,10 @@ dd ul { margin: 0; padding: 0; list-style: none; }
 .card .value { font-size: 15pt; font-weight: 600; }
 .card .parts { color: #555; font-size: 8pt; }
 .legend, .count, .more { color: #444; margin: 1mm 0; }
-table { width: 277mm; border-collapse: collapse; table-layout: fixed; font-size: 7pt; }
+table { width: ${TABLE_MM}mm; border-collapse: collapse; table-layout: fixed; font-size: ${PRINT_CELL_PT}pt; }
 thead { display: table-header-group; }
 tr { break-inside: avoid; }
-th, td { padding: 0.6mm 2.5px; text-align: left; vertical-align: top; border-bottom: 0.2mm solid #ccc; }
+th, td { padding: 0.6mm ${PRINT_PAD_PX}px; text-align: left; vertical-align: top; border-bottom: 0.2mm solid #ccc; }
 th { border-bottom: 0.4mm solid #555; font-weight: 600; }
 th { overflow-wrap: normal; }
 td { white-space: nowrap; }
@@ -149,22 +146,14 @@ export function reportDocument(view: ViewBatches, w: ReportWords, input: ReportD
   const headers = columns.map(
     (c) => `${te(`columns.${c.id}`)}${w.words.columns[c.id] === sheet.sort ? (state.dir === 'asc' ? ' ▲' : ' ▼') : ''}`,
   );
-  const texts = [
-    { header: '#', cells: numbers, cuttable: false },
-    ...columns.map((c, i) => ({
-      header: headers[i]!,
-      cells: cells[i]!.map((p) => p.text),
-      cuttable: CUTTABLE.has(c.id),
-      weight: CUTTABLE.get(c.id),
-    })),
-  ];
-  const cellWidth = estimate(CELL_PT);
-  const layout = columnLayout(
-    texts,
-    { header: estimate(CELL_PT, true), cell: cellWidth },
-    TABLE_PX,
-    2 * PAD_PX,
-    cellWidth(MIN_CUT_TEXT),
+  const measure = { header: estimate(PRINT_CELL_PT, true), cell: estimate(PRINT_CELL_PT) };
+  const layout = printTableLayout(
+    columns.map((c) => c.id),
+    headers,
+    numbers,
+    cells,
+    measure,
+    TABLE_MM,
   );
   const numeric = ['#', ...columns.map((c) => c.id)].map((id) => id === '#' || NUMERIC.has(id));
   const th = (text: string, i: number) =>
